@@ -1,0 +1,101 @@
+"""Settings from environment variables, with safe local defaults.
+
+The defaults run everything on one machine with nothing installed: a SQLite file in the
+working directory, a filesystem Celery broker, and file transports that write every message
+to ``./outbox`` instead of sending it. Production sets ``DATABASE_URL``, ``REDIS_URL``,
+``SMTP_*`` / ``TWILIO_*`` and ``PUBLIC_BASE_URL``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Every knob of the service. Names map to upper-case environment variables."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    # Storage and queue
+    database_url: str = "sqlite:///tortuga.db"
+    redis_url: str | None = None
+    broker_url: str | None = Field(
+        default=None, description="Celery broker; defaults to REDIS_URL, else the filesystem."
+    )
+    data_dir: Path = Path("var")
+
+    # Public identity of the service
+    public_base_url: str = "http://127.0.0.1:8000"
+    mail_domain: str = "tortuga.localhost"
+    mail_from_name: str = "Tortuga by Mail"
+    admin_email: str = "admin@tortuga.localhost"
+
+    # Outbound email
+    email_transport: str = Field(default="file", description="'smtp' or 'file'")
+    smtp_host: str = "127.0.0.1"
+    smtp_port: int = 25
+    smtp_username: str | None = None
+    smtp_password: SecretStr | None = None
+    smtp_starttls: bool = False
+    smtp_ssl: bool = False
+    smtp_timeout: float = 30.0
+
+    # Inbound email
+    imap_host: str | None = None
+    imap_port: int = 993
+    imap_ssl: bool = True
+    imap_username: str | None = None
+    imap_password: SecretStr | None = None
+    imap_folder: str = "INBOX"
+    inbound_email_secret: SecretStr | None = Field(
+        default=None, description="Shared secret for the raw-MIME inbound webhook."
+    )
+
+    # SMS
+    sms_transport: str = Field(default="file", description="'twilio' or 'file'")
+    twilio_account_sid: str | None = None
+    twilio_auth_token: SecretStr | None = None
+    twilio_from_number: str | None = None
+    twilio_api_base_url: str | None = Field(
+        default=None, description="Override Twilio's API host (tests point it at a local server)."
+    )
+
+    # Admin web page
+    secret_key: SecretStr = SecretStr("dev-only-change-me")
+    admin_users: str = Field(
+        default="", description="Comma-separated name:argon2-hash pairs (see `pbm admin hash`)."
+    )
+
+    # Rate limits
+    inbound_per_sender_per_hour: int = 60
+    outbound_email_per_second: float = 5.0
+    outbound_sms_per_second: float = 1.0
+
+    @property
+    def celery_broker_url(self) -> str:
+        """The broker: explicit, else Redis, else a serverless filesystem broker."""
+        if self.broker_url:
+            return self.broker_url
+        if self.redis_url:
+            return self.redis_url
+        return "filesystem://"
+
+    @property
+    def is_sqlite(self) -> bool:
+        """True when the database is the embedded SQLite default."""
+        return self.database_url.startswith("sqlite")
+
+
+@lru_cache
+def get_settings() -> Settings:
+    """The process-wide settings, read once from the environment."""
+    return Settings()
+
+
+def reset_settings() -> None:
+    """Forget cached settings (tests change the environment)."""
+    get_settings.cache_clear()

@@ -1,0 +1,73 @@
+"""What the service says to a player: kinds of message and their rendered form.
+
+The contract between ``pbm.games`` (which decides *who* is told *what*, at commit time) and
+``pbm.render`` (which turns it into email text, email HTML and SMS). Templates only ever see
+a ``MessageContext``: the recipient's own ``SeatView`` and the events that seat may see.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+
+class MessageKind(StrEnum):
+    """Every kind of message a player can receive."""
+
+    INVITATION = "invitation"
+    GAME_STARTED = "game_started"
+    PROMPT = "prompt"  # a decision is awaited from this seat (turn, vote, choice, card)
+    NOTICE = "notice"  # something happened to this seat; nothing awaited
+    VOTE_RESULT = "vote_result"
+    REMINDER = "reminder"
+    FINAL_WARNING = "final_warning"
+    TIMED_OUT = "timed_out"
+    PAUSED = "paused"
+    RESUMED = "resumed"
+    SEAT_REPLACED = "seat_replaced"
+    TABLE_TALK = "table_talk"
+    REPLY = "reply"  # the answer to a player's reply: done / not understood / still awaited
+    STATUS = "status"  # the full picture, on request
+    GAME_OVER = "game_over"
+
+
+class Channel(StrEnum):
+    """How a message travels."""
+
+    EMAIL = "email"
+    SMS = "sms"
+
+
+@dataclass(frozen=True)
+class MessageContext:
+    """Everything a template may use for one recipient. Never another seat's secrets.
+
+    ``seat_view`` is ``engine.view(state, seat).to_dict()`` (None before the game starts);
+    ``events`` are the ``to_dict()`` forms of engine events whose audience includes this seat.
+    ``extra`` carries kind-specific data (pause reason, what was played on timeout, the
+    relayed SAY text, the parse report of a reply, ...), documented in ``pbm.render``.
+    """
+
+    kind: MessageKind
+    game_id: int
+    game_name: str
+    seat: int | None
+    player_name: str
+    time_zone: str = "UTC"
+    seat_view: dict[str, Any] | None = None
+    events: list[dict[str, Any]] = field(default_factory=list)
+    deadline: datetime | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RenderedMessage:
+    """One message, rendered at commit time and stored in the outbox."""
+
+    subject: str
+    text: str
+    html: str | None = None
+    sms: str | None = None
+    board_image_key: str | None = None  # public board picture for this game version (cid)

@@ -1,0 +1,13 @@
+"""FastAPI app: health, inbound webhooks (Twilio, raw-MIME email) and the admin page."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+
+app = FastAPI(title="Tortuga by Mail", docs_url=None, redoc_url=None)
+
+
+@app.get("/healthz")
+def healthz() -> dict[str, str]:
+    """Liveness probe."""
+    return {"status": "ok"}

@@ -1,0 +1,1 @@
+"""Celery app and thin, idempotent tasks that advance every game."""
