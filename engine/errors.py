@@ -1,0 +1,52 @@
+"""Engine errors. Each has a stable ``code``; messages echo the offending input.
+
+As in python-chess, "cannot parse" (:class:`CommandParseError`) is kept apart from
+"the rules forbid it" (:class:`IllegalCommandError`).
+"""
+
+from __future__ import annotations
+
+
+class EngineError(Exception):
+    """Base class of every error the engine raises on purpose."""
+
+    code: str = "engine/error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class CommandParseError(EngineError, ValueError):
+    """The text is not a canonical command."""
+
+    code = "command/unparseable"
+
+    def __init__(self, text: str, reason: str) -> None:
+        super().__init__(f"cannot parse {text!r}: {reason}")
+        self.text = text
+        self.reason = reason
+
+
+class IllegalCommandError(EngineError, ValueError):
+    """The command is well formed, but the rules do not allow it now."""
+
+    code = "command/illegal"
+
+
+class NotYourDecisionError(EngineError):
+    """Nothing is awaited from this seat, or the decision the command answers is closed."""
+
+    code = "command/not_your_decision"
+
+
+class GameOverError(EngineError):
+    """The game has ended; no command is accepted."""
+
+    code = "game/over"
+
+
+class SetupError(EngineError, ValueError):
+    """The players or options given to :func:`engine.new_game` are not valid."""
+
+    code = "setup/invalid"

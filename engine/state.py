@@ -1,0 +1,354 @@
+"""The game state: plain data (ints, strings, lists), JSON-able, copied on every apply.
+
+:class:`GameState` is treated as immutable by every public function: :func:`engine.apply`
+copies it (:meth:`GameState.copy`) and changes the copy. Event cards and Vote cards are
+integer ids into :data:`engine.cards.EVENT_CARDS` and :data:`engine.cards.VOTE_DECK`.
+The "stage" says what the game is waiting for; there is exactly one at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from engine.cards import (
+    DEFAULT_STARRED,
+    EventTitle,
+    Hold,
+    Location,
+    Loyalty,
+    Ship,
+    VoteKind,
+)
+from engine.events import DecisionKind
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """Options of :func:`engine.new_game`.
+
+    ``starred``: the 3 starred Event titles used (default Atlantis, El Dorado, Fountain of
+    Youth). For tests and puzzles: ``event_deck`` (explicit order of the game's Event cards,
+    top first, Spanish Armada last), ``vote_deck`` (an order of the 32 Vote card ids, top
+    first; the first 3 go to seat 0, the next 3 to seat 1, ..., the rest is the deck),
+    ``pawn_order`` (seats in the order their pawns are drawn: FD, JR, FD, ...),
+    ``loyalties`` (one per seat).
+    """
+
+    starred: tuple[EventTitle, ...] = DEFAULT_STARRED
+    event_deck: tuple[EventTitle, ...] | None = None
+    vote_deck: tuple[int, ...] | None = None
+    pawn_order: tuple[int, ...] | None = None
+    loyalties: tuple[Loyalty, ...] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form."""
+        return {
+            "starred": [t.value for t in self.starred],
+            "event_deck": None if self.event_deck is None else [t.value for t in self.event_deck],
+            "vote_deck": None if self.vote_deck is None else list(self.vote_deck),
+            "pawn_order": None if self.pawn_order is None else list(self.pawn_order),
+            "loyalties": None if self.loyalties is None else [x.value for x in self.loyalties],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GameOptions:
+        """Inverse of :meth:`to_dict` (missing keys take their defaults)."""
+        starred = data.get("starred")
+        deck = data.get("event_deck")
+        votes = data.get("vote_deck")
+        pawns = data.get("pawn_order")
+        loyalties = data.get("loyalties")
+        return cls(
+            starred=DEFAULT_STARRED if starred is None else tuple(EventTitle(t) for t in starred),
+            event_deck=None if deck is None else tuple(EventTitle(t) for t in deck),
+            vote_deck=None if votes is None else tuple(int(v) for v in votes),
+            pawn_order=None if pawns is None else tuple(int(p) for p in pawns),
+            loyalties=None if loyalties is None else tuple(Loyalty(x) for x in loyalties),
+        )
+
+
+# ---------------------------------------------------------------- stages
+
+
+@dataclass(frozen=True)
+class PlaceStage:
+    """An opening Captain places his treasure token."""
+
+    seat: int
+    ship: Ship
+    kind: ClassVar[DecisionKind] = DecisionKind.PLACE
+
+    def awaiting(self) -> tuple[int, ...]:
+        return (self.seat,)
+
+
+@dataclass(frozen=True)
+class ActionStage:
+    """A turn action (``action`` of ``of``: 2-player games have 2 per turn)."""
+
+    seat: int
+    action: int
+    of: int
+    kind: ClassVar[DecisionKind] = DecisionKind.ACTION
+
+    def awaiting(self) -> tuple[int, ...]:
+        return (self.seat,)
+
+
+@dataclass(frozen=True)
+class VoteStage:
+    """A vote in progress. ``played`` holds (seat, card ids) of those who answered: secret."""
+
+    vote: VoteKind
+    caller: int
+    participants: tuple[int, ...]
+    played: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    kind: ClassVar[DecisionKind] = DecisionKind.VOTE
+
+    def answered(self) -> tuple[int, ...]:
+        return tuple(seat for seat, _ in self.played)
+
+    def awaiting(self) -> tuple[int, ...]:
+        done = set(self.answered())
+        return tuple(s for s in self.participants if s not in done)
+
+
+@dataclass(frozen=True)
+class ChooseStage:
+    """A forced seat must pick one of two face-down Event cards."""
+
+    seat: int
+    positions: tuple[int, int]
+    by: int
+    kind: ClassVar[DecisionKind] = DecisionKind.CHOOSE
+
+    def awaiting(self) -> tuple[int, ...]:
+        return (self.seat,)
+
+
+@dataclass(frozen=True)
+class MarqueStage:
+    """A revealed Letter of Marque: use it now or save it."""
+
+    seat: int
+    card: int
+    kind: ClassVar[DecisionKind] = DecisionKind.LETTER_OF_MARQUE
+
+    def awaiting(self) -> tuple[int, ...]:
+        return (self.seat,)
+
+
+@dataclass(frozen=True)
+class ShootStage:
+    """A revealed Pistol: pick the target."""
+
+    seat: int
+    card: int
+    kind: ClassVar[DecisionKind] = DecisionKind.SHOOT
+
+    def awaiting(self) -> tuple[int, ...]:
+        return (self.seat,)
+
+
+@dataclass(frozen=True)
+class GiveStage:
+    """A revealed Treasure Map: pick who gets it."""
+
+    seat: int
+    card: int
+    kind: ClassVar[DecisionKind] = DecisionKind.GIVE
+
+    def awaiting(self) -> tuple[int, ...]:
+        return (self.seat,)
+
+
+@dataclass(frozen=True)
+class TakeStage:
+    """A successful Attack: the Captain picks source and destination holds."""
+
+    seat: int
+    kind: ClassVar[DecisionKind] = DecisionKind.TAKE
+
+    def awaiting(self) -> tuple[int, ...]:
+        return (self.seat,)
+
+
+@dataclass(frozen=True)
+class FountainStage:
+    """The Fountain of Youth owner is about to be marooned (``cause``, by seat ``by``)."""
+
+    seat: int
+    cause: str
+    by: int | None
+    kind: ClassVar[DecisionKind] = DecisionKind.FOUNTAIN
+
+    def awaiting(self) -> tuple[int, ...]:
+        return (self.seat,)
+
+
+@dataclass(frozen=True)
+class OverStage:
+    """The game has ended."""
+
+    kind: ClassVar[None] = None
+
+    def awaiting(self) -> tuple[int, ...]:
+        return ()
+
+
+Stage = (
+    PlaceStage
+    | ActionStage
+    | VoteStage
+    | ChooseStage
+    | MarqueStage
+    | ShootStage
+    | GiveStage
+    | TakeStage
+    | FountainStage
+    | OverStage
+)
+
+STAGE_TYPES: dict[str, type[Stage]] = {
+    cls.__name__: cls
+    for cls in (
+        PlaceStage,
+        ActionStage,
+        VoteStage,
+        ChooseStage,
+        MarqueStage,
+        ShootStage,
+        GiveStage,
+        TakeStage,
+        FountainStage,
+        OverStage,
+    )
+}
+
+TREASURE_KEYS: tuple[str, ...] = (
+    "GALLEON",
+    "FD_BRITISH",
+    "FD_FRENCH",
+    "JR_BRITISH",
+    "JR_FRENCH",
+    "TORTUGA_BRITISH",
+    "TORTUGA_FRENCH",
+)
+
+
+def hold_key(place: Ship | str, hold: Hold) -> str:
+    """Treasure key of a ship hold or Tortuga area: ``hold_key(Ship.FD, Hold.BRITISH)``."""
+    return f"{place}_{hold}"
+
+
+# ---------------------------------------------------------------- the state
+
+
+@dataclass
+class GameState:
+    """One game of Tortuga 1667. Plain data; see the module docstring.
+
+    Pawn lines are front to back: ``lines["FD"][0]`` is the Flying Dutchman's Captain,
+    ``lines["TORTUGA"][0]`` the Governor. ``row[i]`` is the card at position ``i + 1``
+    (``None`` = empty spot). ``peeks[seat]`` maps positions to the card ids that seat has
+    looked at there. ``stage`` is ``None`` only transiently inside :func:`engine.apply`.
+    """
+
+    names: tuple[str, ...]
+    seed: int
+    options: GameOptions
+    loyalties: list[Loyalty]
+    hands: list[list[int]]
+    vote_deck: list[int]
+    lines: dict[str, list[int]]
+    rowboats: dict[str, int | None]
+    treasure: dict[str, int]
+    event_deck: list[int]
+    row: list[int | None]
+    discard: list[int]
+    box: list[int]
+    kept: list[list[int]]
+    peeks: list[dict[int, int]]
+    seen: list[list[int]]
+    atlantis_ordered: list[bool]
+    pawn_order: tuple[int, ...]
+    turn_seat: int = 0
+    turn_number: int = 0
+    stage: Stage | None = None
+    stage_serial: int = 0
+    refill_position: int | None = None
+    exhausted: bool = False
+    sudden_death: bool = False
+    winner: Loyalty | None = None
+    end_reason: str | None = None
+    version: int = 0
+    rng_counter: int = 0
+    explosion_token: str | None = None  # OQ-4: a generic marker no implemented card uses
+    extra: dict[str, Any] = field(default_factory=dict)  # OQ-11: hook for optional rules
+
+    @property
+    def n(self) -> int:
+        """Number of players."""
+        return len(self.names)
+
+    @property
+    def over(self) -> bool:
+        """True once the game has ended."""
+        return isinstance(self.stage, OverStage)
+
+    def location(self, seat: int) -> Location:
+        """Where ``seat``'s pawn is."""
+        for key in ("FD", "JR", "TORTUGA"):
+            if seat in self.lines[key]:
+                return Location(key)
+        for key in ("FD", "JR"):
+            if self.rowboats[key] == seat:
+                return Location(f"{key}_ROWBOAT")
+        raise AssertionError(f"seat {seat} has no pawn on the board")
+
+    def decision_id(self, seat: int) -> str | None:
+        """An id of the decision open for ``seat``, or ``None`` if nothing is awaited.
+
+        A reply carrying an older id answers a decision that is already closed.
+        """
+        if self.stage is None or seat not in self.stage.awaiting():
+            return None
+        return f"{self.stage_serial}.{seat}"
+
+    def copy(self) -> GameState:
+        """An independent copy (stages are immutable and shared)."""
+        return GameState(
+            names=self.names,
+            seed=self.seed,
+            options=self.options,
+            loyalties=list(self.loyalties),
+            hands=[list(h) for h in self.hands],
+            vote_deck=list(self.vote_deck),
+            lines={k: list(v) for k, v in self.lines.items()},
+            rowboats=dict(self.rowboats),
+            treasure=dict(self.treasure),
+            event_deck=list(self.event_deck),
+            row=list(self.row),
+            discard=list(self.discard),
+            box=list(self.box),
+            kept=[list(k) for k in self.kept],
+            peeks=[dict(p) for p in self.peeks],
+            seen=[list(s) for s in self.seen],
+            atlantis_ordered=list(self.atlantis_ordered),
+            pawn_order=self.pawn_order,
+            turn_seat=self.turn_seat,
+            turn_number=self.turn_number,
+            stage=self.stage,
+            stage_serial=self.stage_serial,
+            refill_position=self.refill_position,
+            exhausted=self.exhausted,
+            sudden_death=self.sudden_death,
+            winner=self.winner,
+            end_reason=self.end_reason,
+            version=self.version,
+            rng_counter=self.rng_counter,
+            explosion_token=self.explosion_token,
+            extra=dict(self.extra),
+        )
