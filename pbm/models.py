@@ -1,0 +1,284 @@
+"""The tables of the service (SQLModel), as created by the Alembic migrations.
+
+Every timestamp is stored in UTC and loaded as an aware ``datetime`` (``UTCDateTime``).
+JSON documents (engine snapshot, options, timing policy) are stored as text: the engine owns
+their format, the database only keeps them. ``Game.version`` is SQLAlchemy's
+``version_id_col``: every UPDATE of a game checks and bumps it, so a stale writer fails
+with ``StaleDataError`` instead of overwriting a newer state.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any, ClassVar
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Dialect
+from sqlmodel import Field, SQLModel
+
+# Named constraints, so migrations (and SQLite batch mode) can find and change them.
+SQLModel.metadata.naming_convention = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class UTCDateTime(sa.types.TypeDecorator[datetime]):
+    """A timezone-aware UTC datetime on every backend (SQLite keeps no zone itself)."""
+
+    impl = sa.DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError(f"naive datetime {value!r}: pass an aware UTC time")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def utcnow() -> datetime:
+    """The current time, aware, in UTC (only for defaults; logic takes ``now``)."""
+    return datetime.now(UTC)
+
+
+def _ts(*, nullable: bool = True, index: bool = False) -> Any:
+    return Field(
+        default=None,
+        sa_column=sa.Column(UTCDateTime(), nullable=nullable, index=index),
+    )
+
+
+def _created() -> Any:
+    return Field(
+        default_factory=utcnow, sa_column=sa.Column(UTCDateTime(), nullable=False)
+    )
+
+
+def _text(*, nullable: bool = True) -> Any:
+    return Field(default=None, sa_column=sa.Column(sa.Text(), nullable=nullable))
+
+
+class GameStatus(StrEnum):
+    CREATED = "created"
+    INVITING = "inviting"
+    RUNNING = "running"
+    PAUSED = "paused"
+    FINISHED = "finished"
+    ABORTED = "aborted"
+
+
+class InvitationStatus(StrEnum):
+    PENDING = "pending"  # not yet sent
+    INVITED = "invited"
+    JOINED = "joined"
+    DECLINED = "declined"
+
+
+class InboundStatus(StrEnum):
+    NEW = "new"
+    PROCESSING = "processing"
+    DONE = "done"
+    IGNORED = "ignored"
+    QUARANTINED = "quarantined"
+
+
+class OutboundStatus(StrEnum):
+    PENDING = "pending"
+    SENDING = "sending"
+    SENT = "sent"
+    FAILED = "failed"
+
+
+class DeadlineStatus(StrEnum):
+    OPEN = "open"
+    DONE = "done"  # answered
+    TIMED_OUT = "timed_out"  # the timeout policy acted
+    CANCELLED = "cancelled"  # the decision closed without this seat (game ended, aborted)
+
+
+class Player(SQLModel, table=True):
+    """A person who can be seated in games; reached by email and/or SMS."""
+
+    __tablename__: ClassVar[str] = "players"  # type: ignore[misc]
+
+    id: int | None = Field(default=None, primary_key=True)
+    display_name: str = Field(max_length=60)
+    email: str | None = Field(default=None, max_length=254, unique=True)
+    phone: str | None = Field(default=None, max_length=32, unique=True)
+    preferred_channel: str = Field(default="email", max_length=10)
+    time_zone: str = Field(default="UTC", max_length=64)
+    sms_opted_out: bool = False
+    email_failing: bool = False
+    tell_everything: bool = False  # "tell me everything": every public event, batched
+    sms_live_talk: bool = False  # SMS players who asked for table talk at once
+    created_at: datetime = _created()
+
+
+version_col = sa.Column("version", sa.Integer, nullable=False)
+
+
+class Game(SQLModel, table=True):
+    """One play of Tortuga 1667 and the cached engine state after its last command."""
+
+    __tablename__: ClassVar[str] = "games"  # type: ignore[misc]
+    __mapper_args__: ClassVar[dict[str, Any]] = {"version_id_col": version_col}
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=80, unique=True)
+    status: str = Field(default=GameStatus.CREATED, max_length=16, index=True)
+    state_json: str | None = _text()
+    state_version: int = 0  # engine state.version of the snapshot
+    version: int = Field(default=None, sa_column=version_col)
+    seed: int = Field(sa_type=sa.BigInteger)
+    options_json: str = Field(default="{}", sa_column=sa.Column(sa.Text(), nullable=False))
+    timing_json: str = Field(default="{}", sa_column=sa.Column(sa.Text(), nullable=False))
+    paused_at: datetime | None = _ts()
+    pause_reason: str | None = Field(default=None, max_length=500)
+    started_at: datetime | None = _ts()
+    finished_at: datetime | None = _ts()
+    created_at: datetime = _created()
+    updated_at: datetime = _created()
+
+
+class Seat(SQLModel, table=True):
+    """A player's place in a game; ``reply_token`` names it in reply addresses."""
+
+    __tablename__: ClassVar[str] = "seats"  # type: ignore[misc]
+    __table_args__ = (sa.UniqueConstraint("game_id", "seat_index", name="uq_seats_game_seat"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    player_id: int = Field(foreign_key="players.id", index=True)
+    seat_index: int
+    reply_token: str = Field(max_length=32, unique=True)
+    invitation_status: str = Field(default=InvitationStatus.PENDING, max_length=16)
+    thread_message_id: str | None = Field(default=None, max_length=255)  # email thread root
+    last_prompted_at: datetime | None = _ts()
+    last_event_seq: int = 0  # events this seat was told about (for "since your last message")
+    replaced_player_ids: str = Field(default="", max_length=255)  # earlier holders, comma list
+
+
+class CommandLog(SQLModel, table=True):
+    """Every command the engine applied, in order: replaying it rebuilds the state."""
+
+    __tablename__: ClassVar[str] = "command_log"  # type: ignore[misc]
+    __table_args__ = (sa.UniqueConstraint("game_id", "seq", name="uq_command_log_game_seq"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    seq: int  # 1, 2, ... per game
+    seat: int
+    command: str = Field(max_length=200)  # canonical text
+    state_version: int  # engine state.version after applying it
+    origin: str = Field(max_length=64)  # "inbound:<id>", "timeout", "admin", "cli", ...
+    inbound_message_id: int | None = Field(default=None, foreign_key="inbound_messages.id")
+    created_at: datetime = _created()
+
+
+class InboundMessage(SQLModel, table=True):
+    """A raw message from a player, stored before anything is done with it."""
+
+    __tablename__: ClassVar[str] = "inbound_messages"  # type: ignore[misc]
+    __table_args__ = (
+        sa.UniqueConstraint(
+            "channel", "provider_message_id", name="uq_inbound_channel_provider_id"
+        ),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    channel: str = Field(max_length=10)
+    provider_message_id: str = Field(max_length=255)
+    sender: str = Field(max_length=320)
+    recipient: str = Field(default="", max_length=320)
+    raw: str = Field(sa_column=sa.Column(sa.Text(), nullable=False))
+    received_at: datetime = _created()
+    status: str = Field(default=InboundStatus.NEW, max_length=16, index=True)
+    error: str | None = _text()
+    attempts: int = 0
+    game_id: int | None = Field(default=None, foreign_key="games.id", index=True)
+    seat: int | None = None
+    processed_at: datetime | None = _ts()
+
+
+class OutboundMessage(SQLModel, table=True):
+    """The outbox: a rendered message waiting to be (or already) delivered."""
+
+    __tablename__: ClassVar[str] = "outbound_messages"  # type: ignore[misc]
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int | None = Field(default=None, foreign_key="games.id", index=True)
+    seat: int | None = None
+    player_id: int | None = Field(default=None, foreign_key="players.id", index=True)
+    channel: str = Field(max_length=10)
+    kind: str = Field(max_length=24)
+    to_address: str = Field(max_length=320)
+    subject: str = Field(default="", max_length=300)
+    text: str = Field(default="", sa_column=sa.Column(sa.Text(), nullable=False))
+    html: str | None = _text()
+    sms_body: str | None = _text()
+    board_image_key: str | None = Field(default=None, max_length=100)
+    message_id: str | None = Field(default=None, max_length=255)  # our Message-ID
+    in_reply_to: str | None = Field(default=None, max_length=255)  # the thread root
+    status: str = Field(default=OutboundStatus.PENDING, max_length=16, index=True)
+    attempts: int = 0
+    last_error: str | None = _text()
+    provider_id: str | None = Field(default=None, max_length=255)
+    reply_to: str | None = Field(default=None, max_length=320)  # play+TOKEN@domain
+    dedupe_key: str = Field(max_length=255, unique=True)
+    created_at: datetime = _created()
+    sent_at: datetime | None = _ts()
+
+
+class BoardImage(SQLModel, table=True):
+    """The public board picture of one game version, stored once, shared by its messages."""
+
+    __tablename__: ClassVar[str] = "board_images"  # type: ignore[misc]
+    __table_args__ = (
+        sa.UniqueConstraint("game_id", "version", name="uq_board_images_game_version"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    version: int  # engine state.version
+    png: bytes = Field(sa_column=sa.Column(sa.LargeBinary(), nullable=False))
+    created_at: datetime = _created()
+
+    @property
+    def key(self) -> str:
+        """The key outbound rows use to name this picture (also its ``cid:``)."""
+        return board_image_key(self.game_id, self.version)
+
+
+def board_image_key(game_id: int, version: int) -> str:
+    """The stable key of a game version's board picture."""
+    return f"board-{game_id}-{version}"
+
+
+class Deadline(SQLModel, table=True):
+    """When one pending decision of one seat is due, and how far its reminders got."""
+
+    __tablename__: ClassVar[str] = "deadlines"  # type: ignore[misc]
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    seat: int | None = None  # None for game-level deadlines (the invitation window)
+    decision_key: str = Field(max_length=120)
+    kind: str = Field(max_length=24)  # DecisionKind value or "INVITATION"
+    due_at: datetime = Field(sa_column=sa.Column(UTCDateTime(), nullable=False, index=True))
+    reminders_sent: int = 0
+    next_reminder_at: datetime | None = _ts(index=True)
+    status: str = Field(default=DeadlineStatus.OPEN, max_length=16, index=True)
+    escalated: bool = False  # the admin was alerted about it
+    created_at: datetime = _created()
+    resolved_at: datetime | None = _ts()
