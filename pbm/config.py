@@ -70,6 +70,23 @@ class Settings(BaseSettings):
         default="", description="Comma-separated name:argon2-hash pairs (see `pbm admin hash`)."
     )
 
+    # Workers (Celery) and delivery
+    celery_visibility_timeout: int = Field(
+        default=3600, description="Seconds before Redis redelivers an unacknowledged task."
+    )
+    outbox_lease_seconds: int = Field(
+        default=300, description="A message claimed this long ago and not finished is retried."
+    )
+    relay_grace_seconds: int = Field(
+        default=30, description="Unsent outbox / unprocessed inbound rows older than this are "
+        "enqueued again by the relay."
+    )
+    max_send_attempts: int = 8
+    retry_backoff_max: int = 600
+    relay_interval: float = 30.0
+    sweep_interval: float = 15.0
+    imap_poll_interval: float = 60.0
+
     # Rate limits
     inbound_per_sender_per_hour: int = 60
     outbound_email_per_second: float = 5.0
