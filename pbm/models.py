@@ -186,6 +186,36 @@ class CommandLog(SQLModel, table=True):
     created_at: datetime = _created()
 
 
+class GameEvent(SQLModel, table=True):
+    """Something that happened in a game, with its audience: engine events and the
+    service's own (table talk, pause, seat replaced). Recaps and briefings read these."""
+
+    __tablename__: ClassVar[str] = "game_events"  # type: ignore[misc]
+    __table_args__ = (sa.UniqueConstraint("game_id", "seq", name="uq_game_events_game_seq"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    seq: int  # 1, 2, ... per game
+    command_seq: int | None = None  # the command_log.seq that produced it
+    kind: str = Field(max_length=64)
+    text: str = Field(sa_column=sa.Column(sa.Text(), nullable=False))
+    audience: str | None = Field(default=None, max_length=64)  # None = public; "0,3" = seats
+    data_json: str = Field(default="{}", sa_column=sa.Column(sa.Text(), nullable=False))
+    state_version: int = 0
+    created_at: datetime = _created()
+
+    def audience_seats(self) -> frozenset[int] | None:
+        """The seats that may see it, or None when public."""
+        if self.audience is None:
+            return None
+        return frozenset(int(x) for x in self.audience.split(",") if x)
+
+    def visible_to(self, seat: int) -> bool:
+        """True if ``seat`` may see this event."""
+        seats = self.audience_seats()
+        return seats is None or seat in seats
+
+
 class InboundMessage(SQLModel, table=True):
     """A raw message from a player, stored before anything is done with it."""
 

@@ -1,0 +1,151 @@
+"""The schema: migrations from nothing and from the previous revision, constraints, and
+the optimistic version check on games."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm.exc import StaleDataError
+from sqlmodel import Session, SQLModel, select
+
+from pbm import db
+from pbm.models import Game, InboundMessage, Player
+
+TABLES = {
+    "players", "games", "seats", "command_log", "game_events", "inbound_messages",
+    "outbound_messages", "board_images", "deadlines",
+}
+
+
+def test_upgrade_creates_every_table_from_an_empty_database(empty_db_url: str) -> None:
+    assert db.current_revision(empty_db_url) is None
+    db.upgrade(empty_db_url)
+    engine = db.make_engine(empty_db_url)
+    try:
+        names = set(sa.inspect(engine).get_table_names())
+    finally:
+        engine.dispose()
+    assert names >= TABLES
+    assert db.current_revision(empty_db_url) == "0002"
+
+
+def test_the_models_match_the_migrations(db_url: str) -> None:
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+
+    engine = db.make_engine(db_url)
+    try:
+        with engine.connect() as conn:
+            diff = compare_metadata(MigrationContext.configure(conn), SQLModel.metadata)
+    finally:
+        engine.dispose()
+    assert diff == []
+
+
+def test_upgrade_from_the_previous_revision_keeps_games(empty_db_url: str) -> None:
+    db.upgrade(empty_db_url, "0001")
+    engine = db.make_engine(empty_db_url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(sa.text(
+                "INSERT INTO games (name, status, state_version, version, seed, options_json,"
+                " timing_json, created_at, updated_at) VALUES ('old', 'running', 7, 3, 42,"
+                " '{}', '{}', :t, :t)"), {"t": datetime(2026, 1, 1)})
+            conn.execute(sa.text(
+                "INSERT INTO players (display_name, email, preferred_channel, time_zone,"
+                " sms_opted_out, email_failing, created_at) VALUES ('Ann', 'ann@x.org',"
+                " 'email', 'UTC', false, false, :t)"), {"t": datetime(2026, 1, 1)})
+    finally:
+        engine.dispose()
+    db.upgrade(empty_db_url)
+    assert db.current_revision(empty_db_url) == "0002"
+    with db.session_scope(db.make_engine(empty_db_url)) as session:
+        game = session.exec(select(Game)).one()
+        player = session.exec(select(Player)).one()
+    assert (game.name, game.state_version, game.seed) == ("old", 7, 42)
+    assert player.tell_everything is False
+    assert game.created_at.tzinfo is not None
+
+
+def test_a_stale_game_write_fails_as_a_conflict_instead_of_overwriting(engine: sa.Engine
+                                                                     ) -> None:
+    with db.session_scope(engine) as session:
+        session.add(Game(name="g", seed=1))
+    with Session(engine) as first, Session(engine) as second:
+        a = first.exec(select(Game)).one()
+        b = second.exec(select(Game)).one()
+        a.state_version = 1
+        first.commit()
+        b.state_version = 2
+        # PostgreSQL: the version check (StaleDataError); SQLite: its snapshot is stale.
+        with pytest.raises((StaleDataError, OperationalError)) as failure:
+            second.commit()
+        assert db.is_conflict(failure.value)
+    with db.session_scope(engine) as session:
+        game = session.exec(select(Game)).one()
+    assert (game.state_version, game.version) == (1, 2)
+
+
+def test_an_inbound_message_is_stored_once_per_provider_id(engine: sa.Engine) -> None:
+    def message() -> InboundMessage:
+        return InboundMessage(channel="sms", provider_message_id="SM1", sender="+1555",
+                              raw="VOTE 1")
+
+    with db.session_scope(engine) as session:
+        session.add(message())
+    with pytest.raises(IntegrityError), db.session_scope(engine) as session:
+        session.add(message())
+
+
+def test_timestamps_round_trip_as_aware_utc(engine: sa.Engine) -> None:
+    when = datetime(2026, 3, 2, 12, 30, tzinfo=UTC)
+    with db.session_scope(engine) as session:
+        session.add(Game(name="t", seed=1, paused_at=when))
+    with db.session_scope(engine, write=False) as session:
+        game = session.exec(select(Game)).one()
+    assert game.paused_at == when and game.paused_at.tzinfo is not None
+
+
+def test_run_transaction_retries_a_conflict(engine: sa.Engine, db_url: str) -> None:
+    if engine.dialect.name == "sqlite":
+        pytest.skip("SQLite write transactions take the lock at BEGIN: no interleaving")
+    with db.session_scope(engine) as session:
+        session.add(Game(name="r", seed=1))
+    calls = []
+
+    def work(session: Session) -> int:
+        game = session.exec(select(Game)).one()
+        calls.append(game.version)
+        if len(calls) == 1:  # someone else writes between our read and our write
+            with db.session_scope(db.make_engine(db_url)) as other:
+                other.exec(select(Game)).one().state_version = 99
+        game.state_version += 1
+        return game.state_version
+
+    assert db.run_transaction(work, engine) == 100
+    assert len(calls) == 2
+
+
+def test_sqlite_writers_take_turns_instead_of_interleaving(tmp_path: Path) -> None:
+    path = tmp_path / "turns.db"
+    db.upgrade(f"sqlite:///{path}")
+    engine = db.make_engine(f"sqlite:///{path}")
+    try:
+        with db.session_scope(engine) as session:
+            session.add(Game(name="w", seed=1))
+        with db.session_scope(engine) as holder:
+            holder.exec(select(Game)).one()  # BEGIN IMMEDIATE: the write lock is ours
+            other = sqlite3.connect(path, timeout=0.05, isolation_level=None)
+            try:
+                with pytest.raises(sqlite3.OperationalError, match="locked"):
+                    other.execute("BEGIN IMMEDIATE")
+                assert other.execute("SELECT count(*) FROM games").fetchone() == (1,)
+            finally:
+                other.close()
+    finally:
+        engine.dispose()
