@@ -40,6 +40,7 @@ from engine.commands import (
     Vote,
     parse_command,
 )
+from engine.defaults import default_command
 from engine.errors import (
     CommandParseError,
     EngineError,
@@ -49,7 +50,9 @@ from engine.errors import (
     SetupError,
 )
 from engine.events import Decision, DecisionKind, Event
-from engine.rules import apply, from_json, legal_commands, new_game, pending, to_json
+from engine.rules import apply, legal_commands, pending
+from engine.serialize import from_json, replay, to_json
+from engine.setup import new_game
 from engine.state import GameOptions, GameState
 from engine.views import PublicView, Score, SeatView, public_view, score, view
 
@@ -104,12 +107,14 @@ __all__ = [
     "VoteCard",
     "VoteKind",
     "apply",
+    "default_command",
     "from_json",
     "legal_commands",
     "new_game",
     "parse_command",
     "pending",
     "public_view",
+    "replay",
     "score",
     "to_json",
     "view",

@@ -1,36 +1,572 @@
-"""Legal moves and applying commands (stub: implemented in the next commit)."""
+"""What may be done now (:func:`pending`, :func:`legal_commands`) and doing it
+(:func:`apply`): turn order, every turn action with its preconditions, and the answers
+to votes and Event cards."""
 
 from __future__ import annotations
 
-from engine.commands import Command
-from engine.events import Decision, Event
-from engine.state import GameOptions, GameState
+from collections.abc import Callable
+from itertools import combinations
+from typing import Any
+
+from engine.board import (
+    Events,
+    discard_kept,
+    fountain_owner_card,
+    kept_card,
+    maroon,
+    maroon_unless_fountain,
+    move_pawn,
+    move_treasure,
+    name,
+    open_stage,
+    say,
+    ship_has_room,
+)
+from engine.cards import EventTitle, Hold, Location, Ship, VoteKind
+from engine.commands import (
+    Accept,
+    Attack,
+    Board,
+    Brawl,
+    Choose,
+    Command,
+    Force,
+    Fountain,
+    Give,
+    Land,
+    Maroon,
+    Marque,
+    Mutiny,
+    Place,
+    Reveal,
+    Row,
+    Save,
+    Shift,
+    Shoot,
+    Take,
+    UseAtlantis,
+    UseMap,
+    View,
+    Vote,
+    parse_command,
+)
+from engine.errors import GameOverError, IllegalCommandError, NotYourDecisionError
+from engine.eventcards import (
+    apply_atlantis_orders,
+    face_down,
+    give_map,
+    map_options_ok,
+    marque_moves,
+    refill,
+    renew_sudden_death_row,
+    reveal,
+    shoot,
+    treasure_map_effect,
+    use_marque,
+    view_cards,
+)
+from engine.events import Decision, DecisionKind, Event
+from engine.state import (
+    ActionStage,
+    ChooseStage,
+    FountainStage,
+    GameState,
+    GiveStage,
+    MarqueStage,
+    PlaceStage,
+    ShootStage,
+    Stage,
+    TakeStage,
+    VoteStage,
+    hold_key,
+)
+from engine.votes import call_vote, cast_vote, take, take_options, vote_options
+
+_ACTION = frozenset({DecisionKind.ACTION})
+
+#: Which open decision each command can answer.
+ANSWERS: dict[type[Command], frozenset[DecisionKind]] = {
+    View: _ACTION,
+    Reveal: _ACTION,
+    Force: _ACTION,
+    Row: _ACTION,
+    Board: _ACTION,
+    Land: _ACTION,
+    Attack: _ACTION,
+    Mutiny: _ACTION,
+    Brawl: _ACTION,
+    Maroon: _ACTION,
+    Shift: _ACTION,
+    UseMap: _ACTION,
+    Marque: frozenset({DecisionKind.ACTION, DecisionKind.LETTER_OF_MARQUE}),
+    Save: frozenset({DecisionKind.LETTER_OF_MARQUE}),
+    Vote: frozenset({DecisionKind.VOTE}),
+    Choose: frozenset({DecisionKind.CHOOSE}),
+    Shoot: frozenset({DecisionKind.SHOOT}),
+    Give: frozenset({DecisionKind.GIVE}),
+    Take: frozenset({DecisionKind.TAKE}),
+    Place: frozenset({DecisionKind.PLACE}),
+    Fountain: frozenset({DecisionKind.FOUNTAIN}),
+    Accept: frozenset({DecisionKind.FOUNTAIN}),
+}
 
 
-def new_game(names: list[str] | tuple[str, ...], seed: int,
-             options: GameOptions | None = None) -> GameState:
-    """Set up a new game."""
-    raise NotImplementedError
+def actions_per_turn(state: GameState) -> int:
+    """2 in a 2-player game, else 1."""
+    return 2 if state.n == 2 else 1
+
+
+# ---------------------------------------------------------------- legal moves
+
+
+def turn_actions(s: GameState, seat: int) -> tuple[Command, ...]:
+    """Every legal turn action of ``seat`` (rules reference section 5)."""
+    out: list[Command] = []
+    down = face_down(s)
+    pairs = list(combinations(down, 2))
+    if len(down) >= 2:
+        out += [View(pair) for pair in pairs]
+    elif down:
+        out.append(View((down[0],)))  # OQ-14: view the last face-down card alone
+    out += [Reveal(p) for p in down]
+    others = [t for t in range(s.n) if t != seat]
+    out += [Force(pair, t) for pair in pairs for t in others]  # OQ-14: Force needs 2
+    loc = s.location(seat)
+    if loc.is_ship:
+        ship = loc.ship
+        assert ship is not None
+        line = s.lines[ship.value]
+        if s.rowboats[ship.value] is None:
+            out.append(Row())
+        i = line.index(seat)
+        if i == 0:
+            out.append(Attack())
+            out += [Maroon(t) for t in line[1:]]
+        if i == 1:
+            out.append(Mutiny())
+        if i == len(line) - 1:
+            out += [Shift(to) for to in Hold if s.treasure[hold_key(ship, to.other)] > 0]
+    elif loc is Location.TORTUGA:
+        out += [Row(ship) for ship in Ship if s.rowboats[ship.value] is None]
+        if s.lines["TORTUGA"][0] == seat:
+            out.append(Brawl())
+    else:
+        ship = loc.ship
+        assert ship is not None
+        if ship_has_room(s, ship):
+            out.append(Board())
+        out.append(Land())
+    if kept_card(s, seat, EventTitle.LETTER_OF_MARQUE) is not None:
+        out += marque_moves(s)
+    if map_options_ok(s, seat):
+        out += [UseMap(h) for h in Hold]
+    return tuple(out)
+
+
+def _decision_legal(s: GameState, stage: Stage, seat: int) -> tuple[Command, ...]:
+    if isinstance(stage, ActionStage):
+        return turn_actions(s, seat)
+    if isinstance(stage, VoteStage):
+        return vote_options(s, seat)
+    if isinstance(stage, PlaceStage):
+        return (Place(Hold.BRITISH), Place(Hold.FRENCH))
+    if isinstance(stage, ChooseStage):
+        return tuple(Choose(p) for p in stage.positions)
+    if isinstance(stage, MarqueStage):
+        return (*marque_moves(s), Save())
+    if isinstance(stage, ShootStage):
+        return tuple(Shoot(t) for t in range(s.n) if t != seat)
+    if isinstance(stage, GiveStage):
+        return tuple(Give(t) for t in range(s.n))
+    if isinstance(stage, TakeStage):
+        return take_options(s, seat)
+    if isinstance(stage, FountainStage):
+        return (Fountain(), Accept())
+    return ()
+
+
+def _context(s: GameState, stage: Stage, seat: int) -> dict[str, Any]:
+    ctx: dict[str, Any] = {"decision_id": s.decision_id(seat)}
+    if isinstance(stage, ActionStage):
+        ctx.update(action=stage.action, of=stage.of, turn=s.turn_number)
+    elif isinstance(stage, VoteStage):
+        ctx.update(vote=stage.vote.value, caller=stage.caller,
+                   participants=list(stage.participants))
+    elif isinstance(stage, PlaceStage):
+        ctx.update(ship=stage.ship.value)
+    elif isinstance(stage, ChooseStage):
+        ctx.update(positions=list(stage.positions), forced_by=stage.by)
+    elif isinstance(stage, MarqueStage | ShootStage | GiveStage):
+        ctx.update(card=_STAGE_CARD[type(stage)])
+    elif isinstance(stage, TakeStage):
+        ctx.update(source="GALLEON" if s.treasure["GALLEON"] > 0 else "SHIP")
+    elif isinstance(stage, FountainStage):
+        ctx.update(cause=stage.cause, by=stage.by)
+    return ctx
+
+
+_STAGE_CARD: dict[type, str] = {
+    MarqueStage: EventTitle.LETTER_OF_MARQUE.value,
+    ShootStage: EventTitle.PISTOL.value,
+    GiveStage: EventTitle.TREASURE_MAP.value,
+}
 
 
 def pending(state: GameState) -> list[Decision]:
-    """Who must answer what, with legal choices."""
-    raise NotImplementedError
+    """Who must answer what, with every legal answer. Empty once the game is over.
+
+    Everything except a vote is a single seat; a vote yields one decision per participant
+    still to answer. Atlantis orders are never pending (see :func:`legal_commands`).
+    """
+    stage = state.stage
+    if stage is None or state.over:
+        return []
+    return [
+        Decision(seat, stage.kind, _decision_legal(state, stage, seat),
+                 _context(state, stage, seat))
+        for seat in stage.awaiting()
+        if stage.kind is not None
+    ]
+
+
+def may_order_atlantis(state: GameState, seat: int) -> bool:
+    """True if ``seat`` owns an unused Atlantis and has no standing order yet."""
+    return (
+        not state.over
+        and kept_card(state, seat, EventTitle.ATLANTIS) is not None
+        and not state.atlantis_ordered[seat]
+    )
 
 
 def legal_commands(state: GameState, seat: int) -> list[Command]:
-    """What ``seat`` may send now."""
-    raise NotImplementedError
+    """Every command ``seat`` may send now (``[]`` if nothing): the answers to its open
+    decision, plus ``ATLANTIS`` for an Atlantis owner without a standing order."""
+    stage = state.stage
+    out: list[Command] = []
+    if stage is not None and not state.over and seat in stage.awaiting():
+        out += _decision_legal(state, stage, seat)
+    if 0 <= seat < state.n and may_order_atlantis(state, seat):
+        out.append(UseAtlantis())
+    return out
+
+
+# ---------------------------------------------------------------- applying
 
 
 def apply(state: GameState, seat: int, command: Command | str) -> tuple[GameState, list[Event]]:
-    """Apply one command; never mutates ``state``."""
-    raise NotImplementedError
+    """Apply ``seat``'s command; return the new state and what happened.
+
+    Never mutates ``state``. ``command`` may be canonical text. Raises
+    :class:`~engine.errors.CommandParseError`, :class:`~engine.errors.GameOverError`,
+    :class:`~engine.errors.NotYourDecisionError` (nothing of this kind is awaited from the
+    seat) or :class:`~engine.errors.IllegalCommandError` (the rules forbid it now).
+    """
+    if isinstance(command, str):
+        command = parse_command(command)
+    if state.over:
+        raise GameOverError(f"the game is over; {command} was not applied")
+    if not 0 <= seat < state.n:
+        raise NotYourDecisionError(f"there is no seat {seat + 1} in this game")
+    if isinstance(command, UseAtlantis):
+        return _order_atlantis(state, seat)
+    stage = state.stage
+    assert stage is not None
+    if seat not in stage.awaiting():
+        raise NotYourDecisionError(
+            f"{command}: nothing is awaited from {state.names[seat]} now"
+        )
+    kinds = ANSWERS[type(command)]
+    if stage.kind not in kinds:
+        wanted = stage.kind.value if stage.kind else "nothing"
+        raise NotYourDecisionError(
+            f"{command} answers {' or '.join(sorted(k.value for k in kinds))}, but "
+            f"{state.names[seat]} is asked for {wanted}"
+        )
+    if command not in _decision_legal(state, stage, seat):
+        raise IllegalCommandError(f"{command} is not allowed: {_why(state, seat, command)}")
+    s = state.copy()
+    ev: list[Event] = []
+    _HANDLERS[type(stage)](s, ev, seat, command, stage)
+    if s.stage is None:
+        _finish_action(s, ev)
+    s.version += 1
+    return s, ev
 
 
-def to_json(state: GameState) -> str:
-    raise NotImplementedError
+def _order_atlantis(state: GameState, seat: int) -> tuple[GameState, list[Event]]:
+    if kept_card(state, seat, EventTitle.ATLANTIS) is None:
+        raise IllegalCommandError(f"ATLANTIS is not allowed: {state.names[seat]} does not "
+                                  "own Atlantis")
+    if state.atlantis_ordered[seat]:
+        raise IllegalCommandError("ATLANTIS is not allowed: the order is already standing")
+    s = state.copy()
+    ev: list[Event] = []
+    s.atlantis_ordered[seat] = True
+    say(ev, "atlantis.ordered",
+        "Your Atlantis order stands: it is carried out just before the next turn begins.",
+        audience=[seat], seat=seat)
+    s.version += 1
+    return s, ev
 
 
-def from_json(text: str) -> GameState:
-    raise NotImplementedError
+def _finish_action(s: GameState, ev: Events) -> None:
+    """The action and everything it triggered are resolved: refill the row, then the next
+    action of this turn or the next turn (Atlantis orders first)."""
+    refill(s, ev)
+    if s.over:
+        return
+    renew_sudden_death_row(s, ev)
+    per_turn = actions_per_turn(s)
+    if s.turn_action < per_turn:
+        s.turn_action += 1
+        open_stage(s, ActionStage(s.turn_seat, s.turn_action, per_turn))
+        say(ev, "turn.action", f"{name(s, s.turn_seat)} takes action {s.turn_action} of "
+            f"{per_turn}.", seat=s.turn_seat, action=s.turn_action, of=per_turn)
+        return
+    s.turn_seat = (s.turn_seat + 1) % s.n
+    apply_atlantis_orders(s, ev)
+    _begin_turn(s, ev)
+
+
+def _begin_turn(s: GameState, ev: Events) -> None:
+    per_turn = actions_per_turn(s)
+    s.turn_number += 1
+    s.turn_action = 1
+    open_stage(s, ActionStage(s.turn_seat, 1, per_turn))
+    say(ev, "turn.started", f"It is {name(s, s.turn_seat)}'s turn.", seat=s.turn_seat,
+        turn=s.turn_number)
+
+
+# ---------------------------------------------------------------- handlers by stage
+
+Handler = Callable[[GameState, Events, int, Command, Any], None]
+
+
+def _on_place(s: GameState, ev: Events, seat: int, command: Command, stage: PlaceStage) -> None:
+    assert isinstance(command, Place)
+    s.treasure["UNPLACED"] -= 1
+    s.treasure[hold_key(stage.ship, command.hold)] += 1
+    say(ev, "treasure.placed",
+        f"{name(s, seat)} placed the {stage.ship.label}'s starting treasure in its "
+        f"{command.hold.value.capitalize()} hold.", seat=seat, ship=stage.ship.value,
+        hold=command.hold.value)
+    if stage.ship is Ship.FD:
+        open_stage(s, PlaceStage(s.lines["JR"][0], Ship.JR))
+    else:
+        s.turn_seat = s.lines["JR"][0]
+        _begin_turn(s, ev)
+
+
+def _on_vote(s: GameState, ev: Events, seat: int, command: Command, stage: VoteStage) -> None:
+    assert isinstance(command, Vote)
+    cast_vote(s, ev, seat, command)
+
+
+def _on_choose(s: GameState, ev: Events, seat: int, command: Command, stage: Stage) -> None:
+    assert isinstance(command, Choose)
+    reveal(s, ev, command.position, seat)
+
+
+def _on_marque(s: GameState, ev: Events, seat: int, command: Command,
+               stage: MarqueStage) -> None:
+    assert isinstance(command, Marque | Save)
+    use_marque(s, ev, seat, command, stage.card, saved=False)
+
+
+def _on_shoot(s: GameState, ev: Events, seat: int, command: Command, stage: ShootStage) -> None:
+    assert isinstance(command, Shoot)
+    shoot(s, ev, seat, command.target, stage.card)
+
+
+def _on_give(s: GameState, ev: Events, seat: int, command: Command, stage: GiveStage) -> None:
+    assert isinstance(command, Give)
+    give_map(s, ev, seat, command.target, stage.card)
+
+
+def _on_take(s: GameState, ev: Events, seat: int, command: Command, stage: Stage) -> None:
+    assert isinstance(command, Take)
+    take(s, ev, seat, command)
+
+
+def _on_fountain(s: GameState, ev: Events, seat: int, command: Command,
+                 stage: FountainStage) -> None:
+    if isinstance(command, Fountain):
+        card = fountain_owner_card(s, seat)
+        assert card is not None
+        discard_kept(s, seat, card)
+        say(ev, "card.used",
+            f"{name(s, seat)} drank from the Fountain of Youth and was not marooned.",
+            seat=seat, title=EventTitle.FOUNTAIN_OF_YOUTH.value, cause=stage.cause)
+    else:
+        maroon(s, ev, seat, stage.cause)
+
+
+def _on_action(s: GameState, ev: Events, seat: int, command: Command, stage: Stage) -> None:
+    _ACTIONS[type(command)](s, ev, seat, command)
+
+
+def _with_clear_stage(handler: Handler) -> Handler:
+    def run(s: GameState, ev: Events, seat: int, command: Command, stage: Any) -> None:
+        s.stage = None
+        handler(s, ev, seat, command, stage)
+    return run
+
+
+_HANDLERS: dict[type, Handler] = {
+    PlaceStage: _with_clear_stage(_on_place),
+    ActionStage: _with_clear_stage(_on_action),
+    VoteStage: _on_vote,
+    ChooseStage: _with_clear_stage(_on_choose),
+    MarqueStage: _with_clear_stage(_on_marque),
+    ShootStage: _with_clear_stage(_on_shoot),
+    GiveStage: _with_clear_stage(_on_give),
+    TakeStage: _with_clear_stage(_on_take),
+    FountainStage: _with_clear_stage(_on_fountain),
+}
+
+
+# ---------------------------------------------------------------- turn actions
+
+Action = Callable[[GameState, Events, int, Any], None]
+
+
+def _act_view(s: GameState, ev: Events, seat: int, c: View) -> None:
+    view_cards(s, ev, seat, c.positions)
+
+
+def _act_reveal(s: GameState, ev: Events, seat: int, c: Reveal) -> None:
+    reveal(s, ev, c.position, seat)
+
+
+def _act_force(s: GameState, ev: Events, seat: int, c: Force) -> None:
+    a, b = c.positions
+    say(ev, "event.forced",
+        f"{name(s, seat)} forced {name(s, c.target)} to choose between Event cards {a} "
+        f"and {b}.", seat=seat, target=c.target, positions=[a, b])
+    open_stage(s, ChooseStage(c.target, c.positions, seat))
+
+
+def _act_row(s: GameState, ev: Events, seat: int, c: Row) -> None:
+    ship = c.ship or s.location(seat).ship
+    assert ship is not None
+    move_pawn(s, ev, seat, Location.rowboat_of(ship), "ROW")
+
+
+def _act_board(s: GameState, ev: Events, seat: int, c: Board) -> None:
+    ship = s.location(seat).ship
+    assert ship is not None
+    move_pawn(s, ev, seat, Location.of_ship(ship), "BOARD")
+
+
+def _act_land(s: GameState, ev: Events, seat: int, c: Land) -> None:
+    move_pawn(s, ev, seat, Location.TORTUGA, "LAND")
+
+
+def _vote_action(kind: VoteKind) -> Action:
+    def act(s: GameState, ev: Events, seat: int, c: Command) -> None:
+        call_vote(s, ev, kind, seat)
+    return act
+
+
+def _act_maroon(s: GameState, ev: Events, seat: int, c: Maroon) -> None:
+    say(ev, "captain.maroons", f"Captain {name(s, seat)} marooned {name(s, c.target)}.",
+        seat=seat, target=c.target)
+    maroon_unless_fountain(s, ev, c.target, "MAROON", seat)
+
+
+def _act_shift(s: GameState, ev: Events, seat: int, c: Shift) -> None:
+    ship = s.location(seat).ship
+    assert ship is not None
+    move_treasure(
+        s, ev, hold_key(ship, c.to.other), hold_key(ship, c.to),
+        f"Cabin Boy {name(s, seat)} moved 1 treasure on the {ship.label} into the "
+        f"{c.to.value.capitalize()} hold.",
+    )
+
+
+def _act_marque(s: GameState, ev: Events, seat: int, c: Marque) -> None:
+    card = kept_card(s, seat, EventTitle.LETTER_OF_MARQUE)
+    assert card is not None
+    use_marque(s, ev, seat, c, card, saved=True)
+
+
+def _act_map(s: GameState, ev: Events, seat: int, c: UseMap) -> None:
+    treasure_map_effect(s, ev, seat, c.hold)
+
+
+_ACTIONS: dict[type[Command], Action] = {
+    View: _act_view,
+    Reveal: _act_reveal,
+    Force: _act_force,
+    Row: _act_row,
+    Board: _act_board,
+    Land: _act_land,
+    Attack: _vote_action(VoteKind.ATTACK),
+    Mutiny: _vote_action(VoteKind.MUTINY),
+    Brawl: _vote_action(VoteKind.BRAWL),
+    Maroon: _act_maroon,
+    Shift: _act_shift,
+    Marque: _act_marque,
+    UseMap: _act_map,
+}
+
+
+# ---------------------------------------------------------------- explanations
+
+
+def _why(s: GameState, seat: int, c: Command) -> str:
+    """A short reason why a well-formed command is illegal now."""
+    down = face_down(s)
+    loc = s.location(seat)
+    line = s.lines.get(loc.value, [])
+    if isinstance(c, View | Reveal | Force):
+        positions = c.positions if isinstance(c, View | Force) else (c.position,)
+        missing = [p for p in positions if p not in down]
+        if missing:
+            return f"there is no face-down Event card at position {missing[0]}"
+        if isinstance(c, View) and len(c.positions) == 1 and len(down) >= 2:
+            return "VIEW needs two positions while two or more cards are face down"
+        if isinstance(c, Force):
+            if c.target == seat:
+                return "you cannot force yourself"
+            if not 0 <= c.target < s.n:
+                return f"there is no seat {c.target + 1}"
+            if len(down) < 2:
+                return "FORCE needs two face-down cards"
+    if isinstance(c, Row):
+        if loc.is_rowboat:
+            return "you are already in a rowboat"
+        if loc.is_ship and c.ship is not None:
+            return "from a ship, ROW takes no ship: you row to your own ship's rowboat"
+        if loc is Location.TORTUGA and c.ship is None:
+            return "from Tortuga, say which rowboat: ROW FD or ROW JR"
+        return "that rowboat is occupied"
+    if isinstance(c, Board | Land) and not loc.is_rowboat:
+        return "you are not in a rowboat"
+    if isinstance(c, Board):
+        return "that ship already has 5 pawns"
+    if isinstance(c, Attack | Maroon) and not (loc.is_ship and line[0] == seat):
+        return "only a ship's Captain may do that"
+    if isinstance(c, Maroon):
+        return "the Captain may maroon only another pawn on his own ship"
+    if isinstance(c, Mutiny):
+        return "only a ship's First Mate may call a Mutiny"
+    if isinstance(c, Brawl):
+        return "only the Governor of Tortuga may call a Brawl"
+    if isinstance(c, Shift):
+        if not (loc.is_ship and line[-1] == seat):
+            return "only a ship's Cabin Boy may move treasure between its holds"
+        return "the other hold is empty"
+    if isinstance(c, UseMap):
+        return "you need a Treasure Map, a place on a ship and treasure on the Galleon"
+    if isinstance(c, Marque):
+        if isinstance(s.stage, ActionStage) and kept_card(
+                s, seat, EventTitle.LETTER_OF_MARQUE) is None:
+            return "you have no saved Letter of Marque"
+        return "the target must be on Tortuga or in a rowboat, and the ship must have room"
+    if isinstance(c, Vote):
+        return (f"you hold {len(s.hands[seat])} Vote card(s); two cards need an unused "
+                "El Dorado")
+    if isinstance(c, Shoot | Give | Choose | Take):
+        return "that is not one of the offered choices"
+    return "the rules do not allow it now"

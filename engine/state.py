@@ -235,6 +235,7 @@ TREASURE_KEYS: tuple[str, ...] = (
     "JR_FRENCH",
     "TORTUGA_BRITISH",
     "TORTUGA_FRENCH",
+    "UNPLACED",  # the two opening Captains' tokens until they are placed
 )
 
 
@@ -276,6 +277,7 @@ class GameState:
     pawn_order: tuple[int, ...]
     turn_seat: int = 0
     turn_number: int = 0
+    turn_action: int = 0
     stage: Stage | None = None
     stage_serial: int = 0
     refill_position: int | None = None
@@ -340,6 +342,7 @@ class GameState:
             pawn_order=self.pawn_order,
             turn_seat=self.turn_seat,
             turn_number=self.turn_number,
+            turn_action=self.turn_action,
             stage=self.stage,
             stage_serial=self.stage_serial,
             refill_position=self.refill_position,

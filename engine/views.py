@@ -20,7 +20,7 @@ from engine.cards import (
     Symbol,
 )
 from engine.events import Decision
-from engine.state import GameState, OverStage, PlaceStage, VoteStage, hold_key
+from engine.state import ActionStage, GameState, OverStage, PlaceStage, VoteStage, hold_key
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,6 @@ class PlayerInfo:
     ranks: tuple[Rank, ...]
     kept: tuple[EventTitle, ...]
     hand_size: int
-    atlantis_ordered: bool
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -70,7 +69,6 @@ class PlayerInfo:
             "ranks": [r.value for r in self.ranks],
             "kept": [t.value for t in self.kept],
             "hand_size": self.hand_size,
-            "atlantis_ordered": self.atlantis_ordered,
         }
 
 
@@ -276,7 +274,6 @@ def _player(state: GameState, seat: int) -> PlayerInfo:
         ranks=ranks_of(state, seat),
         kept=tuple(EVENT_CARDS[c] for c in state.kept[seat]),
         hand_size=len(state.hands[seat]),
-        atlantis_ordered=state.atlantis_ordered[seat],
     )
 
 
@@ -289,8 +286,6 @@ def public_view(state: GameState) -> PublicView:
     if isinstance(stage, VoteStage):
         vote = VoteInfo(stage.vote.value, stage.caller, stage.participants, stage.answered())
     action, of = 0, 2 if state.n == 2 else 1
-    from engine.state import ActionStage
-
     if isinstance(stage, ActionStage):
         action, of = stage.action, stage.of
     over = isinstance(stage, OverStage)

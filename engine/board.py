@@ -1,0 +1,245 @@
+"""Board primitives shared by actions, votes and Event cards: the seeded RNG, pawn
+movement, marooning, the Albatross check, treasure moves and the end of the game.
+
+Every function here changes the :class:`~engine.state.GameState` it is given (always a
+private copy made by :func:`engine.apply`) and appends what happened to ``ev``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Any
+
+from engine.cards import (
+    EVENT_CARDS,
+    SHIP_CAPACITY,
+    VOTE_DECK,
+    EventTitle,
+    Location,
+    Loyalty,
+    Ship,
+)
+from engine.events import Event
+from engine.state import (
+    FountainStage,
+    GameState,
+    OverStage,
+    Stage,
+)
+from engine.views import team_totals
+
+Events = list[Event]
+
+
+def rng(s: GameState) -> random.Random:
+    """A fresh generator for one random draw, derived from the seed and a counter kept in
+    the state, so the state stays JSON-able and replays reproduce every draw."""
+    s.rng_counter += 1
+    return random.Random(f"{s.seed}:{s.rng_counter}")
+
+
+def say(
+    ev: Events,
+    kind: str,
+    text: str,
+    audience: Iterable[int] | None = None,
+    **data: Any,
+) -> None:
+    """Append an event (public unless ``audience`` is given)."""
+    ev.append(Event(kind, text, None if audience is None else frozenset(audience), data))
+
+
+def name(s: GameState, seat: int) -> str:
+    """A seat's display name."""
+    return s.names[seat]
+
+
+def open_stage(s: GameState, stage: Stage) -> None:
+    """Open a new decision (a new decision id)."""
+    s.stage = stage
+    s.stage_serial += 1
+
+
+# ---------------------------------------------------------------- cards in front of players
+
+
+def kept_card(s: GameState, seat: int, title: EventTitle) -> int | None:
+    """The id of a ``title`` card kept by ``seat``, if any."""
+    for card in s.kept[seat]:
+        if EVENT_CARDS[card] is title:
+            return card
+    return None
+
+
+def discard_kept(s: GameState, seat: int, card: int) -> None:
+    """Move a card from in front of ``seat`` to the Event discard pile."""
+    s.kept[seat].remove(card)
+    s.discard.append(card)
+
+
+# ---------------------------------------------------------------- pawns
+
+
+def ship_has_room(s: GameState, ship: Ship) -> bool:
+    """True while ``ship`` has fewer than 5 pawns."""
+    return len(s.lines[ship.value]) < SHIP_CAPACITY
+
+
+def take_pawn(s: GameState, seat: int) -> Location:
+    """Lift ``seat``'s pawn off the board (its line closes up); return where it was."""
+    loc = s.location(seat)
+    if loc.is_rowboat:
+        ship = loc.ship
+        assert ship is not None
+        s.rowboats[ship.value] = None
+    else:
+        s.lines[loc.value].remove(seat)
+    return loc
+
+
+def put_pawn(s: GameState, seat: int, loc: Location) -> None:
+    """Put ``seat``'s pawn at the back of ``loc`` (or into the rowboat)."""
+    if loc.is_rowboat:
+        ship = loc.ship
+        assert ship is not None and s.rowboats[ship.value] is None
+        s.rowboats[ship.value] = seat
+    else:
+        if loc.is_ship:
+            assert len(s.lines[loc.value]) < SHIP_CAPACITY, "ships never hold more than 5"
+        s.lines[loc.value].append(seat)
+
+
+def _where(loc: Location) -> str:
+    if loc is Location.TORTUGA:
+        return "Tortuga"
+    ship = loc.ship
+    assert ship is not None
+    return f"the {ship.label}'s rowboat" if loc.is_rowboat else f"the {ship.label}"
+
+
+def move_pawn(s: GameState, ev: Events, seat: int, dest: Location, how: str) -> None:
+    """Move a pawn to the back of ``dest``; an Albatross check follows every movement."""
+    src = take_pawn(s, seat)
+    put_pawn(s, seat, dest)
+    say(ev, "pawn.moved", f"{name(s, seat)} moved from {_where(src)} to {_where(dest)}.",
+        seat=seat, source=src.value, to=dest.value, by=how)
+    check_albatross(s, ev)
+
+
+def maroon(s: GameState, ev: Events, seat: int, cause: str) -> None:
+    """Maroon ``seat`` according to its location (rules reference 7.1).
+
+    Ship or rowboat: to the back of Tortuga. Already on Tortuga: to the back again and lose
+    a random Vote card to the bottom of the Vote deck (OQ-15: the engine picks it).
+    """
+    src = take_pawn(s, seat)
+    s.lines["TORTUGA"].append(seat)
+    say(ev, "pawn.marooned", f"{name(s, seat)} was marooned from {_where(src)} to Tortuga.",
+        seat=seat, source=src.value, cause=cause)
+    if src is Location.TORTUGA:
+        hand = s.hands[seat]
+        if not hand:
+            say(ev, "vote_card.lost",
+                f"{name(s, seat)} was marooned on Tortuga again but has no Vote card to lose.",
+                seat=seat, lost=False)
+            return
+        card = hand.pop(rng(s).randrange(len(hand)))
+        s.vote_deck.append(card)
+        say(ev, "vote_card.lost",
+            f"{name(s, seat)} was marooned on Tortuga again and lost a Vote card.",
+            seat=seat, lost=True)
+        say(ev, "vote_card.lost", f"You lost the Vote card {VOTE_DECK[card].describe()}.",
+            audience=[seat], seat=seat, card=card)
+
+
+def maroon_many(s: GameState, ev: Events, seats: list[int], cause: str) -> None:
+    """Maroon several pawns at once: they enter Tortuga in reverse rank order (the last in
+    line first). Rules reference 7.1 for Albatross; OQ-16 applies it to any simultaneous
+    maroon."""
+    def rank_key(seat: int) -> tuple[int, int]:
+        loc = s.location(seat)
+        if loc.is_rowboat:
+            return (0, 0)
+        return (1, s.lines[loc.value].index(seat))
+
+    for seat in sorted(seats, key=rank_key, reverse=True):
+        maroon(s, ev, seat, cause)
+
+
+def fountain_owner_card(s: GameState, seat: int) -> int | None:
+    """The Fountain of Youth card ``seat`` may still use."""
+    return kept_card(s, seat, EventTitle.FOUNTAIN_OF_YOUTH)
+
+
+def maroon_unless_fountain(s: GameState, ev: Events, seat: int, cause: str,
+                           by: int | None) -> None:
+    """Maroon ``seat``, or first open the Fountain of Youth window if he owns one.
+
+    Causes that allow the Fountain: BLACK_SPOT, PISTOL, MAROON (Captain), MUTINY.
+    """
+    if fountain_owner_card(s, seat) is not None:
+        open_stage(s, FountainStage(seat, cause, by))
+        say(ev, "fountain.window",
+            f"{name(s, seat)} is about to be marooned and may drink from the Fountain of "
+            "Youth.", seat=seat, cause=cause)
+        return
+    maroon(s, ev, seat, cause)
+
+
+def albatrosses_aboard(s: GameState, ship: Ship) -> int:
+    """How many Albatross cards the pawns on ``ship`` hold."""
+    return sum(
+        1 for seat in s.lines[ship.value] for c in s.kept[seat]
+        if EVENT_CARDS[c] is EventTitle.ALBATROSS
+    )
+
+
+def check_albatross(s: GameState, ev: Events) -> None:
+    """Two or more Albatrosses aboard one ship maroon everyone on it, in reverse rank order.
+    Tortuga and the rowboats are not affected."""
+    for ship in Ship:
+        if albatrosses_aboard(s, ship) >= 2:
+            crew = list(s.lines[ship.value])
+            say(ev, "albatross.struck",
+                f"Two Albatrosses aboard the {ship.label}: everyone on it is marooned.",
+                ship=ship.value, seats=crew)
+            maroon_many(s, ev, crew, "ALBATROSS")
+
+
+# ---------------------------------------------------------------- treasure and the end
+
+
+def move_treasure(s: GameState, ev: Events, src: str, dst: str, text: str) -> None:
+    """Move one treasure token between two treasure places, then check sudden death."""
+    assert s.treasure[src] > 0
+    s.treasure[src] -= 1
+    s.treasure[dst] += 1
+    say(ev, "treasure.moved", text, source=src, to=dst)
+    treasure_changed(s, ev)
+
+
+def treasure_changed(s: GameState, ev: Events) -> None:
+    """During sudden death the first team to take the lead wins at once."""
+    if not s.sudden_death or s.over:
+        return
+    british, french = team_totals(s)
+    if british != french:
+        winner = Loyalty.BRITISH if british > french else Loyalty.FRENCH
+        end_game(s, ev, winner, "sudden death: took the lead")
+
+
+def end_game(s: GameState, ev: Events, winner: Loyalty, reason: str) -> None:
+    """End the game; every loyalty becomes public."""
+    british, french = team_totals(s)
+    s.stage = OverStage()
+    s.stage_serial += 1
+    s.winner = winner
+    s.end_reason = reason
+    s.refill_position = None
+    winners = [name(s, i) for i in range(s.n) if s.loyalties[i] is winner]
+    say(ev, "game.over",
+        f"The game is over: the {winner.value.capitalize()} win ({reason}) with "
+        f"{', '.join(winners)}. British {british}, French {french}.",
+        winner=winner.value, reason=reason, british=british, french=french,
+        loyalties=[x.value for x in s.loyalties])

@@ -1,0 +1,378 @@
+"""The Event row (view, reveal, refill, exhaustion, sudden death) and every Event card's
+effect, in one dispatch table :data:`EFFECTS` (rules reference sections 8 to 10)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.board import (
+    Events,
+    check_albatross,
+    discard_kept,
+    end_game,
+    kept_card,
+    maroon_unless_fountain,
+    move_pawn,
+    name,
+    open_stage,
+    rng,
+    say,
+    ship_has_room,
+    treasure_changed,
+)
+from engine.cards import (
+    EVENT_CARDS,
+    ROW_SIZE,
+    VOTE_DECK,
+    EventTitle,
+    Hold,
+    Location,
+    Loyalty,
+    Ship,
+)
+from engine.commands import Marque, Save
+from engine.state import GameState, GiveStage, MarqueStage, ShootStage, hold_key
+from engine.views import team_totals
+
+# ---------------------------------------------------------------- the row
+
+
+def face_down(s: GameState) -> list[int]:
+    """Row positions (1..5) holding a face-down card."""
+    return [i + 1 for i, card in enumerate(s.row) if card is not None]
+
+
+def view_cards(s: GameState, ev: Events, seat: int, positions: tuple[int, ...]) -> None:
+    """Privately look at face-down cards; the seat's knowledge is tracked by position."""
+    for p in positions:
+        card = s.row[p - 1]
+        assert card is not None
+        s.peeks[seat][p] = card
+        if card not in s.seen[seat]:
+            s.seen[seat].append(card)
+    where = " and ".join(str(p) for p in positions)
+    say(ev, "event.viewed", f"{name(s, seat)} looked at Event card(s) {where}.",
+        seat=seat, positions=list(positions))
+    titles = "; ".join(f"{p}: {_title(s.row[p - 1])}" for p in positions)
+    say(ev, "event.viewed", f"You looked at Event card(s) {titles}.", audience=[seat],
+        seat=seat, cards={str(p): _title_code(s.row[p - 1]) for p in positions})
+
+
+def _title(card: int | None) -> str:
+    assert card is not None
+    return EVENT_CARDS[card].label
+
+
+def _title_code(card: int | None) -> str:
+    assert card is not None
+    return EVENT_CARDS[card].value
+
+
+def _forget_position(s: GameState, position: int) -> None:
+    for peeks in s.peeks:
+        peeks.pop(position, None)
+
+
+def _forget_all(s: GameState) -> None:
+    for peeks in s.peeks:
+        peeks.clear()
+
+
+def reveal(s: GameState, ev: Events, position: int, revealer: int) -> None:
+    """Flip the card at ``position``; ``revealer`` resolves it; its spot is refilled when
+    the whole action is over (:func:`refill`)."""
+    card = s.row[position - 1]
+    assert card is not None
+    s.row[position - 1] = None
+    _forget_position(s, position)
+    s.refill_position = position
+    title = EVENT_CARDS[card]
+    say(ev, "event.revealed", f"{name(s, revealer)} revealed {title.label} (card {position}).",
+        seat=revealer, position=position, title=title.value)
+    s.stage = None
+    EFFECTS[title](s, ev, revealer, card)
+
+
+def refill(s: GameState, ev: Events) -> None:
+    """Refill the spot of the card just resolved from the top of the deck. When the deck
+    runs out, the row's cards are shuffled and laid out again (all positional knowledge
+    is lost) and no further refills happen."""
+    position = s.refill_position
+    s.refill_position = None
+    if position is None or s.row[position - 1] is not None or not s.event_deck:
+        return
+    s.row[position - 1] = s.event_deck.pop(0)
+    say(ev, "event.refilled", f"A new face-down Event card was laid at {position}.",
+        position=position, deck=len(s.event_deck))
+    if not s.event_deck:
+        _exhaust(s, ev)
+
+
+def _exhaust(s: GameState, ev: Events) -> None:
+    cards = [c for c in s.row if c is not None]
+    rng(s).shuffle(cards)
+    s.row = [*cards, *([None] * (ROW_SIZE - len(cards)))]
+    _forget_all(s)
+    s.exhausted = True
+    say(ev, "event.row_reshuffled",
+        "The Event deck is empty: the row was shuffled and laid out again; revealed cards "
+        "will no longer be replaced.", cards=len(cards))
+
+
+def _deal_row(s: GameState, ev: Events, cards: list[int]) -> None:
+    rng(s).shuffle(cards)
+    s.row = [cards.pop(0) if cards else None for _ in range(ROW_SIZE)]
+    s.event_deck = cards
+    s.exhausted = False
+    _forget_all(s)
+    say(ev, "event.row_dealt",
+        f"A new Event row of {sum(c is not None for c in s.row)} cards was dealt; "
+        f"{len(s.event_deck)} remain in the deck.", deck=len(s.event_deck))
+    if not s.event_deck:
+        s.exhausted = True
+
+
+def renew_sudden_death_row(s: GameState, ev: Events) -> None:
+    """OQ-12: in sudden death, when row and deck are both empty, the discard pile (never
+    the cards in front of players) becomes a new deck and a new row is dealt."""
+    if not s.sudden_death or s.over or s.event_deck or any(c is not None for c in s.row):
+        return
+    if not s.discard:
+        say(ev, "event.none_left", "No Event cards are left to deal.")
+        return
+    cards = list(s.discard)
+    s.discard = []
+    say(ev, "event.reshuffled",
+        "Sudden death goes on: the discard pile was shuffled into a new Event deck (OQ-12).")
+    _deal_row(s, ev, cards)
+
+
+# ---------------------------------------------------------------- the cards
+
+Effect = Callable[[GameState, Events, int, int], None]
+
+
+def _spanish_armada(s: GameState, ev: Events, revealer: int, card: int) -> None:
+    british, french = team_totals(s)
+    if british != french:
+        winner = Loyalty.BRITISH if british > french else Loyalty.FRENCH
+        s.discard.append(card)
+        end_game(s, ev, winner, "the Spanish Armada arrived")
+    elif s.n % 2 == 1:
+        s.discard.append(card)
+        end_game(s, ev, Loyalty.DUTCH, "the Spanish Armada arrived with the teams tied")
+    else:
+        # Even tie: remove the Armada; discards and the unrevealed row cards (not the cards
+        # in front of players) form a new deck; deal 5; play continues where it left off.
+        s.box.append(card)
+        cards = [*s.discard, *(c for c in s.row if c is not None)]
+        s.discard = []
+        s.sudden_death = True
+        s.refill_position = None
+        say(ev, "game.sudden_death",
+            f"The Spanish Armada arrived with the teams tied at {british}: sudden death! "
+            "The first team to take the lead wins.", british=british, french=french)
+        _deal_row(s, ev, cards)
+
+
+def _letter_of_marque(s: GameState, ev: Events, revealer: int, card: int) -> None:
+    open_stage(s, MarqueStage(revealer, card))
+
+
+def marque_moves(s: GameState) -> tuple[Marque, ...]:
+    """Every Letter of Marque move: anyone on Tortuga or in a rowboat, to either ship with
+    room (OQ-8: possibly none; the card can then only be saved)."""
+    movable = [*s.lines["TORTUGA"], *(p for p in s.rowboats.values() if p is not None)]
+    return tuple(
+        Marque(seat, ship) for seat in sorted(movable) for ship in Ship if ship_has_room(s, ship)
+    )
+
+
+def use_marque(s: GameState, ev: Events, seat: int, command: Marque | Save, card: int,
+               saved: bool) -> None:
+    """Answer a revealed Letter of Marque, or play a saved one (a whole action)."""
+    if isinstance(command, Save):
+        s.kept[seat].append(card)
+        say(ev, "card.kept", f"{name(s, seat)} saved the Letter of Marque for later.",
+            seat=seat, title=EventTitle.LETTER_OF_MARQUE.value)
+        return
+    if saved:
+        discard_kept(s, seat, card)
+    else:
+        s.discard.append(card)
+    say(ev, "card.used",
+        f"{name(s, seat)} used a Letter of Marque on {name(s, command.target)} "
+        f"for the {command.ship.label}.", seat=seat, title=EventTitle.LETTER_OF_MARQUE.value,
+        target=command.target, ship=command.ship.value)
+    move_pawn(s, ev, command.target, Location.of_ship(command.ship), "LETTER_OF_MARQUE")
+
+
+def _pistol(s: GameState, ev: Events, revealer: int, card: int) -> None:
+    open_stage(s, ShootStage(revealer, card))
+
+
+def shoot(s: GameState, ev: Events, seat: int, target: int, card: int) -> None:
+    """The Pistol's target is marooned by location (OQ-7: anyone else, anywhere)."""
+    s.discard.append(card)
+    say(ev, "card.used", f"{name(s, seat)} shot {name(s, target)} with the Pistol.",
+        seat=seat, title=EventTitle.PISTOL.value, target=target)
+    maroon_unless_fountain(s, ev, target, "PISTOL", seat)
+
+
+def _albatross(s: GameState, ev: Events, revealer: int, card: int) -> None:
+    s.kept[revealer].append(card)
+    say(ev, "card.kept", f"{name(s, revealer)} must keep the Albatross.", seat=revealer,
+        title=EventTitle.ALBATROSS.value)
+    check_albatross(s, ev)
+
+
+def _black_spot(s: GameState, ev: Events, revealer: int, card: int) -> None:
+    s.discard.append(card)
+    maroon_unless_fountain(s, ev, revealer, "BLACK_SPOT", None)
+
+
+def _treasure_map(s: GameState, ev: Events, revealer: int, card: int) -> None:
+    open_stage(s, GiveStage(revealer, card))
+
+
+def give_map(s: GameState, ev: Events, seat: int, target: int, card: int) -> None:
+    """The Treasure Map goes face-up in front of ``target`` (any player)."""
+    s.kept[target].append(card)
+    say(ev, "card.given", f"{name(s, seat)} gave the Treasure Map to {name(s, target)}.",
+        seat=seat, target=target, title=EventTitle.TREASURE_MAP.value)
+
+
+def map_options_ok(s: GameState, seat: int) -> bool:
+    """PROVISIONAL (OQ-1): a Treasure Map may be used by its holder aboard a ship while the
+    Galleon has treasure."""
+    return (
+        kept_card(s, seat, EventTitle.TREASURE_MAP) is not None
+        and s.location(seat).is_ship
+        and s.treasure["GALLEON"] > 0
+    )
+
+
+def treasure_map_effect(s: GameState, ev: Events, seat: int, hold: Hold) -> None:
+    """PROVISIONAL effect of the Treasure Map (rules reference 9.3, OQ-1): the printed text
+    is unknown. As a whole action its holder discards it to move 1 treasure from the
+    Spanish Galleon into ``hold`` of the ship he is on. Swap this one function when the
+    real card text is found."""
+    card = kept_card(s, seat, EventTitle.TREASURE_MAP)
+    ship = s.location(seat).ship
+    assert card is not None and ship is not None
+    discard_kept(s, seat, card)
+    dst = hold_key(ship, hold)
+    s.treasure["GALLEON"] -= 1
+    s.treasure[dst] += 1
+    say(ev, "treasure.moved",
+        f"{name(s, seat)} followed a Treasure Map: 1 treasure from the Spanish Galleon into "
+        f"the {ship.label}'s {hold.value.capitalize()} hold (provisional rule).",
+        seat=seat, source="GALLEON", to=dst, title=EventTitle.TREASURE_MAP.value)
+    treasure_changed(s, ev)
+
+
+def _stormy_seas(s: GameState, ev: Events, revealer: int, card: int) -> None:
+    s.discard.append(card)
+    loc = s.location(revealer)
+    if loc.is_ship:
+        ship = loc.ship
+        assert ship is not None
+        keys = [hold_key(ship, h) for h in Hold]
+        amount = sum(s.treasure[k] for k in keys)
+        for k in keys:
+            s.treasure[k] = 0
+        s.treasure["GALLEON"] += amount
+        say(ev, "treasure.stormy",
+            f"Stormy Seas: {amount} treasure from the {ship.label} returned to the Galleon.",
+            ship=ship.value, amount=amount)
+        if amount:
+            treasure_changed(s, ev)
+    elif loc is Location.TORTUGA:
+        before = (s.treasure["TORTUGA_BRITISH"], s.treasure["TORTUGA_FRENCH"])
+        s.treasure["TORTUGA_BRITISH"], s.treasure["TORTUGA_FRENCH"] = 1, 1
+        say(ev, "treasure.stormy",
+            "Stormy Seas: Tortuga's treasure returned to 1 British and 1 French.")
+        if before != (1, 1):
+            treasure_changed(s, ev)
+    else:
+        say(ev, "card.no_effect", "Stormy Seas has no effect on a rowboat.",
+            title=EventTitle.STORMY_SEAS.value)
+
+
+def _eight_bells(s: GameState, ev: Events, revealer: int, card: int) -> None:
+    s.discard.append(card)
+    loc = s.location(revealer)
+    if loc.is_rowboat or len(s.lines[loc.value]) < 2:
+        say(ev, "card.no_effect", "Eight Bells has no effect: nobody to reorder.",
+            title=EventTitle.EIGHT_BELLS.value)
+        return
+    line = s.lines[loc.value]
+    rng(s).shuffle(line)
+    order = ", ".join(name(s, p) for p in line)
+    say(ev, "pawn.reordered", f"Eight Bells: the line on {loc.value} is now {order}.",
+        location=loc.value, line=list(line))
+
+
+def _keep(title: EventTitle) -> Effect:
+    def effect(s: GameState, ev: Events, revealer: int, card: int) -> None:
+        s.kept[revealer].append(card)
+        say(ev, "card.kept", f"{name(s, revealer)} now owns {title.label}.", seat=revealer,
+            title=title.value)
+    return effect
+
+
+def _el_dorado(s: GameState, ev: Events, revealer: int, card: int) -> None:
+    _keep(EventTitle.EL_DORADO)(s, ev, revealer, card)
+    if s.vote_deck:
+        drawn = s.vote_deck.pop(0)
+        s.hands[revealer].append(drawn)
+        say(ev, "vote_card.drawn", f"{name(s, revealer)} drew an extra Vote card.",
+            seat=revealer)
+        say(ev, "vote_card.drawn", f"You drew {VOTE_DECK[drawn].describe()}.",
+            audience=[revealer], seat=revealer, card=drawn)
+
+
+def _unplayable(s: GameState, ev: Events, revealer: int, card: int) -> None:
+    raise AssertionError(f"{EVENT_CARDS[card].label} is never put into play (OQ-2)")
+
+
+#: One entry per title: what revealing it does.
+EFFECTS: dict[EventTitle, Effect] = {
+    EventTitle.SPANISH_ARMADA: _spanish_armada,
+    EventTitle.LETTER_OF_MARQUE: _letter_of_marque,
+    EventTitle.PISTOL: _pistol,
+    EventTitle.ALBATROSS: _albatross,
+    EventTitle.BLACK_SPOT: _black_spot,
+    EventTitle.TREASURE_MAP: _treasure_map,
+    EventTitle.STORMY_SEAS: _stormy_seas,
+    EventTitle.EIGHT_BELLS: _eight_bells,
+    EventTitle.ATLANTIS: _keep(EventTitle.ATLANTIS),
+    EventTitle.FOUNTAIN_OF_YOUTH: _keep(EventTitle.FOUNTAIN_OF_YOUTH),
+    EventTitle.EL_DORADO: _el_dorado,
+    EventTitle.CABIN_FEVER: _unplayable,
+    EventTitle.FACADE: _unplayable,
+    EventTitle.CROWS_NEST: _unplayable,
+}
+
+
+def apply_atlantis_orders(s: GameState, ev: Events) -> None:
+    """Standing ATLANTIS orders take effect just before a turn begins (OQ-6). The owner
+    must be on a ship and the other ship must have room; Atlantis is single use (OQ-5).
+    An order that cannot be carried out lapses and the owner keeps the card."""
+    for seat in range(s.n):
+        if not s.atlantis_ordered[seat]:
+            continue
+        s.atlantis_ordered[seat] = False
+        card = kept_card(s, seat, EventTitle.ATLANTIS)
+        if card is None:
+            continue
+        ship = s.location(seat).ship
+        if not s.location(seat).is_ship or ship is None or not ship_has_room(s, ship.other):
+            say(ev, "atlantis.lapsed",
+                "Your Atlantis order could not be carried out (you must be on a ship and the "
+                "other ship must have room); you keep the card.", audience=[seat], seat=seat)
+            continue
+        discard_kept(s, seat, card)
+        say(ev, "card.used", f"{name(s, seat)} sailed through Atlantis.", seat=seat,
+            title=EventTitle.ATLANTIS.value)
+        move_pawn(s, ev, seat, Location.of_ship(ship.other), "ATLANTIS")

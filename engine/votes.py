@@ -1,0 +1,191 @@
+"""Votes as a stage (rules reference section 6): Attack, Brawl and Mutiny.
+
+Participants are fixed when the vote is called; each answers once, secretly, in any order;
+the vote resolves when the last answer arrives. One card from the top of the Vote deck is
+added, the cards are revealed in random order (never attributed), the played cards go to
+the bottom of the deck in shuffled order, and every participant draws one.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from engine.board import (
+    Events,
+    discard_kept,
+    kept_card,
+    maroon_unless_fountain,
+    name,
+    open_stage,
+    rng,
+    say,
+    treasure_changed,
+)
+from engine.cards import VOTE_DECK, EventTitle, Hold, Symbol, VoteKind
+from engine.commands import Take, Vote
+from engine.state import GameState, TakeStage, VoteStage, hold_key
+
+
+def participants_of(s: GameState, kind: VoteKind, caller: int) -> tuple[int, ...]:
+    """Who takes part when ``caller`` calls a vote now: the Attack ship's whole line, all of
+    Tortuga for a Brawl, the ship minus its Captain for a Mutiny; without Vote cards no one
+    takes part."""
+    loc = s.location(caller)
+    line = s.lines[loc.value]
+    if kind is VoteKind.MUTINY:
+        line = line[1:]
+    return tuple(seat for seat in line if s.hands[seat])
+
+
+def call_vote(s: GameState, ev: Events, kind: VoteKind, caller: int) -> None:
+    """Open the vote stage (resolves at once if nobody can take part)."""
+    participants = participants_of(s, kind, caller)
+    who = ", ".join(name(s, p) for p in participants) or "nobody"
+    say(ev, "vote.called",
+        f"{name(s, caller)} called for a {kind.value.capitalize()}; voting: {who}.",
+        vote=kind.value, caller=caller, participants=list(participants))
+    open_stage(s, VoteStage(kind, caller, participants))
+    if not participants:
+        resolve_vote(s, ev)
+
+
+def vote_options(s: GameState, seat: int) -> tuple[Vote, ...]:
+    """Every legal ``VOTE`` for ``seat``: one card, or two with an unused El Dorado."""
+    k = len(s.hands[seat])
+    options = [Vote((i,)) for i in range(1, k + 1)]
+    if kept_card(s, seat, EventTitle.EL_DORADO) is not None:
+        options += [Vote((i, j)) for i in range(1, k + 1) for j in range(i + 1, k + 1)]
+    return tuple(options)
+
+
+def cast_vote(s: GameState, ev: Events, seat: int, command: Vote) -> None:
+    """Record one secret answer; resolve the vote when it is the last."""
+    stage = s.stage
+    assert isinstance(stage, VoteStage)
+    hand = s.hands[seat]
+    cards = tuple(hand[i - 1] for i in command.cards)
+    for card in cards:
+        hand.remove(card)
+    s.stage = VoteStage(stage.vote, stage.caller, stage.participants,
+                        (*stage.played, (seat, cards)))
+    say(ev, "vote.cast", f"{name(s, seat)} has voted.", seat=seat)
+    played = " and ".join(VOTE_DECK[c].describe() for c in cards)
+    say(ev, "vote.cast", f"You played {played}.", audience=[seat], seat=seat,
+        cards=list(cards))
+    if not s.stage.awaiting():
+        resolve_vote(s, ev)
+
+
+def resolve_vote(s: GameState, ev: Events) -> None:
+    """Reveal, count, return the cards, let participants draw, then carry out the result."""
+    stage = s.stage
+    assert isinstance(stage, VoteStage)
+    kind = stage.vote
+    cards = [c for _, ids in stage.played for c in ids]
+    if s.vote_deck:
+        cards.append(s.vote_deck.pop(0))
+    rng(s).shuffle(cards)
+    symbols = [sym for c in cards for sym in VOTE_DECK[c].section(kind)]
+    counts = Counter(symbols)
+    for seat, ids in stage.played:
+        if len(ids) == 2:
+            card = kept_card(s, seat, EventTitle.EL_DORADO)
+            assert card is not None
+            discard_kept(s, seat, card)
+            say(ev, "el_dorado.used",
+                f"{name(s, seat)} used El Dorado to play two Vote cards.", seat=seat)
+    bottom = list(cards)
+    rng(s).shuffle(bottom)
+    s.vote_deck.extend(bottom)
+    for seat in stage.participants:
+        if s.vote_deck:
+            drawn = s.vote_deck.pop(0)
+            s.hands[seat].append(drawn)
+            say(ev, "vote_card.drawn", f"You drew {VOTE_DECK[drawn].describe()}.",
+                audience=[seat], seat=seat, card=drawn)
+    s.stage = None
+    shown = ", ".join(sym.value.lower() for sym in symbols) or "no cards"
+    if kind is VoteKind.ATTACK:
+        cannons, torches, waters = counts[Symbol.CANNON], counts[Symbol.TORCH], counts[Symbol.WATER]
+        success = cannons >= 1 and torches - waters >= 1
+        outcome = "SUCCESS" if success else "FAILURE"
+    elif kind is VoteKind.BRAWL:
+        british, french = counts[Symbol.BRITISH], counts[Symbol.FRENCH]
+        outcome = "BRITISH" if british > french else "FRENCH" if french > british else "TIE"
+    else:
+        skulls, helms = counts[Symbol.SKULL], counts[Symbol.HELM]
+        outcome = "SUCCESS" if skulls > helms else "FAILURE"
+    say(ev, "vote.result",
+        f"The {kind.value.capitalize()} vote shows {shown}: {outcome.lower()}.",
+        vote=kind.value, caller=stage.caller, outcome=outcome,
+        symbols=[sym.value for sym in symbols],
+        cards=[VOTE_DECK[c].describe() for c in cards],
+        counts={sym.value: n for sym, n in sorted(counts.items())})
+    if kind is VoteKind.ATTACK and outcome == "SUCCESS":
+        _attack_succeeded(s, ev, stage.caller)
+    elif kind is VoteKind.BRAWL:
+        _brawl_result(s, ev, outcome)
+    elif kind is VoteKind.MUTINY and outcome == "SUCCESS":
+        ship = s.location(stage.caller)
+        captain = s.lines[ship.value][0]
+        maroon_unless_fountain(s, ev, captain, "MUTINY", stage.caller)
+
+
+def take_options(s: GameState, captain: int) -> tuple[Take, ...]:
+    """Where a successful Attack's treasure may come from and go (OQ-9: maybe nowhere)."""
+    loc = s.location(captain)
+    ship = loc.ship
+    assert ship is not None
+    if s.treasure["GALLEON"] > 0:
+        return tuple(Take(to) for to in Hold)
+    other = ship.other
+    return tuple(
+        Take(to, source) for source in Hold if s.treasure[hold_key(other, source)] > 0
+        for to in Hold
+    )
+
+
+def _attack_succeeded(s: GameState, ev: Events, captain: int) -> None:
+    if take_options(s, captain):
+        open_stage(s, TakeStage(captain))
+    else:
+        # OQ-9: an Attack with nothing to take may be held; success moves nothing.
+        say(ev, "attack.nothing", "The Attack succeeded but there is no treasure to take.",
+            caller=captain)
+
+
+def take(s: GameState, ev: Events, captain: int, command: Take) -> None:
+    """Move the plundered token: from the Galleon, else from the other ship's hold."""
+    ship = s.location(captain).ship
+    assert ship is not None
+    if command.source is None:
+        src, where = "GALLEON", "the Spanish Galleon"
+    else:
+        src = hold_key(ship.other, command.source)
+        where = f"the {ship.other.label}'s {command.source.value.capitalize()} hold"
+    s.stage = None
+    dst = hold_key(ship, command.to)
+    s.treasure[src] -= 1
+    s.treasure[dst] += 1
+    say(ev, "treasure.moved",
+        f"{name(s, captain)} took 1 treasure from {where} into the {ship.label}'s "
+        f"{command.to.value.capitalize()} hold.", source=src, to=dst, seat=captain)
+    treasure_changed(s, ev)
+
+
+def _brawl_result(s: GameState, ev: Events, outcome: str) -> None:
+    before = (s.treasure["TORTUGA_BRITISH"], s.treasure["TORTUGA_FRENCH"])
+    total = before[0] + before[1]
+    if outcome == "BRITISH":
+        after = (total, 0)
+    elif outcome == "FRENCH":
+        after = (0, total)
+    else:
+        after = (total // 2, total - total // 2)
+    s.treasure["TORTUGA_BRITISH"], s.treasure["TORTUGA_FRENCH"] = after
+    say(ev, "treasure.tortuga",
+        f"Tortuga's treasure now lies {after[0]} British, {after[1]} French.",
+        british=after[0], french=after[1])
+    if after != before:
+        treasure_changed(s, ev)
+
