@@ -5,6 +5,7 @@ to votes and Event cards."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -119,18 +120,25 @@ def actions_per_turn(state: GameState) -> int:
 # ---------------------------------------------------------------- legal moves
 
 
-def turn_actions(s: GameState, seat: int) -> tuple[Command, ...]:
-    """Every legal turn action of ``seat`` (rules reference section 5)."""
+@lru_cache(maxsize=4096)
+def _row_actions(down: tuple[int, ...], seat: int, n: int) -> tuple[Command, ...]:
+    """VIEW, REVEAL and FORCE options for face-down positions ``down`` (memoised: commands
+    are immutable values)."""
     out: list[Command] = []
-    down = face_down(s)
     pairs = list(combinations(down, 2))
     if len(down) >= 2:
         out += [View(pair) for pair in pairs]
     elif down:
         out.append(View((down[0],)))  # OQ-14: view the last face-down card alone
     out += [Reveal(p) for p in down]
-    others = [t for t in range(s.n) if t != seat]
+    others = [t for t in range(n) if t != seat]
     out += [Force(pair, t) for pair in pairs for t in others]  # OQ-14: Force needs 2
+    return tuple(out)
+
+
+def turn_actions(s: GameState, seat: int) -> tuple[Command, ...]:
+    """Every legal turn action of ``seat`` (rules reference section 5)."""
+    out: list[Command] = list(_row_actions(tuple(face_down(s)), seat, s.n))
     loc = s.location(seat)
     if loc.is_ship:
         ship = loc.ship
@@ -164,6 +172,17 @@ def turn_actions(s: GameState, seat: int) -> tuple[Command, ...]:
 
 
 def _decision_legal(s: GameState, stage: Stage, seat: int) -> tuple[Command, ...]:
+    # Memoised on the state object: a GameState is never changed once public functions
+    # have returned it (apply works on a copy), and the cache is not a dataclass field,
+    # so it takes no part in equality, copies or JSON.
+    cache: dict[int, tuple[Command, ...]] = s.__dict__.setdefault("_legal_cache", {})
+    legal = cache.get(seat)
+    if legal is None:
+        legal = cache[seat] = _compute_legal(s, stage, seat)
+    return legal
+
+
+def _compute_legal(s: GameState, stage: Stage, seat: int) -> tuple[Command, ...]:
     if isinstance(stage, ActionStage):
         return turn_actions(s, seat)
     if isinstance(stage, VoteStage):
