@@ -1,39 +1,141 @@
-"""The Celery application: broker from settings, reliability settings, beat schedule."""
+"""The Celery application: broker from settings, reliability settings, the beat schedule.
+
+Production uses Redis (``REDIS_URL``); the embedded default uses kombu's filesystem
+transport under ``<data_dir>/broker`` so a worker and a web process can share a queue with
+no server. Tasks live in ``workers.tasks``; they take ids, keep their state in SQL and are
+safe to run twice. Exactly one scheduler runs: celery-redbeat (a Redis lock) with Redis,
+Celery's file-backed default scheduler otherwise.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 from celery import Celery
+from celery.signals import worker_process_init
 
-from pbm.config import get_settings
+from pbm.config import Settings, get_settings
+
+TASK_PROCESS_INBOUND = "pbm.process_inbound"
+TASK_SEND_OUTBOUND = "pbm.send_outbound"
+TASK_RELAY_OUTBOX = "pbm.relay_outbox"
+TASK_RELAY_INBOUND = "pbm.relay_inbound"
+TASK_SWEEP_DEADLINES = "pbm.sweep_deadlines"
+TASK_POLL_IMAP = "pbm.poll_imap"
 
 
-def make_celery() -> Celery:
+def uses_redis(settings: Settings) -> bool:
+    """True when the broker is Redis (then beat uses redbeat and its Redis lock)."""
+    return settings.celery_broker_url.startswith(("redis://", "rediss://", "unix://"))
+
+
+def _filesystem_options(settings: Settings) -> dict[str, Any]:
+    folder = settings.data_dir / "broker"
+    for sub in ("in", "processed", "control"):
+        (folder / sub).mkdir(parents=True, exist_ok=True)
+    return {
+        "data_folder_in": str(folder / "in"),
+        "data_folder_out": str(folder / "in"),
+        "processed_folder": str(folder / "processed"),
+        "store_processed": False,
+        "control_folder": str(folder / "control"),
+    }
+
+
+def _redis_options(settings: Settings) -> dict[str, Any]:
+    visibility = settings.celery_visibility_timeout
+    # Sweep for abandoned (unacked) tasks often enough for the visibility timeout: with
+    # throttle 1 the interval alone decides (kombu's default is 10 x 10 s).
+    restore_every = max(1, min(10, visibility // 4))
+    return {
+        "visibility_timeout": visibility,
+        "unacked_restore_interval": restore_every,
+        "unacked_restore_throttle": 1,
+        "socket_timeout": 30,
+        "socket_connect_timeout": 10,
+        "socket_keepalive": True,
+        "health_check_interval": 10,
+    }
+
+
+def beat_schedule(settings: Settings) -> dict[str, dict[str, Any]]:
+    """The periodic tasks: relays (nothing lost), deadlines, and IMAP when configured."""
+    schedule: dict[str, dict[str, Any]] = {
+        "relay-outbox": {"task": TASK_RELAY_OUTBOX, "schedule": settings.relay_interval},
+        "relay-inbound": {"task": TASK_RELAY_INBOUND, "schedule": settings.relay_interval},
+        "sweep-deadlines": {"task": TASK_SWEEP_DEADLINES, "schedule": settings.sweep_interval},
+    }
+    if settings.imap_host:
+        schedule["poll-imap"] = {"task": TASK_POLL_IMAP, "schedule": settings.imap_poll_interval}
+    for entry in schedule.values():
+        # A periodic task that waited longer than its period is superseded by the next one.
+        entry["options"] = {"expires": max(float(entry["schedule"]), 5.0)}
+    return schedule
+
+
+def make_celery(settings: Settings | None = None) -> Celery:
     """Build the Celery app for the configured broker (Redis, or the filesystem default)."""
-    settings = get_settings()
-    app = Celery("tortuga")
+    settings = settings or get_settings()
+    app = Celery("tortuga", include=["workers.tasks"])
     broker = settings.celery_broker_url
-    options: dict[str, object] = {}
-    if broker.startswith("filesystem"):
-        folder = settings.data_dir / "broker"
-        for sub in ("in", "processed", "control"):
-            (folder / sub).mkdir(parents=True, exist_ok=True)
-        options = {
-            "data_folder_in": str(folder / "in"),
-            "data_folder_out": str(folder / "in"),
-            "processed_folder": str(folder / "processed"),
-            "store_processed": False,
-            "control_folder": str(folder / "control"),
-        }
+    redis = uses_redis(settings)
+    options = _redis_options(settings) if redis else (
+        _filesystem_options(settings) if broker.startswith("filesystem") else {}
+    )
     app.conf.update(
         broker_url=broker,
         broker_transport_options=options,
+        broker_connection_retry_on_startup=True,
+        broker_connection_max_retries=None,  # a Redis restart must not end the worker
+        # Publishing waits at most about a second for a broker that is down: the row is
+        # already stored and the relay enqueues it again later.
+        task_publish_retry_policy={"max_retries": 2, "interval_start": 0,
+                                   "interval_step": 0.3, "interval_max": 0.5},
+        result_backend=None,
+        result_backend_transport_options={"visibility_timeout": settings.celery_visibility_timeout},
+        visibility_timeout=settings.celery_visibility_timeout,
+        task_ignore_result=True,
         task_acks_late=True,
         task_reject_on_worker_lost=True,
+        task_acks_on_failure_or_timeout=True,
         worker_prefetch_multiplier=1,
-        task_ignore_result=True,
-        broker_connection_retry_on_startup=True,
+        worker_cancel_long_running_tasks_on_connection_loss=True,
+        task_serializer="json",
+        accept_content=["json"],
+        task_default_queue="pbm",
+        task_time_limit=600,
+        task_soft_time_limit=540,
+        enable_utc=True,
+        timezone="UTC",
+        beat_schedule=beat_schedule(settings),
     )
+    if redis:
+        app.conf.update(
+            beat_scheduler="redbeat.RedBeatScheduler",
+            redbeat_redis_url=settings.redis_url or broker,
+            redbeat_redis_options={"socket_timeout": 10, "socket_connect_timeout": 5,
+                                   "retry_period": 600},
+            redbeat_key_prefix="pbm:redbeat:",
+            redbeat_lock_timeout=30,
+            beat_max_loop_interval=5,
+        )
+    else:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        app.conf.update(
+            beat_schedule_filename=str(settings.data_dir / "celerybeat-schedule"),
+            beat_max_loop_interval=5,
+        )
     return app
+
+
+@worker_process_init.connect
+def _fresh_connections_after_fork(**_: Any) -> None:
+    """A forked pool child must not share the parent's database connections."""
+    try:
+        from pbm.db import dispose_engines
+    except ImportError:  # pragma: no cover - the service layer is always installed
+        return
+    dispose_engines()
 
 
 app = make_celery()

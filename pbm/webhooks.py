@@ -1,0 +1,168 @@
+"""Inbound webhooks: raw-MIME email, Twilio SMS, and Twilio delivery reports.
+
+Each handler authenticates the request, stores it raw (``pbm.inbound``: once per provider
+id, so a retried delivery is kept once), commits, and only then asks a worker to process
+it. Nothing is parsed or applied here: a slow or broken parser can never make a provider
+retry forever or lose a message.
+
+- ``POST /webhooks/email``: the raw message as the body (or a form field ``email`` /
+  ``body-mime``), authenticated by the shared secret ``INBOUND_EMAIL_SECRET`` as
+  ``Authorization: Bearer``, HTTP Basic password, or ``X-Inbound-Secret``.
+- ``POST /webhooks/twilio/sms`` and ``POST /webhooks/twilio/status``: form posts signed by
+  Twilio (``X-Twilio-Signature``), checked over ``PUBLIC_BASE_URL`` + path + query.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import hmac
+import logging
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from fastapi import APIRouter, HTTPException, Request, Response
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
+
+from pbm import inbound
+from pbm.config import Settings, get_settings
+
+log = logging.getLogger(__name__)
+
+router = APIRouter(prefix="/webhooks", tags=["webhooks"])
+
+MAX_EMAIL_BYTES = 25 * 1024 * 1024
+EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>'
+FAILED_DELIVERY = {"failed", "undelivered"}
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _enqueue_inbound(row_id: int) -> None:
+    from workers.enqueue import enqueue_inbound
+
+    enqueue_inbound([row_id])
+
+
+def _secret_matches(request: Request, settings: Settings) -> bool:
+    expected = settings.inbound_email_secret.get_secret_value() \
+        if settings.inbound_email_secret else ""
+    if not expected:
+        return False  # the webhook is off until a secret is configured
+    offered: list[str] = []
+    authorization = request.headers.get("authorization", "")
+    scheme, _, value = authorization.partition(" ")
+    if scheme.lower() == "bearer":
+        offered.append(value.strip())
+    elif scheme.lower() == "basic":
+        with contextlib.suppress(ValueError):
+            offered.append(base64.b64decode(value).decode().partition(":")[2])
+    if request.headers.get("x-inbound-secret"):
+        offered.append(request.headers["x-inbound-secret"])
+    return any(hmac.compare_digest(o.encode(), expected.encode()) for o in offered)
+
+
+@router.post("/email")
+async def inbound_email(request: Request) -> dict[str, Any]:
+    """Accept one raw MIME email from a mail provider."""
+    settings = get_settings()
+    if not _secret_matches(request, settings):
+        raise HTTPException(status_code=403, detail="forbidden")
+    content_type = request.headers.get("content-type", "")
+    if content_type.startswith(("multipart/form-data", "application/x-www-form-urlencoded")):
+        form = await request.form()
+        field = form.get("email") or form.get("body-mime") or b""
+        raw = field if isinstance(field, bytes) else (
+            await field.read() if hasattr(field, "read") else str(field).encode())
+    else:
+        raw = await request.body()
+    if not raw.strip():
+        raise HTTPException(status_code=400, detail="empty message")
+    if len(raw) > MAX_EMAIL_BYTES:
+        raise HTTPException(status_code=413, detail="message too large")
+    stored = await run_in_threadpool(_store_and_enqueue,
+                                     lambda session: inbound.store_email(session, raw, _now()))
+    return {"id": stored.id, "duplicate": not stored.created}
+
+
+def _store_and_enqueue(work: Any) -> inbound.Stored:
+    """Store in one committed transaction, then hand the new row to a worker."""
+    from pbm.db import run_transaction
+
+    stored: inbound.Stored = run_transaction(work)
+    if stored.created:
+        _enqueue_inbound(stored.id)
+    return stored
+
+
+def public_url(request: Request, settings: Settings) -> str:
+    """The URL Twilio called, as the public sees it (signatures are computed over it)."""
+    url = settings.public_base_url.rstrip("/") + request.url.path
+    if request.url.query:
+        url += "?" + request.url.query
+    return url
+
+
+async def _signed_form(request: Request) -> FormData:
+    """The form of a request signed by Twilio with our auth token; 403 otherwise."""
+    from twilio.request_validator import RequestValidator
+
+    settings = get_settings()
+    token = settings.twilio_auth_token.get_secret_value() if settings.twilio_auth_token else ""
+    signature = request.headers.get("x-twilio-signature", "")
+    form = await request.form()
+    if not token or not signature:
+        raise HTTPException(status_code=403, detail="forbidden")
+    if not RequestValidator(token).validate(public_url(request, settings), form, signature):
+        log.warning("rejected a Twilio webhook with a bad signature for %s", request.url.path)
+        raise HTTPException(status_code=403, detail="forbidden")
+    return form
+
+
+@router.post("/twilio/sms")
+async def inbound_sms(request: Request) -> Response:
+    """Accept one inbound SMS from Twilio; answers with empty TwiML (replies go by the API)."""
+    form = await _signed_form(request)
+    fields = {key: str(form.get(key)) for key in form}
+    await run_in_threadpool(_store_and_enqueue,
+                            lambda session: inbound.store_sms(session, fields, _now()))
+    return Response(content=EMPTY_TWIML, media_type="text/xml")
+
+
+@router.post("/twilio/status")
+async def sms_status(request: Request) -> Response:
+    """Record a delivery report for an SMS we sent (failed and undelivered ones matter)."""
+    form = await _signed_form(request)
+    sid = str(form.get("MessageSid") or form.get("SmsSid") or "")
+    status = str(form.get("MessageStatus") or form.get("SmsStatus") or "").lower()
+    error_code = str(form.get("ErrorCode") or "")
+    if sid and status in FAILED_DELIVERY:
+        from pbm.db import run_transaction
+
+        await run_in_threadpool(run_transaction, lambda session: record_failed_delivery(
+            session, sid, status, error_code))
+    return Response(status_code=204)
+
+
+def record_failed_delivery(session: Any, sid: str, status: str, error_code: str) -> None:
+    """Mark the outbox row of ``sid`` failed; error 21610 means the player opted out."""
+    from pbm.models import OutboundMessage, OutboundStatus, Player
+
+    table = OutboundMessage.__table__  # type: ignore[attr-defined]
+    row = session.execute(sa.select(table.c.id, table.c.player_id)
+                          .where(table.c.provider_id == sid)).first()
+    if row is None:
+        log.info("delivery report for unknown message %s", sid)
+        return
+    session.execute(sa.update(table).where(table.c.id == row.id).values(
+        status=OutboundStatus.FAILED.value,
+        last_error=f"delivery report: {status}" + (f" (error {error_code})" if error_code else ""),
+    ))
+    if error_code == "21610" and row.player_id is not None:
+        players = Player.__table__  # type: ignore[attr-defined]
+        session.execute(sa.update(players).where(players.c.id == row.player_id)
+                        .values(sms_opted_out=True, preferred_channel="email"))

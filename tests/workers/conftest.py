@@ -1,0 +1,194 @@
+"""Fixtures of the channel tests: a fresh migrated PostgreSQL database, a private Redis
+database, the settings environment every process of a test shares, and the local servers
+(SMTP, Twilio emulator, dovecot) of ``tests.workers.servers``."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import threading
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.engine import make_url
+
+from pbm import db
+from pbm.config import reset_settings
+from tests.services import missing
+from tests.workers.servers import Dovecot, FakeTwilio, SmtpSink, free_port, wait_http
+
+#: Redis database numbers of the channel tests (other tests use 0); each test flushes its own.
+WORKER_REDIS_DB = 11
+E2E_REDIS_DB = 12
+
+
+def fresh_database(server_url: str) -> str:
+    """Create and migrate an empty, uniquely named database on the server; its URL."""
+    name = f"pbm_channels_{uuid.uuid4().hex[:10]}"
+    admin = sa.create_engine(server_url, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    finally:
+        admin.dispose()
+    url = make_url(server_url).set(database=name).render_as_string(hide_password=False)
+    db.upgrade(url)
+    return url
+
+
+def drop_database(server_url: str, url: str) -> None:
+    db.dispose_engines()
+    admin = sa.create_engine(server_url, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.exec_driver_sql(
+                f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)')
+    finally:
+        admin.dispose()
+
+
+def redis_db(url: str, number: int) -> str:
+    """The same Redis server, another database number, emptied."""
+    import redis
+
+    base = url.rsplit("/", 1)[0] if url.count("/") > 2 else url
+    target = f"{base}/{number}"
+    client = redis.Redis.from_url(target)
+    client.flushdb()
+    client.close()
+    return target
+
+
+@pytest.fixture
+def database_url(postgres_url: str) -> Iterator[str]:
+    """A fresh PostgreSQL database with the newest schema, dropped afterwards."""
+    url = fresh_database(postgres_url)
+    try:
+        yield url
+    finally:
+        drop_database(postgres_url, url)
+
+
+@pytest.fixture
+def worker_redis(redis_url: str) -> str:
+    """A Redis database of our own on the test Redis server, empty."""
+    return redis_db(redis_url, WORKER_REDIS_DB)
+
+
+@pytest.fixture
+def smtp() -> Iterator[SmtpSink]:
+    sink = SmtpSink().start()
+    yield sink
+    sink.stop()
+
+
+@pytest.fixture
+def twilio() -> Iterator[FakeTwilio]:
+    fake = FakeTwilio().start()
+    yield fake
+    fake.stop()
+
+
+@pytest.fixture
+def dovecot() -> Iterator[Dovecot]:
+    if not Dovecot.available():
+        missing("dovecot-imapd is not installed (apt-get install dovecot-imapd)")
+    if os.geteuid() != 0:
+        missing("dovecot needs root to start from a temporary configuration")
+    server = Dovecot().start()
+    yield server
+    server.stop()
+
+
+@dataclass
+class Env:
+    """The settings environment of one test: applied to this process and passed to children."""
+
+    values: dict[str, str] = field(default_factory=dict)
+
+    def child(self) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(
+            ("DATABASE_URL", "REDIS_URL", "BROKER_URL"))}
+        env.update(self.values)
+        env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])
+        return env
+
+
+@pytest.fixture
+def env(tmp_path: Path, database_url: str, smtp: SmtpSink) -> Iterator[Env]:
+    """Settings for a test on PostgreSQL with real SMTP; extend ``env.values`` and call
+    ``apply(env)`` before use. No broker unless a test adds one."""
+    values = {
+        "DATABASE_URL": database_url,
+        "DATA_DIR": str(tmp_path / "var"),
+        "MAIL_DOMAIN": "tortuga.test",
+        "ADMIN_EMAIL": "admin@ops.test",
+        "EMAIL_TRANSPORT": "smtp",
+        "SMTP_HOST": "127.0.0.1",
+        "SMTP_PORT": str(smtp.port),
+        "SMTP_TIMEOUT": "10",
+        "PUBLIC_BASE_URL": "https://tortuga.example",
+        "INBOUND_EMAIL_SECRET": secrets.token_hex(12),
+        "SMS_TRANSPORT": "file",
+        "BROKER_URL": "memory://",
+    }
+    environment = Env(values)
+    yield environment
+    reset_settings()
+    db.dispose_engines()
+
+
+def apply(environment: Env, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make this process see the test's settings."""
+    for key, value in environment.values.items():
+        monkeypatch.setenv(key, value)
+    reset_settings()
+    db.dispose_engines()
+
+
+def with_twilio(environment: Env, fake: FakeTwilio) -> None:
+    environment.values.update({
+        "SMS_TRANSPORT": "twilio",
+        "TWILIO_ACCOUNT_SID": fake.account_sid,
+        "TWILIO_AUTH_TOKEN": fake.auth_token,
+        "TWILIO_FROM_NUMBER": fake.from_number,
+        "TWILIO_API_BASE_URL": fake.base_url,
+    })
+
+
+class ThreadedWeb:
+    """The real FastAPI app served by uvicorn in a thread of this process."""
+
+    def __init__(self) -> None:
+        import uvicorn
+
+        from pbm.web import app
+
+        self.port = free_port()
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port,
+                                                    log_level="warning", lifespan="off"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> ThreadedWeb:
+        self.thread.start()
+        wait_http(self.url + "/healthz")
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+def wait_for(predicate: Any, timeout: float = 30, what: str = "condition") -> Any:
+    from tests.workers.servers import wait_until
+
+    return wait_until(predicate, timeout, what)

@@ -1,0 +1,292 @@
+"""Deliver one outbox row: claim it, hand it to its transport, record the outcome.
+
+The row's status is the lock. ``claim`` moves it from ``pending`` to ``sending`` in one
+UPDATE (``attempts`` + 1, ``sent_at`` = the claim time while unsent), so two deliveries of
+the same task, or a task and the relay, never send it twice at once. A row left in
+``sending`` by a killed worker is claimable again once its lease has passed. A crash after
+the provider accepted a message but before we recorded it re-sends it: delivery is at least
+once, with the same Message-ID, and never silent.
+
+Outcomes: ``sent``; transient error -> back to ``pending`` and retried with backoff and
+jitter up to ``max_send_attempts``; permanent error -> ``failed``, the player's address is
+marked (email failing, SMS opted out -> email from now on, with an email copy of the lost
+SMS) and the admin gets an alert email.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import Session
+
+from pbm.config import Settings
+from pbm.ratelimit import OutboundLimiter
+from pbm.transports import (
+    InlineImage,
+    OutgoingMessage,
+    Receipt,
+    TransportError,
+    transport_for,
+)
+
+log = logging.getLogger(__name__)
+
+ADMIN_ALERT = "admin_alert"
+_BOARD_KEY = re.compile(r"^board-(\d+)-(\d+)$")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What happened to one delivery attempt; ``retry_in`` seconds when it should be retried."""
+
+    status: str  # sent, skipped, failed, retry, throttled
+    retry_in: float | None = None
+    detail: str = ""
+
+
+def _outbox() -> sa.Table:
+    from pbm.models import OutboundMessage
+
+    return OutboundMessage.__table__  # type: ignore[attr-defined, no-any-return]
+
+
+def _players() -> sa.Table:
+    from pbm.models import Player
+
+    return Player.__table__  # type: ignore[attr-defined, no-any-return]
+
+
+def backoff(attempts: int, settings: Settings, rng: random.Random | None = None) -> float:
+    """Seconds before attempt ``attempts + 1``: exponential, capped, with full jitter."""
+    rng = rng or random.Random()
+    cap = min(float(settings.retry_backoff_max), 2.0 ** max(attempts, 1) * 5)
+    # Stay under the broker's visibility timeout: a longer countdown would be redelivered.
+    cap = min(cap, max(1.0, settings.celery_visibility_timeout * 0.8))
+    return rng.uniform(cap / 2, cap)
+
+
+def claim(session: Session, outbox_id: int, now: datetime, settings: Settings) -> Any | None:
+    """Take the row for sending; None when it is sent, failed, or being sent by someone else."""
+    table = _outbox()
+    stale = now - timedelta(seconds=settings.outbox_lease_seconds)
+    statement = (
+        sa.update(table)
+        .where(table.c.id == outbox_id)
+        .where(sa.or_(table.c.status == "pending",
+                      sa.and_(table.c.status == "sending", table.c.sent_at < stale)))
+        .values(status="sending", attempts=table.c.attempts + 1, sent_at=now)
+        .returning(*table.c)
+    )
+    return session.execute(statement).first()
+
+
+def message_id_for(row: Any, settings: Settings) -> str:
+    """The row's Message-ID; a stable one derived from the row when the service set none."""
+    return str(row.message_id or f"<outbox-{row.id}@{settings.mail_domain}>")
+
+
+def outgoing(session: Session, row: Any, settings: Settings) -> OutgoingMessage:
+    """The transport's view of an outbox row (with the board picture, if it has one)."""
+    images: tuple[InlineImage, ...] = ()
+    if row.channel == "email" and row.html and row.board_image_key:
+        png = board_png(session, row.board_image_key)
+        if png is not None:
+            images = (InlineImage(cid=row.board_image_key, content=png),)
+    status_callback = None
+    if row.channel == "sms" and settings.sms_transport == "twilio":
+        status_callback = settings.public_base_url.rstrip("/") + "/webhooks/twilio/status"
+    return OutgoingMessage(
+        channel=row.channel,
+        to=row.to_address,
+        subject=row.subject or "",
+        text=row.text or "",
+        html=row.html,
+        sms=row.sms_body,
+        reply_to=row.reply_to,
+        message_id=message_id_for(row, settings),
+        in_reply_to=row.in_reply_to,
+        references=(row.in_reply_to,) if row.in_reply_to else (),
+        images=images,
+        key=str(row.id),
+        status_callback=status_callback,
+    )
+
+
+def board_png(session: Session, key: str) -> bytes | None:
+    """The stored picture named ``board-<game>-<version>``, if any."""
+    from pbm.models import BoardImage
+
+    match = _BOARD_KEY.match(key)
+    if not match:
+        return None
+    table = BoardImage.__table__  # type: ignore[attr-defined]
+    png = session.execute(sa.select(table.c.png).where(
+        table.c.game_id == int(match.group(1)), table.c.version == int(match.group(2)))
+    ).scalar()
+    return bytes(png) if png is not None else None
+
+
+def deliver(outbox_id: int, now: datetime, settings: Settings,
+            limiter: OutboundLimiter | None = None, *, sleep: Any = None) -> Outcome:
+    """Try to deliver one outbox row once. Safe to call any number of times."""
+    import time
+
+    from pbm.db import run_transaction, session_scope
+
+    sleep = sleep or time.sleep
+    with session_scope(write=False) as session:
+        peek = session.execute(sa.select(_outbox().c.status, _outbox().c.channel)
+                               .where(_outbox().c.id == outbox_id)).first()
+    if peek is None:
+        return Outcome("skipped", detail="no such row")
+    if peek.status not in ("pending", "sending"):
+        return Outcome("skipped", detail=f"already {peek.status}")
+    if limiter is not None:
+        reserved, wait = limiter.reserve(peek.channel)
+        if not reserved:
+            return Outcome("throttled", retry_in=wait)
+        if wait > 0:
+            sleep(wait)
+
+    def take(session: Session) -> tuple[Any, OutgoingMessage | None, str | None]:
+        row = claim(session, outbox_id, now, settings)
+        if row is None:
+            return None, None, None
+        refusal = _refusal(session, row)
+        if refusal:
+            return row, None, refusal
+        return row, outgoing(session, row, settings), None
+
+    row, message, refusal = run_transaction(take)
+    if row is None:
+        return Outcome("skipped", detail="claimed elsewhere or finished")
+    if refusal is not None:
+        error = TransportError(refusal, permanent=True, reason="opted_out")
+        run_transaction(lambda s: _record_permanent(s, row, error, now, settings))
+        return Outcome("failed", detail=refusal)
+    assert message is not None
+    try:
+        receipt = transport_for(row.channel, settings).send(message)
+    except TransportError as error:
+        if error.permanent or row.attempts >= settings.max_send_attempts:
+            run_transaction(lambda s: _record_permanent(s, row, error, now, settings))
+            return Outcome("failed", detail=str(error))
+        run_transaction(lambda s: _record_transient(s, row, error))
+        return Outcome("retry", retry_in=backoff(row.attempts, settings), detail=str(error))
+    run_transaction(lambda s: _record_sent(s, row, receipt, message, now))
+    return Outcome("sent", detail=receipt.provider_id or "")
+
+
+def _refusal(session: Session, row: Any) -> str | None:
+    """A reason not to send at all: an SMS to a player who said STOP."""
+    if row.channel != "sms" or row.player_id is None:
+        return None
+    players = _players()
+    opted_out = session.execute(sa.select(players.c.sms_opted_out)
+                                .where(players.c.id == row.player_id)).scalar()
+    return "the player has opted out of SMS (STOP)" if opted_out else None
+
+
+def _record_sent(session: Session, row: Any, receipt: Receipt, message: OutgoingMessage,
+                 now: datetime) -> None:
+    table = _outbox()
+    session.execute(sa.update(table).where(table.c.id == row.id, table.c.status == "sending")
+                    .values(status="sent", provider_id=receipt.provider_id, sent_at=now,
+                            last_error=None,
+                            message_id=row.message_id or (message.message_id
+                                                          if row.channel == "email" else None)))
+
+
+def _record_transient(session: Session, row: Any, error: TransportError) -> None:
+    table = _outbox()
+    session.execute(sa.update(table).where(table.c.id == row.id, table.c.status == "sending")
+                    .values(status="pending", last_error=f"attempt {row.attempts}: {error}"))
+
+
+def _record_permanent(session: Session, row: Any, error: TransportError, now: datetime,
+                      settings: Settings) -> None:
+    """Fail the row, mark the player's address, fall back to email, alert the admin."""
+    table = _outbox()
+    session.execute(sa.update(table).where(table.c.id == row.id)
+                    .values(status="failed", last_error=f"attempt {row.attempts}: {error}"))
+    if row.kind == ADMIN_ALERT:
+        log.error("an admin alert could not be delivered: %s", error)
+        return
+    player = None
+    if row.player_id is not None:
+        players = _players()
+        player = session.execute(sa.select(players).where(players.c.id == row.player_id)).first()
+        if row.channel == "email" and error.reason == "recipient":
+            session.execute(sa.update(players).where(players.c.id == row.player_id)
+                            .values(email_failing=True))
+        if row.channel == "sms" and error.reason in ("opted_out", "recipient"):
+            values: dict[str, Any] = {"preferred_channel": "email"}
+            if error.reason == "opted_out":
+                values["sms_opted_out"] = True
+            session.execute(sa.update(players).where(players.c.id == row.player_id)
+                            .values(**values))
+    if (row.channel == "sms" and player is not None and player.email
+            and not player.email_failing and error.reason in ("opted_out", "recipient")):
+        _add_row(session, now, game_id=row.game_id, seat=row.seat, player_id=row.player_id,
+                 channel="email", kind=row.kind, to_address=player.email, subject=row.subject,
+                 text=row.text, reply_to=row.reply_to, in_reply_to=row.in_reply_to,
+                 dedupe_key=f"email-copy-of:{row.id}")
+    from pbm.models import Game
+    from pbm.outbox import alert_admin
+
+    game = session.get(Game, row.game_id) if row.game_id is not None else None
+    who = f"player #{row.player_id}" if row.player_id is not None else "no player"
+    notes = []
+    if row.channel == "email" and error.reason == "recipient":
+        notes.append("The player's email address is now marked as failing.")
+    if error.reason == "opted_out":
+        notes.append("The player opted out of SMS; they are reached by email from now on.")
+    alert_admin(
+        session, game, f"could not deliver a {row.kind} message to {row.to_address}",
+        f"Outbox message #{row.id} ({row.channel}, {row.kind}) to {row.to_address} ({who}, "
+        f"seat {row.seat}) failed after {row.attempts} attempt(s): {error}\n\n"
+        + "\n".join(notes),
+        now=now, dedupe=f"delivery:{row.id}",
+    )
+
+
+def _add_row(session: Session, now: datetime, **values: Any) -> None:
+    """Insert an outbox row unless its dedupe key exists (the hook enqueues it on commit)."""
+    from pbm.models import OutboundMessage
+
+    exists = session.execute(sa.select(_outbox().c.id).where(
+        _outbox().c.dedupe_key == values["dedupe_key"])).first()
+    if exists is None:
+        session.add(OutboundMessage(status="pending", attempts=0, created_at=now, **values))
+        session.flush()
+
+
+def relay_candidates(session: Session, now: datetime, settings: Settings,
+                     limit: int = 500) -> list[int]:
+    """Outbox rows that should be moving and are not: never enqueued, lost, or stuck."""
+    table = _outbox()
+    grace = now - timedelta(seconds=settings.relay_grace_seconds)
+    stale = now - timedelta(seconds=settings.outbox_lease_seconds)
+    rows = session.execute(
+        sa.select(table.c.id, table.c.status, table.c.attempts, table.c.sent_at)
+        .where(sa.or_(
+            sa.and_(table.c.status == "pending", table.c.created_at < grace),
+            sa.and_(table.c.status == "sending", table.c.sent_at < stale),
+        ))
+        .order_by(table.c.id).limit(limit)
+    ).all()
+    due: list[int] = []
+    for row in rows:
+        if row.status == "pending" and row.attempts and row.sent_at is not None:
+            # a retry is scheduled; only relay it when its backoff has surely passed
+            wait = min(settings.retry_backoff_max, 2.0 ** row.attempts * 5)
+            if row.sent_at > now - timedelta(seconds=max(wait, settings.relay_grace_seconds)):
+                continue
+        due.append(int(row.id))
+    return due

@@ -1,0 +1,35 @@
+"""Hand work to the workers after a commit. Never raises: the relays pick up what is lost.
+
+Used by the web process (webhooks, admin actions) and by tasks. The rows are already in the
+database when these run, so a broker that is down delays the work but loses nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+
+from workers.app import TASK_PROCESS_INBOUND, TASK_SEND_OUTBOUND, app
+
+log = logging.getLogger(__name__)
+
+
+def _send(task: str, ids: Iterable[int], countdown: float | None = None) -> int:
+    sent = 0
+    for row_id in ids:
+        try:
+            app.send_task(task, args=[int(row_id)], countdown=countdown)
+            sent += 1
+        except Exception as exc:  # broker down: the relay will enqueue it again
+            log.warning("could not enqueue %s(%s): %s", task, row_id, exc)
+    return sent
+
+
+def enqueue_inbound(ids: Iterable[int]) -> int:
+    """Ask a worker to process these inbound rows; how many were handed over."""
+    return _send(TASK_PROCESS_INBOUND, ids)
+
+
+def enqueue_outbound(ids: Iterable[int], countdown: float | None = None) -> int:
+    """Ask a worker to deliver these outbox rows; how many were handed over."""
+    return _send(TASK_SEND_OUTBOUND, ids, countdown)

@@ -1,0 +1,51 @@
+"""Enqueue new outbox rows right after the transaction that wrote them commits.
+
+``pbm.games`` writes outbox rows in the same transaction as the game change; a session
+event collects the ids of new ``OutboundMessage`` rows at flush and hands them to the
+workers only after COMMIT (never for a rolled-back one). If that hand-over is lost
+(broker down, process killed between commit and enqueue), ``relay_outbox`` finds the row.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.orm import Session
+
+_KEY = "pbm_new_outbox_ids"
+_installed = False
+
+
+def _after_flush(session: Session, _context: Any) -> None:
+    from pbm.models import OutboundMessage
+
+    ids = [obj.id for obj in session.new if isinstance(obj, OutboundMessage) and obj.id]
+    if ids:
+        session.info.setdefault(_KEY, []).extend(ids)
+
+
+def _after_commit(session: Session) -> None:
+    ids = session.info.pop(_KEY, None)
+    if ids:
+        from workers.enqueue import enqueue_outbound
+
+        enqueue_outbound(sorted(set(ids)))
+
+
+def _after_soft_rollback(session: Session, previous: Any) -> None:
+    # Only the outermost rollback discards: ids from a rolled-back savepoint are harmless
+    # (the send task finds no row and does nothing).
+    if previous.parent is None:
+        session.info.pop(_KEY, None)
+
+
+def install_outbox_hook() -> None:
+    """Install the session events once per process."""
+    global _installed
+    if _installed:
+        return
+    event.listen(Session, "after_flush", _after_flush)
+    event.listen(Session, "after_commit", _after_commit)
+    event.listen(Session, "after_soft_rollback", _after_soft_rollback)
+    _installed = True
