@@ -36,5 +36,9 @@ def web(
     uvicorn.run("pbm.web:app", host=host, port=port)
 
 
+from pbm.admin.cli import app as admin_app  # noqa: E402 - sub-apps after the commands
+
+app.add_typer(admin_app, name="admin")
+
 if __name__ == "__main__":
     app()

@@ -11,3 +11,8 @@ app = FastAPI(title="Tortuga by Mail", docs_url=None, redoc_url=None)
 def healthz() -> dict[str, str]:
     """Liveness probe."""
     return {"status": "ok"}
+
+
+from pbm.admin.routes import router as admin_router  # noqa: E402 - routers after the app
+
+app.include_router(admin_router)

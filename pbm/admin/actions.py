@@ -1,0 +1,397 @@
+"""What the admin page can do to a game, each through ``pbm.games``.
+
+``ACTIONS`` lists the confirmable actions of the game page (label, confirmation text,
+fields, statuses where they apply, and ``run``). ``CreateForm`` reads and checks the "new
+game" form. Nothing here touches game state directly: every change is one call into
+``pbm.games`` in one transaction (``pbm.db.run_transaction``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlmodel import Session
+
+from pbm.db import run_transaction
+from pbm.models import Game, GameStatus
+
+MAX_PLAYERS = 9
+MIN_PLAYERS = 2
+
+
+class ActionError(Exception):
+    """An action that cannot be done; the message is shown to the admin."""
+
+
+# ------------------------------------------------------------------ reading state
+
+
+def load_state(session: Session, game_id: int) -> Any:
+    """The game's engine state, or None before it starts (or when there is no game)."""
+    import engine
+
+    game = session.get(Game, game_id)
+    if game is None or not game.state_json:
+        return None
+    return engine.from_json(game.state_json)
+
+
+def public_view(state: Any) -> dict[str, Any] | None:
+    """What everyone may see of ``state`` (None before the game starts)."""
+    import engine
+
+    return None if state is None else engine.public_view(state).to_dict()
+
+
+def seat_secrets(state: Any) -> dict[int, dict[str, Any]]:
+    """Every seat's secrets (loyalty, hand, peeks): only for the spoilers toggle."""
+    import engine
+
+    secrets = {}
+    for seat in range(len(state.names)):
+        v = engine.view(state, seat).to_dict()
+        secrets[seat] = {"name": v["name"], "loyalty": v["loyalty"], "hand": v["hand"],
+                         "peeks": v["peeks"]}
+    return secrets
+
+
+# ------------------------------------------------------------------ the new-game form
+
+
+@dataclass
+class PlayerRow:
+    """One line of the new-game form."""
+
+    name: str = ""
+    email: str = ""
+    phone: str = ""
+    time_zone: str = ""
+
+    @property
+    def blank(self) -> bool:
+        return not (self.name or self.email or self.phone)
+
+
+@dataclass
+class CreateForm:
+    """The new-game form: name, players, time zone, timing policy."""
+
+    name: str = ""
+    time_zone: str = "UTC"
+    players: list[PlayerRow] = field(default_factory=list)
+    action_hours: str = "48"
+    vote_hours: str = "24"
+    other_hours: str = "24"
+    invitation_hours: str = "72"
+    on_timeout: str = "default"
+    quiet_start: str = "22"
+    quiet_end: str = "8"
+    auto_start: bool = False
+    confirm: str = ""
+
+    @classmethod
+    def empty(cls) -> CreateForm:
+        """A blank form with a line for every possible player."""
+        return cls(players=[PlayerRow() for _ in range(MAX_PLAYERS)])
+
+    @classmethod
+    def from_form(cls, form: Mapping[str, Any]) -> CreateForm:
+        """Read the submitted form (unknown or missing fields take their defaults)."""
+
+        def get(key: str, default: str = "") -> str:
+            value = form.get(key, default)
+            return value.strip()[:200] if isinstance(value, str) else default
+
+        players = [
+            PlayerRow(get(f"p{i}_name")[:60], get(f"p{i}_email")[:254], get(f"p{i}_phone")[:32],
+                      get(f"p{i}_tz")[:64])
+            for i in range(MAX_PLAYERS)
+        ]
+        return cls(
+            name=get("name")[:80], time_zone=get("time_zone", "UTC") or "UTC", players=players,
+            action_hours=get("action_hours", "48"), vote_hours=get("vote_hours", "24"),
+            other_hours=get("other_hours", "24"), invitation_hours=get("invitation_hours", "72"),
+            on_timeout=get("on_timeout", "default"), quiet_start=get("quiet_start", "22"),
+            quiet_end=get("quiet_end", "8"), auto_start=get("auto_start") == "1",
+            confirm=get("confirm"),
+        )
+
+    @property
+    def seated(self) -> list[PlayerRow]:
+        """The filled-in player lines, in seat order."""
+        return [p for p in self.players if not p.blank]
+
+    def zone_of(self, row: PlayerRow) -> str:
+        """A player's time zone: their own, else the game's."""
+        return row.time_zone or self.time_zone
+
+    def timing(self) -> Any:
+        """The ``pbm.timing.TimingPolicy`` this form asks for (raises ValueError)."""
+        from pbm.timing import TimingPolicy
+
+        policy = TimingPolicy(
+            invitation_hours=_hours(self.invitation_hours, "invitation"),
+            on_timeout=self.on_timeout,
+            quiet_start=int(self.quiet_start),
+            quiet_end=int(self.quiet_end),
+            auto_start=self.auto_start,
+        )
+        return policy.with_hours(action=_hours(self.action_hours, "turn"),
+                                 vote=_hours(self.vote_hours, "vote"),
+                                 other=_hours(self.other_hours, "other decision"))
+
+    def validate(self) -> list[str]:
+        """What is wrong with the form (empty when it can be created)."""
+        from pbm.timing import is_valid_zone
+
+        errors = []
+        if not self.name:
+            errors.append("Give the game a name.")
+        seated = self.seated
+        if not MIN_PLAYERS <= len(seated) <= MAX_PLAYERS:
+            errors.append(f"A game has {MIN_PLAYERS} to {MAX_PLAYERS} players; "
+                          f"this one has {len(seated)}.")
+        names = [p.name.lower() for p in seated]
+        for p in seated:
+            if not p.name:
+                errors.append("Every player needs a name.")
+            elif names.count(p.name.lower()) > 1:
+                errors.append(f"Two players are called {p.name}; names must differ.")
+            if not (p.email or p.phone):
+                errors.append(f"{p.name or 'A player'} needs an email address or a phone number.")
+            if p.email and ("@" not in p.email or " " in p.email):
+                errors.append(f"{p.email} is not an email address.")
+            if p.phone and not _looks_like_phone(p.phone):
+                errors.append(f"{p.phone}: write phone numbers as +15551234567.")
+            if p.time_zone and not is_valid_zone(p.time_zone):
+                errors.append(f"Unknown time zone {p.time_zone} for {p.name}.")
+        if not is_valid_zone(self.time_zone):
+            errors.append(f"Unknown time zone {self.time_zone} (e.g. Europe/Paris).")
+        try:
+            self.timing()
+        except ValueError as exc:
+            errors.append(f"Timing: {exc}.")
+        return list(dict.fromkeys(errors))
+
+
+def _hours(text: str, what: str) -> float:
+    try:
+        hours = float(text)
+    except ValueError:
+        raise ValueError(f"the {what} time must be a number of hours, not {text!r}") from None
+    if not 0 < hours <= 24 * 30:
+        raise ValueError(f"the {what} time must be between 0 and 720 hours")
+    return hours
+
+
+def _looks_like_phone(text: str) -> bool:
+    digits = text.replace(" ", "").replace("-", "")
+    return digits.startswith("+") and digits[1:].isdigit() and 8 <= len(digits) <= 16
+
+
+def create_game(form: CreateForm, admin: str, now: datetime) -> int:
+    """Create the game of a checked form through ``pbm.games``; returns its id."""
+    from pbm import games
+
+    players = [
+        games.PlayerSpec(name=p.name, email=p.email or None, phone=p.phone or None,
+                         time_zone=form.zone_of(p))
+        for p in form.seated
+    ]
+    try:
+        game = run_transaction(lambda s: games.create_game(
+            s, form.name, players, now, timing=form.timing()))
+    except (games.GameError, ValueError) as exc:
+        raise ActionError(str(exc)) from exc
+    assert game.id is not None
+    return game.id
+
+
+# ------------------------------------------------------------------ game actions
+
+
+@dataclass(frozen=True)
+class FormField:
+    """One input of an action's confirmation form."""
+
+    name: str
+    label: str
+    kind: str = "text"  # text, textarea, number, seat, select, email, tel
+    required: bool = True
+    default: str = ""
+    help: str = ""
+    options: tuple[tuple[str, str], ...] = ()
+
+
+Runner = Callable[[int, Mapping[str, str], str, datetime], str]
+
+
+@dataclass(frozen=True)
+class Action:
+    """A confirmable action of the game page."""
+
+    name: str
+    label: str
+    button: str
+    confirm: str
+    statuses: frozenset[str]
+    runner: Runner
+    fields: tuple[FormField, ...] = ()
+    danger: bool = False
+    primary: bool = False
+
+    @property
+    def field_names(self) -> set[str]:
+        return {f.name for f in self.fields}
+
+    def run(self, game_id: int, values: Mapping[str, str], admin: str, now: datetime) -> str:
+        """Check the game's status and the fields, then do it; returns the flash message."""
+        for f in self.fields:
+            if f.required and not values.get(f.name, "").strip():
+                raise ActionError(f"{f.label} is required.")
+        try:
+            return self.runner(game_id, values, admin, now)
+        except ActionError:
+            raise
+        except Exception as exc:
+            from pbm import games
+
+            if isinstance(exc, games.GameError | ValueError | LookupError):
+                raise ActionError(str(exc)) from exc
+            raise
+
+
+def _seat(values: Mapping[str, str], key: str = "seat") -> int:
+    """A 1-based seat number from a form, as the 0-based index the service uses."""
+    try:
+        return int(values[key]) - 1
+    except (KeyError, ValueError):
+        raise ActionError("Pick a seat.") from None
+
+
+def _game_call(name: str, *args: Any, **kwargs: Any) -> Any:
+    """Call ``pbm.games.<name>(session, game_id, ...)`` in one transaction."""
+    from pbm import games
+
+    function = getattr(games, name)
+    return run_transaction(lambda s: function(s, *args, **kwargs))
+
+
+def _invite(game_id: int, values: Mapping[str, str], admin: str, now: datetime) -> str:
+    _game_call("invite", game_id, now)
+    return "Invitations sent. Players answer JOIN or DECLINE."
+
+
+def _start(game_id: int, values: Mapping[str, str], admin: str, now: datetime) -> str:
+    _game_call("start_game", game_id, now)
+    return "Game started. The first prompts are on their way."
+
+
+def _pause(game_id: int, values: Mapping[str, str], admin: str, now: datetime) -> str:
+    reason = values.get("reason", "").strip()[:500]
+    _game_call("pause_game", game_id, reason, now)
+    return f"Game paused: {reason}"
+
+
+def _resume(game_id: int, values: Mapping[str, str], admin: str, now: datetime) -> str:
+    _game_call("resume_game", game_id, now)
+    return "Game resumed. Deadlines moved by the length of the pause."
+
+
+def _extend(game_id: int, values: Mapping[str, str], admin: str, now: datetime) -> str:
+    try:
+        hours = float(values.get("hours", ""))
+    except ValueError:
+        raise ActionError("Give the extension in hours, e.g. 24.") from None
+    if not 0 < hours <= 24 * 14:
+        raise ActionError("An extension is between 0 and 336 hours.")
+    _game_call("extend_deadline", game_id, timedelta(hours=hours), now)
+    return f"Current deadline extended by {hours:g} h."
+
+
+def _nudge(game_id: int, values: Mapping[str, str], admin: str, now: datetime) -> str:
+    from pbm.admin.nudge import nudge_now
+
+    count = run_transaction(lambda s: nudge_now(s, game_id, now))
+    return f"Reminder sent to {count} awaited player(s)." if count else "Nobody is awaited."
+
+
+def _replace(game_id: int, values: Mapping[str, str], admin: str, now: datetime) -> str:
+    from pbm import games
+
+    name = values.get("name", "").strip()[:60]
+    email = values.get("email", "").strip()[:254] or None
+    phone = values.get("phone", "").strip()[:32] or None
+    if not (email or phone):
+        raise ActionError("The new player needs an email address or a phone number.")
+    if phone and not _looks_like_phone(phone):
+        raise ActionError(f"{phone}: write phone numbers as +15551234567.")
+    spec = games.PlayerSpec(name=name, email=email, phone=phone,
+                            time_zone=values.get("time_zone", "").strip() or "UTC")
+    seat = _seat(values)
+    _game_call("replace_seat", game_id, seat, spec, now)
+    return f"Seat {seat + 1} now belongs to {name}; they were sent the game so far."
+
+
+def _abort(game_id: int, values: Mapping[str, str], admin: str, now: datetime) -> str:
+    reason = values.get("reason", "").strip()[:500]
+    _game_call("abort_game", game_id, reason, now)
+    return "Game aborted. Every player was told."
+
+
+_LIVE = frozenset({GameStatus.RUNNING.value})
+_NOT_OVER = frozenset({GameStatus.CREATED.value, GameStatus.INVITING.value,
+                       GameStatus.RUNNING.value, GameStatus.PAUSED.value})
+
+ACTIONS: dict[str, Action] = {a.name: a for a in (
+    Action("invite", "Invite", "Send invitations",
+           "Every player gets an invitation to answer JOIN or DECLINE.",
+           frozenset({GameStatus.CREATED.value, GameStatus.INVITING.value}), _invite,
+           primary=True),
+    Action("start", "Start", "Start the game",
+           "The game starts now with its seated players: loyalties and vote cards are dealt "
+           "and the first prompts go out.",
+           frozenset({GameStatus.CREATED.value, GameStatus.INVITING.value}), _start,
+           primary=True),
+    Action("pause", "Pause", "Pause the game",
+           "Deadlines stop and every player is told why. Replies are kept but not applied "
+           "until the game resumes.", _LIVE, _pause,
+           (FormField("reason", "Reason (sent to the players)", "textarea"),)),
+    Action("resume", "Resume", "Resume the game",
+           "Deadlines restart, moved later by the length of the pause, and every player is "
+           "told.", frozenset({GameStatus.PAUSED.value}), _resume, primary=True),
+    Action("extend", "Extend deadline", "Extend",
+           "The current deadline(s) and their reminders move later; the awaited players are "
+           "not messaged.", _LIVE, _extend,
+           (FormField("hours", "Extra hours", "number", default="24"),)),
+    Action("nudge", "Nudge now", "Send a reminder now",
+           "Every awaited player gets a reminder now, whatever the reminder schedule says.",
+           _LIVE, _nudge),
+    Action("replace", "Replace a seat", "Replace",
+           "The seat keeps its place, loyalty and cards; the new player gets the whole picture "
+           "and the old one is told they are out.", _NOT_OVER, _replace,
+           (FormField("seat", "Seat", "seat"),
+            FormField("name", "New player's name"),
+            FormField("email", "Email", "email", required=False),
+            FormField("phone", "Phone (+15551234567)", "tel", required=False),
+            FormField("time_zone", "Time zone", required=False, default="UTC"))),
+    Action("abort", "Abort", "Abort the game",
+           "The game ends now without a winner and every player is told. This cannot be "
+           "undone.", _NOT_OVER, _abort,
+           (FormField("reason", "Reason (sent to the players)", "textarea"),), danger=True),
+)}
+
+
+def available(status: str) -> list[Action]:
+    """The actions that apply to a game in ``status``, in display order."""
+    return [a for a in ACTIONS.values() if status in a.statuses]
+
+
+def retry_inbound(message_id: int, now: datetime) -> str:
+    """Put a quarantined message back in line for processing."""
+    from pbm.admin.nudge import requeue_inbound
+
+    return requeue_inbound(message_id, now)

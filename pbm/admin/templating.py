@@ -1,0 +1,73 @@
+"""Jinja2 for the admin pages: the environment, filters for times, and ``page()``."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
+
+from pbm.admin.session import CSRF_FIELD, get_session
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "admin"
+
+
+def when(value: datetime | None, zone: str | None = None) -> str:
+    """``2026-11-01 14:05 UTC`` (or in ``zone`` with the UTC time after it)."""
+    if value is None:
+        return "-"
+    utc = value.astimezone(UTC)
+    text = utc.strftime("%Y-%m-%d %H:%M UTC")
+    if zone and zone != "UTC":
+        try:
+            local = utc.astimezone(ZoneInfo(zone))
+        except Exception:  # an unknown zone shows UTC only
+            return text
+        return f"{local.strftime('%Y-%m-%d %H:%M')} {zone} ({utc.strftime('%H:%M')} UTC)"
+    return text
+
+
+def relative(value: datetime | None, now: datetime) -> str:
+    """``in 3 h`` / ``5 min ago`` / ``2 d ago``."""
+    if value is None:
+        return ""
+    seconds = (value - now).total_seconds()
+    size = abs(seconds)
+    if size < 60:
+        return "just now" if seconds <= 0 else "in under a minute"
+    length, unit = next(u for u in ((86400, "d"), (3600, "h"), (60, "min")) if size >= u[0])
+    n = int(size // length)
+    return f"in {n} {unit}" if seconds > 0 else f"{n} {unit} ago"
+
+
+_env = Environment(
+    loader=FileSystemLoader(TEMPLATES),
+    autoescape=select_autoescape(["html", "svg"]),
+    undefined=StrictUndefined,
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+_env.filters["when"] = when
+_env.globals["relative"] = relative
+
+
+def page(request: Request, template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+    """Render an admin page with the session's user, CSRF field and flash messages."""
+    session = get_session(request)
+    token = session.csrf_token()
+    csrf_input = Markup('<input type="hidden" name="{}" value="{}">').format(CSRF_FIELD, token)
+    now = context.pop("now", None) or datetime.now(UTC)
+    html = _env.get_template(template).render(
+        request=request,
+        user=session.user,
+        csrf_input=csrf_input,
+        flashes=session.take_flashes(),
+        now=now,
+        **context,
+    )
+    return HTMLResponse(html, status_code=status_code)
