@@ -75,8 +75,13 @@ def beat_schedule(settings: Settings) -> dict[str, dict[str, Any]]:
 
 def make_celery(settings: Settings | None = None) -> Celery:
     """Build the Celery app for the configured broker (Redis, or the filesystem default)."""
-    settings = settings or get_settings()
     app = Celery("tortuga", include=["workers.tasks"])
+    configure(app, settings or get_settings())
+    return app
+
+
+def configure(app: Celery, settings: Settings) -> None:
+    """Apply ``settings`` to ``app`` (broker, reliability, scheduler)."""
     broker = settings.celery_broker_url
     redis = uses_redis(settings)
     options = _redis_options(settings) if redis else (
@@ -122,10 +127,19 @@ def make_celery(settings: Settings | None = None) -> Celery:
     else:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         app.conf.update(
+            beat_scheduler="celery.beat:PersistentScheduler",
             beat_schedule_filename=str(settings.data_dir / "celerybeat-schedule"),
             beat_max_loop_interval=5,
         )
-    return app
+
+
+def reconfigure(settings: Settings | None = None) -> None:
+    """Point this process's app at the current settings (tests change them at run time)."""
+    configure(app, settings or get_settings())
+    if app._pool is not None:  # the broker connection pool of the old settings
+        app._pool.force_close_all()
+        app._pool = None
+    app.amqp._producer_pool = None
 
 
 @worker_process_init.connect

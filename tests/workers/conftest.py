@@ -145,10 +145,13 @@ def env(tmp_path: Path, database_url: str, smtp: SmtpSink) -> Iterator[Env]:
 
 def apply(environment: Env, monkeypatch: pytest.MonkeyPatch) -> None:
     """Make this process see the test's settings."""
+    from workers.app import reconfigure
+
     for key, value in environment.values.items():
         monkeypatch.setenv(key, value)
     reset_settings()
     db.dispose_engines()
+    reconfigure()
 
 
 def with_twilio(environment: Env, fake: FakeTwilio) -> None:
