@@ -82,6 +82,7 @@ def arrange(
     kept: Mapping[int, Sequence[EventTitle]] | None = None,
     row: Sequence[EventTitle | None] | None = None,
     deck_top: Sequence[EventTitle] = (),
+    deck: Sequence[EventTitle] | None = None,
     discard: Sequence[EventTitle] | None = None,
     turn: int | None = None,
 ) -> GameState:
@@ -89,11 +90,14 @@ def arrange(
 
     Pawns: if any of ``fd``, ``jr``, ``tortuga``, ``fd_rowboat``, ``jr_rowboat`` is given,
     they describe every pawn (lines front to back; unmentioned lines are empty).
-    ``treasure``: the layout by key (``"FD_BRITISH"`` ...); missing keys are 0 and the
-    Galleon takes the rest of the 8 tokens unless given. ``hands``: seat -> Vote card ids;
-    the Vote deck becomes ``vote_deck_top`` then every other card. ``kept``: seat -> titles
+    ``treasure``: the layout by key (``"FD_BRITISH"`` ...); missing hold keys are 0,
+    Tortuga's areas hold 2 together (1 and 1 unless given) and the Galleon takes the rest
+    of the 8 tokens unless given. ``hands``: seat -> Vote card ids
+    (other seats keep their hand size; a card taken from them is replaced); the Vote deck
+    becomes ``vote_deck_top`` then every other card. ``kept``: seat -> titles
     in front of that seat; ``row``: 5 titles (``None`` = empty spot); ``discard``: titles;
-    ``deck_top``: titles on top of the Event deck. Event cards are taken from the deck,
+    ``deck_top``: titles on top of the Event deck; ``deck``: the exact deck (the cards left
+    over go to the discard pile). Event cards are taken from the deck,
     row and discard (and replaced kept cards); the rest stay in the deck, Armada last.
     ``turn``: make it that seat's turn (first action). Peeks are cleared when cards move.
     """
@@ -113,21 +117,35 @@ def arrange(
             if key not in layout:
                 raise ValueError(f"unknown treasure key {key!r}")
             layout[key] = value
+        areas = ("TORTUGA_BRITISH", "TORTUGA_FRENCH")
+        for key, other in (areas, areas[::-1]):
+            if key not in treasure:
+                layout[key] = 2 - treasure[other] if other in treasure else 1
         if "GALLEON" not in treasure:
             layout["GALLEON"] = TREASURE_TOKENS - sum(layout.values())
         if sum(layout.values()) != TREASURE_TOKENS or min(layout.values()) < 0:
             raise ValueError(f"the layout must place all 8 tokens: {layout}")
         s.treasure = layout
     if hands is not None or vote_deck_top:
-        new_hands = [list(hands[i]) if hands and i in hands else list(s.hands[i])
-                     for i in range(s.n)]
-        fixed = [c for h in new_hands for c in h] + list(vote_deck_top)
+        given = dict(hands or {})
+        fixed = [c for h in given.values() for c in h] + list(vote_deck_top)
         if len(set(fixed)) != len(fixed):
             raise ValueError("a Vote card cannot be in two places")
-        previous = [*s.vote_deck, *(c for h in s.hands for c in h)]
+        spare = [c for c in [*s.vote_deck, *(c for h in s.hands for c in h)] if c not in fixed]
+        new_hands = []
+        for seat in range(s.n):
+            if seat in given:
+                new_hands.append(list(given[seat]))
+                continue
+            hand = [c for c in s.hands[seat] if c not in fixed]
+            spare = [c for c in spare if c not in hand]
+            while len(hand) < len(s.hands[seat]):
+                hand.append(spare.pop(0))
+            new_hands.append(hand)
         s.hands = new_hands
-        s.vote_deck = [*vote_deck_top, *(c for c in previous if c not in fixed)]
-    if kept is not None or row is not None or deck_top or discard is not None:
+        s.vote_deck = [*vote_deck_top, *spare]
+    if kept is not None or row is not None or deck_top or deck is not None or (
+            discard is not None):
         pool = [*s.event_deck, *(c for c in s.row if c is not None), *s.discard]
         if kept is not None:
             for seat in kept:
@@ -140,7 +158,7 @@ def arrange(
             for seat, titles in kept.items():
                 s.kept[seat] = [_take_title(pool, t) for t in titles]
         new_discard = [_take_title(pool, t) for t in discard] if discard is not None else None
-        top = [_take_title(pool, t) for t in deck_top]
+        top = [_take_title(pool, t) for t in (deck if deck is not None else deck_top)]
         if new_row is None:
             new_row = [c if c in pool else None for c in s.row]
             pool = [c for c in pool if c not in new_row]
@@ -151,7 +169,11 @@ def arrange(
         rest = [c for c in pool if c not in armada]
         s.row = new_row
         s.discard = new_discard
-        s.event_deck = [*top, *rest, *armada]
+        if deck is not None:
+            s.event_deck = top
+            s.discard += [*rest, *armada]
+        else:
+            s.event_deck = [*top, *rest, *armada]
         for peeks in s.peeks:
             peeks.clear()
     if turn is not None:

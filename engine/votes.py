@@ -119,7 +119,7 @@ def resolve_vote(s: GameState, ev: Events) -> None:
         f"The {kind.value.capitalize()} vote shows {shown}: {outcome.lower()}.",
         vote=kind.value, caller=stage.caller, outcome=outcome,
         symbols=[sym.value for sym in symbols],
-        cards=[VOTE_DECK[c].describe() for c in cards],
+        revealed=[VOTE_DECK[c].describe() for c in cards],
         counts={sym.value: n for sym, n in sorted(counts.items())})
     if kind is VoteKind.ATTACK and outcome == "SUCCESS":
         _attack_succeeded(s, ev, stage.caller)
