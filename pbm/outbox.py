@@ -1,0 +1,275 @@
+"""Writing the outbox: one rendered message per recipient and channel, at commit time.
+
+``notify`` builds a ``MessageContext`` for one seat from the engine state (its own
+``SeatView`` only) and the stored events that seat may see and has not been told yet,
+renders it with ``pbm.render.render`` for the player's channel, stores the board picture
+once per game version, and inserts ``OutboundMessage`` rows keyed by a dedupe key (the same
+decision is never prompted twice). After commit the caller enqueues ``pending_outbox_ids``.
+
+``MessageContext.extra`` keys written here (for the templates):
+every message: ``seat_number`` (1-based), ``reply_to`` (email reply address),
+``players`` ([{seat, number, name}]);
+INVITATION: ``respond_by_hours``, ``timing`` ({action_hours, vote_hours, other_hours});
+PROMPT: ``started`` (True in the first prompt of a game), ``decision_ids``;
+VOTE_RESULT: ``result`` (the vote.result event);
+REMINDER / FINAL_WARNING: ``decision_kind``, ``invitation`` (bool);
+TIMED_OUT: ``who``, ``who_seat_number``, ``you`` (bool), ``played`` (command text, or None
+when it is another seat's secret vote), ``decision_kind``;
+PAUSED: ``reason``; RESUMED: ``paused_hours``; SEAT_REPLACED: ``old_name``, ``new_name``,
+``briefing`` (True for the newcomer); TABLE_TALK: ``from_name``, ``from_seat_number``,
+``text``; REPLY: ``result`` (``pbm.games.Result.to_dict()``); GAME_OVER: ``aborted``,
+``reason``, ``score``.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+import engine
+from pbm import render
+from pbm.config import get_settings
+from pbm.messages import Channel, MessageContext, MessageKind
+from pbm.models import (
+    BoardImage,
+    Game,
+    GameEvent,
+    OutboundMessage,
+    OutboundStatus,
+    Player,
+    Seat,
+    board_image_key,
+)
+
+RECAP_LIMIT = 100  # at most this many recent events in one "since your last message"
+RECORD_SEAT_KINDS = {  # kinds after which the seat has been told everything it may see
+    MessageKind.PROMPT, MessageKind.NOTICE, MessageKind.STATUS, MessageKind.GAME_STARTED,
+    MessageKind.GAME_OVER, MessageKind.REMINDER, MessageKind.FINAL_WARNING,
+    MessageKind.TIMED_OUT, MessageKind.SEAT_REPLACED, MessageKind.VOTE_RESULT,
+    MessageKind.REPLY, MessageKind.PAUSED, MessageKind.RESUMED,
+}
+
+
+def reply_address(seat: Seat) -> str:
+    """The one-time reply address of a seat: ``play+TOKEN@domain``."""
+    return f"play+{seat.reply_token}@{get_settings().mail_domain}"
+
+
+def new_thread_id(game_id: int, seat_index: int) -> str:
+    """A fresh root Message-ID for the email thread of one (game, seat)."""
+    return f"<tortuga.g{game_id}.s{seat_index}.{secrets.token_hex(6)}@{get_settings().mail_domain}>"
+
+
+def channels_for(player: Player) -> list[Channel]:
+    """The channel a player is reached on: the preferred one if it works, else the other."""
+    email_ok = bool(player.email) and not player.email_failing
+    sms_ok = bool(player.phone) and not player.sms_opted_out
+    if player.preferred_channel == Channel.SMS and sms_ok:
+        return [Channel.SMS]
+    if email_ok:
+        return [Channel.EMAIL]
+    if sms_ok:
+        return [Channel.SMS]
+    if player.email:  # failing, but the only way left: keep trying
+        return [Channel.EMAIL]
+    return []
+
+
+def event_dict(event: GameEvent) -> dict[str, Any]:
+    """A stored event in the engine's ``Event.to_dict()`` form, plus its ``seq``."""
+    seats = event.audience_seats()
+    return {
+        "seq": event.seq,
+        "kind": event.kind,
+        "text": event.text,
+        "audience": None if seats is None else sorted(seats),
+        "data": json.loads(event.data_json or "{}"),
+        "state_version": event.state_version,
+    }
+
+
+def events_for(session: Session, game_id: int, seat: int, *, after: int = 0,
+               limit: int | None = RECAP_LIMIT) -> list[GameEvent]:
+    """The stored events ``seat`` may see with ``seq > after``, oldest first."""
+    rows = session.exec(
+        select(GameEvent)
+        .where(GameEvent.game_id == game_id, col(GameEvent.seq) > after)
+        .order_by(col(GameEvent.seq))
+    ).all()
+    visible = [e for e in rows if e.visible_to(seat)]
+    return visible[-limit:] if limit else visible
+
+
+def store_board_image(session: Session, game_id: int, state: engine.GameState) -> str:
+    """Store the public board picture of this game version once; return its key."""
+    key = board_image_key(game_id, state.version)
+    exists = session.exec(
+        select(BoardImage.id).where(
+            BoardImage.game_id == game_id, BoardImage.version == state.version
+        )
+    ).first()
+    if exists is None:
+        png = render.board_png(engine.public_view(state).to_dict())
+        session.add(BoardImage(game_id=game_id, version=state.version, png=png))
+        session.flush()
+    return key
+
+
+def _exists(session: Session, dedupe_key: str) -> bool:
+    return session.exec(
+        select(OutboundMessage.id).where(OutboundMessage.dedupe_key == dedupe_key)
+    ).first() is not None
+
+
+def player_list(session: Session, game_id: int) -> list[dict[str, Any]]:
+    """[{seat, number, name}] of a game's seats, in seat order."""
+    rows = session.exec(
+        select(Seat, Player)
+        .where(Seat.game_id == game_id, Seat.player_id == Player.id)
+        .order_by(col(Seat.seat_index))
+    ).all()
+    return [{"seat": s.seat_index, "number": s.seat_index + 1, "name": p.display_name}
+            for s, p in rows]
+
+
+def notify(
+    session: Session,
+    game: Game,
+    seat: Seat,
+    player: Player,
+    kind: MessageKind,
+    *,
+    now: datetime,
+    dedupe: str,
+    state: engine.GameState | None = None,
+    deadline: datetime | None = None,
+    extra: dict[str, Any] | None = None,
+    recap: bool = True,
+    events: Sequence[GameEvent] | None = None,
+) -> list[OutboundMessage]:
+    """Render one message for one seat and add it to the outbox (once per dedupe key).
+
+    ``events`` defaults to the seat's unseen events (``recap``); the seat is then marked
+    as told up to the newest of them. Returns the rows added (none if already there).
+    """
+    channels = channels_for(player)
+    keys = {ch: f"{dedupe}:{ch.value}" for ch in channels}
+    todo = [ch for ch in channels if not _exists(session, keys[ch])]
+    if not todo:
+        return []
+    assert game.id is not None
+    if events is None:
+        events = events_for(session, game.id, seat.seat_index, after=seat.last_event_seq) \
+            if recap else []
+    data = {
+        "seat_number": seat.seat_index + 1,
+        "reply_to": reply_address(seat),
+        "players": player_list(session, game.id),
+        **(extra or {}),
+    }
+    ctx = MessageContext(
+        kind=kind,
+        game_id=game.id,
+        game_name=game.name,
+        seat=seat.seat_index,
+        player_name=player.display_name,
+        time_zone=player.time_zone,
+        seat_view=engine.view(state, seat.seat_index).to_dict() if state is not None else None,
+        events=[event_dict(e) for e in events],
+        deadline=deadline,
+        extra=data,
+    )
+    rows = []
+    for channel in todo:
+        rendered = render.render(ctx, channel)
+        image_key = None
+        if channel is Channel.EMAIL and state is not None:
+            image_key = store_board_image(session, game.id, state)
+        message_id = in_reply_to = None
+        if channel is Channel.EMAIL:  # one thread per (game, seat), rooted at its first
+            if not seat.thread_message_id:
+                seat.thread_message_id = new_thread_id(game.id, seat.seat_index)
+            if _thread_started(session, seat):
+                message_id, in_reply_to = new_message_id(), seat.thread_message_id
+            else:
+                message_id = seat.thread_message_id
+        row = OutboundMessage(
+            game_id=game.id,
+            seat=seat.seat_index,
+            player_id=player.id,
+            channel=channel.value,
+            kind=kind.value,
+            to_address=(player.email if channel is Channel.EMAIL else player.phone) or "",
+            subject=rendered.subject,
+            text=rendered.text,
+            html=rendered.html if channel is Channel.EMAIL else None,
+            sms_body=rendered.sms if channel is Channel.SMS else None,
+            board_image_key=image_key,
+            message_id=message_id,
+            in_reply_to=in_reply_to,
+            reply_to=reply_address(seat) if channel is Channel.EMAIL else None,
+            status=OutboundStatus.PENDING,
+            dedupe_key=keys[channel],
+            created_at=now,
+        )
+        session.add(row)
+        rows.append(row)
+    if kind in RECORD_SEAT_KINDS and events:
+        seat.last_event_seq = max(seat.last_event_seq, max(e.seq for e in events))
+    if kind in {MessageKind.PROMPT, MessageKind.REMINDER, MessageKind.FINAL_WARNING}:
+        seat.last_prompted_at = now
+    session.add(seat)
+    session.flush()
+    return rows
+
+
+def _thread_started(session: Session, seat: Seat) -> bool:
+    return session.exec(
+        select(OutboundMessage.id).where(OutboundMessage.message_id == seat.thread_message_id)
+    ).first() is not None
+
+
+def new_message_id() -> str:
+    """A unique Message-ID for one outbound email."""
+    return f"<tortuga.{secrets.token_hex(10)}@{get_settings().mail_domain}>"
+
+
+def alert_admin(session: Session, game: Game | None, subject: str, text: str, *,
+                now: datetime, dedupe: str) -> OutboundMessage | None:
+    """An email to the service admin (``settings.admin_email``), once per dedupe key.
+
+    Plain text on purpose: it is an operator notice, not a player message.
+    """
+    key = f"admin:{dedupe}"
+    if _exists(session, key):
+        return None
+    name = game.name if game is not None else "-"
+    row = OutboundMessage(
+        game_id=game.id if game is not None else None,
+        channel=Channel.EMAIL.value,
+        kind="admin_alert",
+        to_address=get_settings().admin_email,
+        subject=f"[Tortuga admin] {name}: {subject}",
+        text=text,
+        message_id=new_message_id(),
+        dedupe_key=key,
+        created_at=now,
+    )
+    session.add(row)
+    session.flush()
+    return row
+
+
+def pending_outbox_ids(session: Session, *, limit: int | None = None) -> list[int]:
+    """Ids of outbox rows not yet sent (oldest first), for the caller to enqueue."""
+    query = select(OutboundMessage.id).where(
+        OutboundMessage.status == OutboundStatus.PENDING
+    ).order_by(col(OutboundMessage.id))
+    if limit:
+        query = query.limit(limit)
+    return [i for i in session.exec(query).all() if i is not None]
