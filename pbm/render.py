@@ -1,20 +1,57 @@
-"""Turn a MessageContext into what a player receives: email text, email HTML, SMS.
+"""Turn a ``MessageContext`` into what a player receives: email text, email HTML, SMS.
 
-First version: plain templates; richer ones follow. Templates only see the recipient's
-``MessageContext`` (their own seat view and the events they may see).
+Templates (Jinja2, ``templates/``) only see a per-seat model built here from the
+recipient's own ``SeatView`` dict and the events that seat may see; never the game state.
+HTML is autoescaped and has its CSS inlined; undefined template variables are errors.
+
+Every message of one game carries the same subject (``subject_for``) so mail clients keep
+each game in one thread; the service adds Message-ID / In-Reply-To. Email prompts show the
+board picture ``cid:board``: :func:`board_png` draws it from the *public* view only, so the
+service renders it once per game version (``RenderedMessage.board_image_key``) and reuses it.
+
+``ctx.extra`` keys, by ``MessageKind`` (all optional unless marked):
+
+- every kind: ``reply_to`` (str) the address replies go to, shown in the footer;
+  ``table_talk`` (list of ``{"name", "text"}``) SAY messages folded into this message.
+- ``INVITATION`` (``seat_view`` is None): ``inviter`` (str), ``players`` (list of names
+  invited), ``message`` (a personal note from the organiser); ``ctx.deadline`` = answer by.
+- ``GAME_STARTED``: nothing more; the seat's secrets come from ``seat_view``.
+- ``PROMPT`` / ``STATUS``: nothing more (``events`` = the recap, ``deadline``).
+- ``NOTICE``: ``headline`` (str) what happened to this seat, else the latest event.
+- ``VOTE_RESULT``: nothing more; the ``vote.result`` event in ``events`` is the result.
+- ``REMINDER``: nothing more; ``FINAL_WARNING``: ``policy`` = ``"default"`` (a safe
+  default is played at the deadline) or ``"pause"`` (the game pauses, the admin is told).
+- ``TIMED_OUT``: ``played`` (canonical command text played for this seat), or ``paused``
+  (bool) when the policy paused the game instead.
+- ``PAUSED`` / ``RESUMED``: ``reason`` (str).
+- ``SEAT_REPLACED``: ``previous_player`` (str); ``events`` = recent history (briefing).
+- ``TABLE_TALK``: ``from`` (speaker's name, required), ``text`` (required).
+- ``REPLY``: ``reply`` (``ReplyResult.to_dict()``), ``done`` (list of str: what was
+  applied, in display form), ``rejected`` (list of ``{"command", "reason"}``: well formed
+  but refused, e.g. the decision was already closed), ``help`` (topic str, "" for general
+  help) and ``log`` (bool: list ``events`` as the recent public history).
+- ``GAME_OVER``: nothing more; the public view carries the winner and every loyalty.
 """
 
 from __future__ import annotations
 
 import hashlib
-import io
 import json
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+import css_inline
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from pbm.messages import Channel, MessageContext, RenderedMessage
+from engine.cards import EventTitle
+from pbm.messages import Channel, MessageContext, MessageKind, RenderedMessage
+from pbm.replies.extract import REPLY_MARKER
+from pbm.replies.menu import MenuOption, build_menu, display_command
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
@@ -27,36 +64,730 @@ _env = Environment(
     keep_trailing_newline=True,
 )
 
+SHIP_NAMES = {"FD": "Flying Dutchman", "JR": "Jolly Roger"}
+RANK_NAMES = {"CAPTAIN": "Captain", "FIRST_MATE": "First Mate", "CABIN_BOY": "Cabin Boy",
+              "GOVERNOR": "Governor"}
+TEAM_NAMES = {"BRITISH": "British", "FRENCH": "French", "DUTCH": "Dutch"}
+SYMBOL_NAMES = {"CANNON": "Cannon", "TORCH": "Torch", "WATER": "Water", "BRITISH": "British",
+                "FRENCH": "French", "SKULL": "Skull", "HELM": "Helm"}
+VOTE_SECTION = {"ATTACK": "top", "BRAWL": "middle", "MUTINY": "bottom"}
+VOTE_RULE = {
+    "ATTACK": "Attack counts the top symbols: it succeeds with at least 1 Cannon and more "
+              "Torches than Waters; then the Captain takes 1 treasure.",
+    "BRAWL": "Brawl counts the flags: the side with more flags gets both Tortuga treasures "
+             "(a tie splits them 1 and 1).",
+    "MUTINY": "Mutiny counts the bottom symbols: more Skulls than Helms maroons the Captain.",
+}
+#: HELP topics -> templates/help/<file>.txt
+HELP_FILES = {
+    "": "general", "VOTE": "vote", "ATTACK": "vote", "MUTINY": "vote", "BRAWL": "vote",
+    "TURN": "turn", "VIEW": "turn", "REVEAL": "turn", "FORCE": "turn", "ROW": "turn",
+    "BOARD": "turn", "LAND": "turn", "MAROON": "turn", "SHIFT": "turn", "ACTIONS": "turn",
+    "CARDS": "cards", "MARQUE": "cards", "SAVE": "cards", "SHOOT": "cards", "GIVE": "cards",
+    "MAP": "cards", "TAKE": "cards", "PLACE": "cards", "FOUNTAIN": "cards", "ACCEPT": "cards",
+    "ATLANTIS": "cards", "CHOOSE": "cards", "EVENTS": "cards",
+    "SAY": "talk", "STATUS": "talk", "LOG": "talk", "STOP": "talk", "START": "talk",
+    "JOIN": "talk", "DECLINE": "talk", "TALK": "talk", "HELP": "general",
+}
+
+#: Events left out of recaps (noise there; LOG still lists them).
+RECAP_SKIP = frozenset({"event.refilled", "vote.cast"})
+RECAP_LIMIT = 25
+
+
+def title_label(title: str) -> str:
+    """``"LETTER_OF_MARQUE"`` -> ``"Letter of Marque"``."""
+    try:
+        return EventTitle(title).label
+    except ValueError:
+        return title.replace("_", " ").title()
+
 
 def subject_for(game_name: str) -> str:
-    """The constant subject of every message of one game, so each game is one thread."""
-    return f"[Tortuga: {game_name}] your game"
+    """The subject of every message of one game (constant, so a game is one thread)."""
+    return f"[Tortuga: {game_name}] Tortuga 1667 by mail"
 
 
-def render(ctx: MessageContext, channel: Channel) -> RenderedMessage:
-    """Render one message for one recipient on one channel."""
-    data: dict[str, Any] = {"ctx": ctx, "kind": ctx.kind.value}
-    text = _env.get_template("email/message.txt").render(**data)
-    if channel is Channel.SMS:
-        sms = _env.get_template("sms/message.txt").render(**data).strip()
-        return RenderedMessage(subject=subject_for(ctx.game_name), text=text, sms=sms)
-    html = _env.get_template("email/message.html").render(**data)
-    return RenderedMessage(subject=subject_for(ctx.game_name), text=text, html=html)
-
-
-def board_image_key(public_view: dict[str, Any]) -> str:
-    """A stable key for the board picture of one public view (same view, same key)."""
+def board_image_key(public_view: Mapping[str, Any], game_id: int | None = None) -> str:
+    """The key of the board picture of one public view: the same view, the same key."""
+    if game_id is not None and "version" in public_view:
+        return f"board-{game_id}-v{public_view['version']}"
     blob = json.dumps(public_view, sort_keys=True, default=str).encode()
     return "board-" + hashlib.sha256(blob).hexdigest()[:16]
 
 
 def board_png(public_view: dict[str, Any]) -> bytes:
-    """The public board as a PNG picture."""
-    from PIL import Image, ImageDraw, ImageFont
+    """The public board as a PNG (see :mod:`pbm.board_image`)."""
+    from pbm.board_image import draw_board
 
-    image = Image.new("RGB", (480, 120), "white")
-    draw = ImageDraw.Draw(image)
-    draw.text((10, 10), "Tortuga 1667", fill="black", font=ImageFont.load_default(size=14))
-    out = io.BytesIO()
-    image.save(out, format="PNG")
-    return out.getvalue()
+    return draw_board(public_view)
+
+
+# ------------------------------------------------------------------ GSM-7 and SMS
+
+_GSM7_BASIC = (
+    "@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞ\x1bÆæßÉ !\"#¤%&'()*+,-./0123456789:;<=>?"
+    "¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà"
+)
+_GSM7_EXTENDED = "^{}\\[~]|€\f"
+_GSM7_SET = frozenset(_GSM7_BASIC) | frozenset(_GSM7_EXTENDED)
+_GSM7_REPLACE = str.maketrans({
+    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "`": "'",
+    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"', "\u00bb": '"',
+    "\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2026": "...", "\u00a0": " ",
+    "\u2022": "*", "\u00b7": "*", "\u2192": "->", "\u2190": "<-", "\t": " ",
+})
+SMS_MAX_SEGMENTS = 2
+SMS_MAX_SEPTETS = 306  # 2 concatenated segments of 153 septets
+
+
+def is_gsm7(text: str) -> bool:
+    """True if every character of ``text`` is in the GSM 03.38 alphabet (basic or extended)."""
+    return all(ch in _GSM7_SET for ch in text)
+
+
+def gsm7_septets(text: str) -> int:
+    """Length in septets: extended characters (``[]{}^~|\\€``) take two."""
+    return sum(2 if ch in _GSM7_EXTENDED else 1 for ch in text)
+
+
+def sms_segments(text: str) -> int:
+    """How many SMS segments ``text`` needs (UCS-2 counting if it is not GSM-7)."""
+    if not text:
+        return 1
+    if is_gsm7(text):
+        n = gsm7_septets(text)
+        return 1 if n <= 160 else -(-n // 153)
+    units = len(text.encode("utf-16-le")) // 2
+    return 1 if units <= 70 else -(-units // 67)
+
+
+def to_gsm7(text: str) -> str:
+    """Text made GSM-7 safe: straight quotes, accents dropped where GSM-7 lacks them."""
+    out = []
+    for ch in text.translate(_GSM7_REPLACE):
+        if ch in _GSM7_SET:
+            out.append(ch)
+            continue
+        base = "".join(c for c in unicodedata.normalize("NFKD", ch)
+                       if not unicodedata.combining(c))
+        out.append(base if base and all(c in _GSM7_SET for c in base) else "?")
+    return "".join(out)
+
+
+def fit_sms(parts: Sequence[Sequence[str]], limit: int = SMS_MAX_SEPTETS) -> str:
+    """Join SMS parts, taking for each part the longest variant that still fits.
+
+    ``parts`` is a list of alternatives, longest first (the last may be ``""``); earlier
+    parts get priority. The result is GSM-7 and at most ``limit`` septets.
+    """
+    chosen = [to_gsm7(p[-1]) for p in parts]
+
+    def size(items: Sequence[str]) -> int:
+        return gsm7_septets(" ".join(x for x in items if x))
+
+    for i, alternatives in enumerate(parts):
+        for option in alternatives:
+            trial = [*chosen[:i], to_gsm7(option), *chosen[i + 1 :]]
+            if size(trial) <= limit:
+                chosen = trial
+                break
+    text = " ".join(x for x in chosen if x)
+    while gsm7_septets(text) > limit:  # only if even the shortest variants overflow
+        text = text[:-2].rstrip() + "~"
+        text = text[: limit - 2]
+    return text
+
+
+def short_name(name: str, width: int = 12) -> str:
+    """A name cut to ``width`` characters (a prefix still resolves in replies if unique)."""
+    name = " ".join(name.split())
+    return name if len(name) <= width else name[:width].rstrip()
+
+
+# ------------------------------------------------------------------ time
+
+
+def _zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def format_deadline(deadline: datetime | None, time_zone: str) -> dict[str, str] | None:
+    """The deadline in the player's zone and in UTC (``local``, ``utc``, ``short``)."""
+    if deadline is None:
+        return None
+    if deadline.tzinfo is None:
+        deadline = deadline.replace(tzinfo=UTC)
+    local = deadline.astimezone(_zone(time_zone))
+    utc = deadline.astimezone(UTC)
+    zone = local.tzname() or time_zone
+    return {
+        "local": f"{local:%a %d %b %Y, %H:%M} {zone}",
+        "utc": f"{utc:%a %d %b, %H:%M} UTC",
+        "short": f"{local:%a %d %b %H:%M} {zone}",
+        "same": "1" if local.utcoffset() == utc.utcoffset() else "",
+    }
+
+
+# ------------------------------------------------------------------ the per-seat model
+
+
+def _ranks(player: Mapping[str, Any]) -> str:
+    return " + ".join(RANK_NAMES.get(r, r) for r in player.get("ranks") or [])
+
+
+def _where(player: Mapping[str, Any]) -> str:
+    loc = player["location"]
+    ranks = _ranks(player)
+    if loc in SHIP_NAMES:
+        return f"{ranks or 'crew'} of the {SHIP_NAMES[loc]}"
+    if loc == "TORTUGA":
+        return "Governor of Tortuga" if ranks else "on Tortuga"
+    ship = loc.split("_")[0]
+    return f"in the {SHIP_NAMES.get(ship, ship)}'s rowboat"
+
+
+def board_model(public: Mapping[str, Any], seat_view: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The board as templates see it (peeks only of the recipient)."""
+    me = seat_view["seat"] if seat_view else None
+    players = {p["seat"]: p for p in public["players"]}
+
+    def crew(line: Sequence[int]) -> list[dict[str, Any]]:
+        return [{"seat": s, "number": s + 1, "name": players[s]["name"],
+                 "ranks": _ranks(players[s]), "you": s == me,
+                 "kept": [title_label(t) for t in players[s].get("kept") or []]}
+                for s in line]
+
+    ships = []
+    for ship in public["ships"]:
+        code = ship["ship"]
+        rower = public["rowboats"].get(code)
+        ships.append({
+            "code": code, "name": SHIP_NAMES[code], "crew": crew(ship["line"]),
+            "british": ship["british"], "french": ship["french"],
+            "rowboat": None if rower is None else players[rower]["name"],
+            "rowboat_you": rower is not None and rower == me,
+            "full": len(ship["line"]) >= 5,
+        })
+    peeks = {int(k): title_label(v) for k, v in (seat_view or {}).get("peeks", {}).items()}
+    down = set(public["row"])
+    row = [{"position": p, "down": p in down, "peek": peeks.get(p) if p in down else None}
+           for p in range(1, 6)]
+    vote = public.get("vote")
+    vote_model = None
+    if vote:
+        answered = set(vote["answered"])
+        vote_model = {
+            "kind": vote["kind"], "name": vote["kind"].capitalize(),
+            "caller": players[vote["caller"]]["name"],
+            "participants": [players[s]["name"] for s in vote["participants"]],
+            "waiting": [players[s]["name"] for s in vote["participants"] if s not in answered],
+        }
+    loyalties = public.get("loyalties")
+    score = public["score"]
+    return {
+        "version": public["version"],
+        "status": public["status"],
+        "turn_number": public["turn_number"],
+        "turn_name": players[public["turn_seat"]]["name"] if public["turn_seat"] in players
+        else "",
+        "action": public["action"],
+        "actions_per_turn": public["actions_per_turn"],
+        "ships": ships,
+        "tortuga": {"crew": crew(public["tortuga"]), "british": public["tortuga_british"],
+                    "french": public["tortuga_french"]},
+        "galleon": public["galleon"],
+        "row": row,
+        "deck_size": public["deck_size"],
+        "discard": [title_label(t) for t in public["discard"]],
+        "vote_deck_size": public["vote_deck_size"],
+        "kept": [{"name": p["name"], "cards": [title_label(t) for t in p["kept"]]}
+                 for p in public["players"] if p.get("kept")],
+        "score": {"british": score["british"], "french": score["french"],
+                  "galleon": score["galleon"]},
+        "vote": vote_model,
+        "exhausted": public.get("exhausted", False),
+        "sudden_death": public.get("sudden_death", False),
+        "winner": public.get("winner"),
+        "winner_name": TEAM_NAMES.get(public.get("winner") or "", ""),
+        "end_reason": score.get("reason"),
+        "loyalties": None if loyalties is None else [
+            {"name": players[s]["name"], "loyalty": TEAM_NAMES.get(x, x),
+             "won": x == public.get("winner"), "you": s == me}
+            for s, x in enumerate(loyalties)
+        ],
+        "players": [{"number": p["seat"] + 1, "name": p["name"], "where": _where(p),
+                     "hand_size": p["hand_size"], "you": p["seat"] == me}
+                    for p in public["players"]],
+    }
+
+
+_LOYALTY_TEXT = {
+    "BRITISH": "British: you win if the British holds and area hold more treasure than the "
+               "French at the end.",
+    "FRENCH": "French: you win if the French holds and area hold more treasure than the "
+              "British at the end.",
+    "DUTCH": "Dutch: you win alone if the game ends in a tie.",
+}
+
+
+def me_model(seat_view: Mapping[str, Any]) -> dict[str, Any]:
+    """The recipient's own secrets and position."""
+    public = seat_view["public"]
+    player = next(p for p in public["players"] if p["seat"] == seat_view["seat"])
+    hand = [{
+        "number": c["number"],
+        "text": c["text"],
+        "top": " + ".join(SYMBOL_NAMES.get(s, s) for s in c["top"]),
+        "middle": " + ".join(SYMBOL_NAMES.get(s, s) for s in c["middle"]),
+        "bottom": " + ".join(SYMBOL_NAMES.get(s, s) for s in c["bottom"]),
+        "sections": {"top": c["top"], "middle": c["middle"], "bottom": c["bottom"]},
+    } for c in seat_view["hand"]]
+    n = len(public["players"])
+    loyalty = seat_view["loyalty"]
+    team_note = ""
+    if n == 2:
+        team_note = "In a 2-player game each of you knows the other's team."
+    return {
+        "seat": seat_view["seat"],
+        "number": seat_view["seat"] + 1,
+        "name": seat_view["name"],
+        "loyalty": loyalty,
+        "loyalty_name": TEAM_NAMES.get(loyalty, loyalty),
+        "loyalty_text": _LOYALTY_TEXT.get(loyalty, loyalty),
+        "team_note": team_note,
+        "hand": hand,
+        "peeks": [{"position": int(p), "title": title_label(t)}
+                  for p, t in sorted(seat_view["peeks"].items(), key=lambda kv: int(kv[0]))],
+        "kept": [title_label(t) for t in seat_view["kept"]],
+        "seen": sorted({title_label(t) for t in seat_view["seen"]}),
+        "where": _where(player),
+        "atlantis_ordered": seat_view.get("atlantis_ordered", False),
+    }
+
+
+def _names(seat_view: Mapping[str, Any]) -> dict[int, str]:
+    return {p["seat"]: p["name"] for p in seat_view["public"]["players"]}
+
+
+def _cause_text(cause: str) -> str:
+    return {"MAROON": "the Captain's maroon order", "MUTINY": "a successful Mutiny",
+            "PISTOL": "a Pistol shot", "BLACK_SPOT": "the Black Spot"}.get(
+        cause, cause.replace("_", " ").lower())
+
+
+def awaited_model(seat_view: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """What is awaited from the recipient: headline, details, SMS forms and the menu."""
+    if not seat_view:
+        return None
+    decisions = seat_view.get("pending") or []
+    menu = build_menu(seat_view)
+    if not decisions and not menu:
+        return None
+    names = _names(seat_view)
+    me = seat_view["seat"]
+    public = seat_view["public"]
+    player = next(p for p in public["players"] if p["seat"] == me)
+    details: list[str] = []
+    sms_info = ""
+    if not decisions:  # only the Atlantis standing order is possible
+        headline = "Nothing is awaited from you now, but you may order Atlantis."
+        sms_head = "Nothing awaited; you may order ATLANTIS."
+        kind = "ATLANTIS"
+    else:
+        d = decisions[0]
+        kind = d["kind"]
+        c = d.get("context") or {}
+        if kind == "ACTION":
+            of = c.get("of", 1)
+            step = f" (action {c.get('action', 1)} of {of})" if of > 1 else ""
+            headline = f"Your turn{step}: choose one action."
+            sms_head = f"Your turn{step}."
+            details.append(f"You are {_where(player)}.")
+            if of > 1:
+                details.append("In a 2-player game you take 2 actions per turn: you may send "
+                               "both now, one per line.")
+            down = public["row"]
+            peeks = {int(k): title_label(v) for k, v in seat_view["peeks"].items()}
+            sms_info = "Face down: " + " ".join(map(str, down)) + "." if down else ""
+            known = [f"{p}={t}" for p, t in sorted(peeks.items()) if p in down]
+            if known:
+                sms_info += " You saw " + ", ".join(known) + "."
+        elif kind == "VOTE":
+            vote = c.get("vote", "")
+            caller = names.get(c.get("caller", -1), "?")
+            article = "an" if vote == "ATTACK" else "a"
+            headline = f"{caller} called {article} {vote.capitalize()}: play a Vote card."
+            sms_head = f"{caller} called {article} {vote.capitalize()}. Play a card:"
+            details.append(VOTE_RULE.get(vote, ""))
+            details.append("Nobody learns who played which card; 1 card from the deck is "
+                           "added. You draw a new card afterwards.")
+            section = VOTE_SECTION.get(vote, "top")
+            sms_info = " ".join(
+                f"{card['number']}={'+'.join(SYMBOL_NAMES.get(s, s) for s in card[section])}"
+                for card in seat_view["hand"])
+        elif kind == "CHOOSE":
+            a, b = c.get("positions", ["?", "?"])
+            by = names.get(c.get("forced_by", -1), "Someone")
+            headline = (f"{by} forced you to reveal Event card {a} or {b}: choose one. "
+                        "You reveal it and resolve it.")
+            sms_head = f"{by} forced you: reveal card {a} or {b}."
+            peeks = {int(k): title_label(v) for k, v in seat_view["peeks"].items()}
+            known = [f"{p}={peeks[p]}" for p in (a, b) if p in peeks]
+            if known:
+                details.append("You have seen: " + ", ".join(known) + ".")
+                sms_info = "You saw " + ", ".join(known) + "."
+        elif kind == "LETTER_OF_MARQUE":
+            headline = ("You revealed a Letter of Marque: move a player from Tortuga or a "
+                        "rowboat to the back of a ship now, or SAVE it for a later turn.")
+            sms_head = "Letter of Marque: move someone to a ship, or SAVE it."
+        elif kind == "SHOOT":
+            headline = "You revealed a Pistol: choose who to shoot. They are marooned."
+            sms_head = "Pistol! Who do you shoot?"
+        elif kind == "GIVE":
+            headline = "You revealed a Treasure Map: choose who gets it (you may keep it)."
+            sms_head = "Treasure Map: who gets it?"
+        elif kind == "TAKE":
+            if c.get("source") == "GALLEON":
+                headline = ("Your Attack succeeded! Take 1 treasure from the Galleon: "
+                            "choose your hold.")
+                sms_head = "Attack won! Galleon treasure to which hold?"
+            else:
+                headline = ("Your Attack succeeded! The Galleon is empty: take 1 treasure "
+                            "from a hold of the other ship into a hold of yours.")
+                sms_head = "Attack won! Take from which hold, to which?"
+        elif kind == "PLACE":
+            ship = SHIP_NAMES.get(c.get("ship", ""), "your ship")
+            headline = (f"You are the Captain of the {ship}: choose the hold for its "
+                        "starting treasure.")
+            sms_head = f"Captain of the {ship}: place your starting treasure."
+        elif kind == "FOUNTAIN":
+            by = c.get("by")
+            who = f" by {names[by]}" if by is not None and by in names else ""
+            headline = (f"You are about to be marooned ({_cause_text(c.get('cause', ''))}"
+                        f"{who}). You own the Fountain of Youth: stay or go?")
+            sms_head = "About to be marooned. Fountain of Youth: stay or go?"
+        else:
+            headline = "A decision is awaited from you."
+            sms_head = "Your decision is awaited."
+    return {
+        "kind": kind,
+        "headline": headline,
+        "details": [x for x in details if x],
+        "sms_head": sms_head,
+        "sms_info": sms_info,
+        "menu": menu,
+        "example": _example(menu),
+    }
+
+
+def _example(menu: Sequence[MenuOption]) -> str:
+    for option in menu:
+        if option.example:
+            return option.example
+    return menu[0].display if menu else "STATUS"
+
+
+def recap(events: Sequence[Mapping[str, Any]], limit: int = RECAP_LIMIT) -> dict[str, Any]:
+    """Event lines for "since your last message": text, private flag; the oldest dropped."""
+    lines = [{"text": e["text"], "private": e.get("audience") is not None,
+              "kind": e.get("kind", "")}
+             for e in events if e.get("kind") not in RECAP_SKIP]
+    dropped = max(0, len(lines) - limit)
+    return {"lines": lines[dropped:], "dropped": dropped}
+
+
+# ------------------------------------------------------------------ rendering
+
+
+def _vote_result(events: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    for e in reversed(events):
+        if e.get("kind") == "vote.result":
+            data = e.get("data") or {}
+            counts = data.get("counts") or {}
+            return {
+                "text": e["text"],
+                "vote": str(data.get("vote", "")).capitalize(),
+                "outcome": str(data.get("outcome", "")).lower(),
+                "symbols": [SYMBOL_NAMES.get(s, s) for s in data.get("symbols") or []],
+                "counts": {SYMBOL_NAMES.get(k, k): v for k, v in sorted(counts.items())},
+                "cards": list(data.get("cards") or []),
+            }
+    return None
+
+
+def _model(ctx: MessageContext) -> dict[str, Any]:
+    view = ctx.seat_view
+    public = view["public"] if view else None
+    extra = dict(ctx.extra)
+    reply = extra.get("reply") or {}
+    model: dict[str, Any] = {
+        "ctx": ctx,
+        "kind": ctx.kind.value,
+        "game": ctx.game_name,
+        "player": ctx.player_name,
+        "extra": extra,
+        "marker": REPLY_MARKER,
+        "board": board_model(public, view) if public else None,
+        "me": me_model(view) if view else None,
+        "awaited": awaited_model(view) if ctx.kind is not MessageKind.GAME_OVER else None,
+        "deadline": format_deadline(ctx.deadline, ctx.time_zone),
+        "recap": recap(ctx.events),
+        "vote_result": _vote_result(ctx.events),
+        "table_talk": list(extra.get("table_talk") or []),
+        "reply": {
+            "understood": reply.get("understood") or [],
+            "meta": reply.get("meta") or [],
+            "not_understood": reply.get("not_understood") or [],
+            "ignored": reply.get("ignored") or [],
+        },
+        "done": list(extra.get("done") or []),
+        "rejected": list(extra.get("rejected") or []),
+        "help": extra.get("help"),
+        "help_file": None if extra.get("help") is None
+        else HELP_FILES.get(str(extra["help"]).upper(), "general"),
+        "show_log": bool(extra.get("log")),
+        "reply_to": extra.get("reply_to"),
+        "played": display_command(str(extra["played"]), view) if extra.get("played") else None,
+    }
+    model["headline"] = _headline(ctx, model)
+    return model
+
+
+def _headline(ctx: MessageContext, m: Mapping[str, Any]) -> str:
+    kind = ctx.kind
+    awaited = m["awaited"]
+    extra = m["extra"]
+    if kind is MessageKind.INVITATION:
+        return f"You are invited to play Tortuga 1667: game {ctx.game_name}"
+    if kind is MessageKind.GAME_STARTED:
+        return f"Game {ctx.game_name} has started"
+    if kind in (MessageKind.PROMPT, MessageKind.STATUS, MessageKind.REMINDER,
+                MessageKind.FINAL_WARNING, MessageKind.RESUMED) and awaited:
+        prefix = {MessageKind.REMINDER: "Reminder: ",
+                  MessageKind.FINAL_WARNING: "Last call: "}.get(kind, "")
+        return prefix + awaited["headline"]
+    if kind is MessageKind.STATUS:
+        return "Nothing is awaited from you right now"
+    if kind is MessageKind.NOTICE:
+        if extra.get("headline"):
+            return str(extra["headline"])
+        return m["recap"]["lines"][-1]["text"] if m["recap"]["lines"] else "News from your game"
+    if kind is MessageKind.VOTE_RESULT:
+        vr = m["vote_result"]
+        return vr["text"] if vr else "The vote is over"
+    if kind is MessageKind.TIMED_OUT:
+        if m["played"]:
+            return f"Time ran out: {m['played']} was played for you"
+        return "Time ran out: the game is paused"
+    if kind is MessageKind.PAUSED:
+        return f"Game {ctx.game_name} is paused"
+    if kind is MessageKind.RESUMED:
+        return f"Game {ctx.game_name} is running again"
+    if kind is MessageKind.SEAT_REPLACED:
+        return f"Welcome aboard: you take over a seat in game {ctx.game_name}"
+    if kind is MessageKind.TABLE_TALK:
+        return f"{extra.get('from', 'A player')} says"
+    if kind is MessageKind.REPLY:
+        if m["done"]:
+            return "Done: " + "; ".join(m["done"])
+        if m["rejected"] or m["reply"]["not_understood"]:
+            return "Nothing was changed"
+        return "Your reply"
+    if kind is MessageKind.GAME_OVER:
+        board = m["board"]
+        if board and board["winner_name"]:
+            return f"Game over: the {board['winner_name']} win"
+        return "Game over"
+    return f"Game {ctx.game_name}"
+
+
+def _render_email(model: Mapping[str, Any]) -> tuple[str, str]:
+    text = _env.get_template("email/message.txt").render(**model)
+    text = re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
+    html = _env.get_template("email/message.html").render(**model)
+    html = css_inline.inline(html)
+    return text, html
+
+
+#: The sections of an email, in order, by kind (templates/email/_<section>.txt / .html).
+SECTIONS: dict[MessageKind, tuple[str, ...]] = {
+    MessageKind.INVITATION: ("invitation",),
+    MessageKind.GAME_STARTED: ("started", "awaited", "secrets", "board"),
+    MessageKind.PROMPT: ("awaited", "talk", "recap", "secrets", "board"),
+    MessageKind.NOTICE: ("recap", "awaited", "board"),
+    MessageKind.VOTE_RESULT: ("vote_result", "recap", "board"),
+    MessageKind.REMINDER: ("awaited", "talk", "recap", "secrets", "board"),
+    MessageKind.FINAL_WARNING: ("policy", "awaited", "talk", "recap", "secrets", "board"),
+    MessageKind.TIMED_OUT: ("timed_out", "recap", "board"),
+    MessageKind.PAUSED: ("paused",),
+    MessageKind.RESUMED: ("resumed", "awaited", "secrets", "board"),
+    MessageKind.SEAT_REPLACED: ("replaced", "awaited", "secrets", "recap", "board"),
+    MessageKind.TABLE_TALK: ("table_talk",),
+    MessageKind.REPLY: ("reply", "help", "log", "awaited"),
+    MessageKind.STATUS: ("awaited", "talk", "secrets", "board", "recap"),
+    MessageKind.GAME_OVER: ("game_over", "recap", "board"),
+}
+
+
+def _sms_options(menu: Sequence[MenuOption], width: int | None, collapse: bool) -> str:
+    """``1=VIEW _ _ 2=REVEAL _ ...``; names cut to ``width``; enumerations collapsed."""
+    items: list[str] = []
+    seen_templates: set[str] = set()
+    for option in menu:
+        display = option.display
+        if collapse and not option.is_template and option.verb in (
+                "MAROON", "MARQUE", "SHOOT", "GIVE") and len(
+                [o for o in menu if o.verb == option.verb]) > 1:
+            template = {"MAROON": "MAROON name", "MARQUE": "MARQUE name FD/JR",
+                        "SHOOT": "SHOOT name", "GIVE": "GIVE name"}[option.verb]
+            if template in seen_templates:
+                continue
+            seen_templates.add(template)
+            items.append(template)
+            continue
+        if width is not None:
+            words = display.split()
+            display = " ".join(short_name(w, width) if len(w) > width else w for w in words)
+            if option.verb in ("MAROON", "SHOOT", "GIVE", "MARQUE") and not option.is_template:
+                head, _, rest = display.partition(" ")
+                display = f"{head} {short_name(rest, width)}" if rest else head
+        items.append(f"{option.number}={display}")
+    return " ".join(items)
+
+
+def _sms_awaited(model: Mapping[str, Any], head: str) -> str:
+    awaited = model["awaited"]
+    deadline = model["deadline"]
+    by = [f"By {deadline['short']}.", ""] if deadline else [""]
+    menu = awaited["menu"]
+    options = [
+        "Reply " + _sms_options(menu, None, False),
+        "Reply " + _sms_options(menu, 10, False),
+        "Reply " + _sms_options(menu, 6, False),
+        "Reply " + _sms_options(menu, 6, True),
+        "Reply STATUS for your options.",
+    ]
+    return fit_sms([
+        [head],
+        [awaited["sms_head"], awaited["sms_head"][:60]],
+        options,
+        [awaited["sms_info"], awaited["sms_info"][:80], ""],
+        by,
+        ["STATUS=full picture", "STATUS=all", ""],
+    ])
+
+
+def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
+    """The SMS form: at most 2 GSM-7 segments, the game named, STATUS for the full picture."""
+    kind = ctx.kind
+    extra = model["extra"]
+    game = short_name(ctx.game_name, 20)
+    head = f"Tortuga {game}:"
+    awaited = model["awaited"]
+    me = model["me"]
+    if kind is MessageKind.INVITATION:
+        inviter = extra.get("inviter")
+        players = extra.get("players") or []
+        who = f"{short_name(inviter, 20)} invites you" if inviter else "You are invited"
+        size = f" ({len(players)} players)" if players else ""
+        deadline = model["deadline"]
+        return fit_sms([
+            [f"Tortuga 1667 by text: {who} to game {game}{size}."],
+            ["Reply JOIN to play or DECLINE."],
+            [f"Answer by {deadline['short']}." if deadline else ""],
+            ["HELP for how to play.", ""],
+        ])
+    if kind is MessageKind.TABLE_TALK:
+        speaker = short_name(str(extra.get("from", "?")), 20)
+        return fit_sms([[f"{head} {speaker} says:"], [f'"{extra.get("text", "")}"'],
+                        ["Reply SAY text to answer all.", ""]])
+    if kind is MessageKind.PAUSED:
+        reason = extra.get("reason") or "the admin paused it"
+        return fit_sms([[head], [f"game paused ({reason}).", "game paused."],
+                        ["Nothing is awaited until it resumes."]])
+    if kind is MessageKind.REPLY:
+        return _sms_reply(model, head)
+    if awaited and kind in (MessageKind.PROMPT, MessageKind.STATUS, MessageKind.REMINDER,
+                            MessageKind.FINAL_WARNING, MessageKind.RESUMED,
+                            MessageKind.SEAT_REPLACED, MessageKind.GAME_STARTED,
+                            MessageKind.NOTICE):
+        prefix = {MessageKind.REMINDER: "Reminder!", MessageKind.FINAL_WARNING: "LAST CALL!",
+                  MessageKind.RESUMED: "Game resumed.",
+                  MessageKind.SEAT_REPLACED: "You took over a seat.",
+                  MessageKind.GAME_STARTED: f"Game on! You are {me['loyalty_name']}."
+                  if me else "Game on!"}.get(kind, "")
+        talk = model["table_talk"]
+        if talk:
+            prefix = (prefix + f" {len(talk)} new SAY msg(s).").strip()
+        return _sms_awaited(model, f"{head} {prefix}".strip())
+    if kind is MessageKind.GAME_STARTED and me:
+        return fit_sms([[f"{head} game on! You are {me['loyalty_name']}, {me['where']}."],
+                        ["Reply STATUS for the board."]])
+    if kind is MessageKind.TIMED_OUT:
+        if model["played"]:
+            return fit_sms([[head], [f"time ran out, {model['played']} was played for you."],
+                            ["STATUS=full picture", ""]])
+        return fit_sms([[head], ["time ran out; the game is paused."]])
+    if kind is MessageKind.GAME_OVER:
+        board = model["board"]
+        score = board["score"] if board else None
+        result = model["headline"]
+        if score:
+            result += f", British {score['british']} French {score['french']}."
+        you = f"You were {me['loyalty_name']}." if me else ""
+        everyone = ""
+        if board and board["loyalties"]:
+            everyone = "Teams: " + ", ".join(
+                f"{short_name(x['name'], 8)} {x['loyalty'][0]}" for x in board["loyalties"])
+        return fit_sms([[head], [result], [you], [everyone, ""], ["Thanks for playing!", ""]])
+    if kind is MessageKind.VOTE_RESULT and model["vote_result"]:
+        return fit_sms([[head], [model["vote_result"]["text"]], ["STATUS=full picture", ""]])
+    if kind is MessageKind.STATUS:
+        return fit_sms([[head], ["Nothing is awaited from you now."],
+                        [f"You are {me['where']}." if me else ""], ["LOG=recent history", ""]])
+    return fit_sms([[head], [model["headline"]], ["STATUS=full picture", ""]])
+
+
+def _sms_reply(model: Mapping[str, Any], head: str) -> str:
+    reply = model["reply"]
+    parts: list[list[str]] = [[head]]
+    if model["done"]:
+        parts.append(["Done: " + "; ".join(model["done"]) + "."])
+    for item in model["rejected"][:1]:
+        parts.append([f"Not done: {item['command']} ({item['reason']}).",
+                      f"Not done: {item['command']}."])
+    for item in reply["not_understood"][:1]:
+        line = short_name(item["line"], 30)
+        hint = f" Did you mean {item['suggestion']}?" if item.get("suggestion") else ""
+        parts.append([f'Not understood: "{line}".{hint}', f"Not understood.{hint}"])
+    if reply["meta"] and not (model["done"] or model["rejected"] or reply["not_understood"]):
+        names = ", ".join(m["name"] for m in reply["meta"])
+        parts.append([f"OK: {names}."])
+    awaited = model["awaited"]
+    if awaited:
+        options = [
+            "Still awaited: " + _sms_options(awaited["menu"], 10, False),
+            "Still awaited: " + _sms_options(awaited["menu"], 6, True),
+            "Reply STATUS for your options.",
+        ]
+        parts.append(options)
+    parts.append(["HELP=how to reply", ""])
+    return fit_sms(parts)
+
+
+def render(ctx: MessageContext, channel: Channel) -> RenderedMessage:
+    """Render one message for one recipient on one channel."""
+    model = _model(ctx)
+    model["sections"] = SECTIONS.get(ctx.kind, ())
+    subject = subject_for(ctx.game_name)
+    text, html = _render_email(model)
+    if channel is Channel.SMS:
+        return RenderedMessage(subject=subject, text=text, sms=_sms(ctx, model))
+    key = None
+    if ctx.seat_view and 'src="cid:board"' in html:
+        key = board_image_key(ctx.seat_view["public"], ctx.game_id)
+    return RenderedMessage(subject=subject, text=text, html=html, board_image_key=key)
