@@ -20,10 +20,11 @@ import logging
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage, Message
 from email.utils import getaddresses, parseaddr
+from typing import Any
 
 import sqlalchemy as sa
 from sqlmodel import Session
@@ -215,3 +216,442 @@ def bounce_details(message: Message) -> tuple[int | None, set[str]]:
                 text = "\n".join(str(p) for p in (part.get_payload() or []))
             failed.update(m.strip("<>").lower() for m in _FINAL_RECIPIENT.findall(text))
     return outbox_id, failed
+
+
+# ------------------------------------------------------------------------------ processing
+
+#: a message whose processing was started this many times without finishing (the worker
+#: died each time) is quarantined instead of being tried again
+MAX_PROCESS_ATTEMPTS = 5
+ACTIVE_GAMES = ("running", "inviting", "paused", "created")
+
+
+def _inbound_table() -> sa.Table:
+    from pbm.models import InboundMessage
+
+    return InboundMessage.__table__  # type: ignore[attr-defined, no-any-return]
+
+
+def process(inbound_id: int, now: datetime) -> str:
+    """Process one stored message at most once; returns what became of it.
+
+    Claims the row (``new`` -> ``processing``), then applies it in one transaction that
+    also marks it ``done`` or ``ignored``. Transient database errors release the row and
+    propagate (the task retries); any other error quarantines the message.
+    """
+    from pbm.db import is_conflict, run_transaction
+
+    settings = get_settings()
+    claimed = run_transaction(lambda s: _claim(s, inbound_id, now, settings))
+    if claimed is None:
+        return "skipped"
+    if claimed.attempts > MAX_PROCESS_ATTEMPTS:
+        quarantine(inbound_id, f"processing was interrupted {claimed.attempts - 1} times "
+                               "(the worker died each time)", now)
+        return "quarantined"
+    try:
+        return str(run_transaction(lambda s: _handle(s, inbound_id, now, settings)))
+    except Exception as exc:
+        if is_conflict(exc) or isinstance(exc, sa.exc.OperationalError | sa.exc.InterfaceError):
+            _release(inbound_id)
+            raise
+        log.exception("inbound message %s quarantined", inbound_id)
+        quarantine(inbound_id, f"{type(exc).__name__}: {exc}", now)
+        return "quarantined"
+
+
+def _claim(session: Session, inbound_id: int, now: datetime, settings: Settings) -> Any | None:
+    table = _inbound_table()
+    stale = now - timedelta(seconds=settings.outbox_lease_seconds)
+    return session.execute(
+        sa.update(table)
+        .where(table.c.id == inbound_id)
+        .where(sa.or_(table.c.status == "new",
+                      sa.and_(table.c.status == "processing", table.c.processed_at < stale)))
+        .values(status="processing", attempts=table.c.attempts + 1, processed_at=now)
+        .returning(table.c.id, table.c.attempts)
+    ).first()
+
+
+def _release(inbound_id: int) -> None:
+    """Give a claimed row back after a transient failure (best effort: the lease expires)."""
+    from pbm.db import run_transaction
+
+    table = _inbound_table()
+    try:
+        run_transaction(lambda s: s.execute(
+            sa.update(table).where(table.c.id == inbound_id, table.c.status == "processing")
+            .values(status="new")), attempts=2)
+    except Exception as exc:
+        log.warning("could not release inbound %s: %s", inbound_id, exc)
+
+
+def quarantine(inbound_id: int, error: str, now: datetime) -> None:
+    """Keep a message the service could not process aside, with its error; tell the admin."""
+    from pbm.db import run_transaction
+    from pbm.outbox import alert_admin
+
+    table = _inbound_table()
+
+    def work(session: Session) -> None:
+        session.execute(sa.update(table).where(table.c.id == inbound_id).values(
+            status="quarantined", error=error[:4000], processed_at=now))
+        alert_admin(session, None, f"inbound message #{inbound_id} quarantined",
+                    f"Inbound message #{inbound_id} could not be processed and was set "
+                    f"aside:\n\n{error[:2000]}\n\nSee the quarantine page of the admin site.",
+                    now=now, dedupe=f"quarantine:{inbound_id}")
+
+    run_transaction(work)
+
+
+def _finish(session: Session, inbound_id: int, status: str, now: datetime, *,
+            error: str | None = None, game_id: int | None = None,
+            seat: int | None = None) -> str:
+    table = _inbound_table()
+    session.execute(sa.update(table).where(table.c.id == inbound_id).values(
+        status=status, error=error, processed_at=now, game_id=game_id, seat=seat))
+    return status if not error else f"{status}: {error}"
+
+
+def _handle(session: Session, inbound_id: int, now: datetime, settings: Settings) -> str:
+    from pbm.models import InboundStatus
+
+    table = _inbound_table()
+    row = session.execute(sa.select(table).where(table.c.id == inbound_id)
+                          .with_for_update()).first()
+    if row is None or row.status != InboundStatus.PROCESSING.value:
+        return "skipped"  # another worker finished it first
+    from pbm.ratelimit import inbound_allowed
+
+    if not inbound_allowed(session, row.channel, row.sender, row.received_at, settings,
+                           message_id=row.id):
+        return _finish(session, row.id, "ignored", now, error="rate limited: too many "
+                       f"messages from {row.sender} in the last hour")
+    if row.channel == EMAIL:
+        return _handle_email(session, row, now, settings)
+    if row.channel == SMS:
+        return _handle_sms(session, row, now, settings)
+    return _finish(session, row.id, "ignored", now, error=f"unknown channel {row.channel!r}")
+
+
+def _handle_email(session: Session, row: Any, now: datetime, settings: Settings) -> str:
+    raw = decode_raw(row.raw)
+    message = parse_email(raw)
+    reason = automatic_reason(message, settings)
+    if reason == "bounce":
+        return _finish(session, row.id, "ignored", now,
+                       error="bounce: " + handle_bounce(session, message, now))
+    if reason:
+        return _finish(session, row.id, "ignored", now, error=f"automatic message ({reason})")
+    seat = route_email(session, message, row.sender)
+    if seat is None:
+        return _finish(session, row.id, "ignored", now,
+                       error=f"no game seat for this message from {row.sender}")
+    player = _player(session, seat.player_id)
+    if player is None or (player.email or "").lower() != row.sender.lower():
+        return _finish(session, row.id, "ignored", now, game_id=seat.game_id,
+                       seat=seat.seat_index,
+                       error=f"sender {row.sender} is not the player of this seat")
+    from pbm.replies import read_email_reply
+
+    return _apply(session, row, seat, player, now, lambda view, invited: read_email_reply(
+        raw, view, invited=invited))
+
+
+def _handle_sms(session: Session, row: Any, now: datetime, settings: Settings) -> str:
+    from pbm.models import Player
+    from pbm.replies import read_sms_reply
+
+    form = json.loads(row.raw)
+    body = str(form.get("Body", ""))
+    player = session.execute(sa.select(Player).where(Player.phone == row.sender)).scalar()
+    if player is None:
+        return _finish(session, row.id, "ignored", now, error=f"unknown number {row.sender}")
+    keyword = body.strip().strip(".!").lower()
+    carrier = keyword in _CARRIER_STOP or keyword in _CARRIER_START or (
+        keyword == "yes" and player.sms_opted_out)
+    if carrier:
+        # Twilio already acted on the keyword (and answered it); mirror it here, no reply.
+        _set_sms_opt_out(session, player, keyword in _CARRIER_STOP, now)
+    seat = route_sms(session, player.id)
+    if carrier or seat is None:
+        return _finish(session, row.id, "done" if carrier else "ignored", now,
+                       error=None if carrier else f"{row.sender} has no game in progress",
+                       game_id=seat.game_id if seat else None,
+                       seat=seat.seat_index if seat else None)
+    return _apply(session, row, seat, player, now, lambda view, invited: read_sms_reply(
+        body, view, invited=invited))
+
+
+# The carrier / Twilio opt-out keywords: Twilio handles them itself and still forwards them.
+# (YES is one too, but only for an opted-out number: otherwise it answers an invitation.)
+_CARRIER_STOP = {"stop", "stopall", "unsubscribe", "cancel", "end", "quit"}
+_CARRIER_START = {"start", "unstop"}
+
+
+def _set_sms_opt_out(session: Session, player: Any, stop: bool, now: datetime) -> None:
+    from pbm.outbox import alert_admin
+
+    if bool(player.sms_opted_out) == stop:
+        return
+    player.sms_opted_out = stop
+    if stop and player.email:
+        player.preferred_channel = "email"
+    session.add(player)
+    session.flush()
+    what = "stopped" if stop else "resumed"
+    alert_admin(session, None, f"{player.display_name} {what} text messages",
+                f"{player.display_name} ({player.phone}) sent "
+                f"{'STOP' if stop else 'START'}: text messages are {what}"
+                + ("; email takes over." if stop and player.email else "."),
+                now=now, dedupe=f"sms-opt:{player.id}:{what}:{now.isoformat()}")
+
+
+def _player(session: Session, player_id: int) -> Any:
+    from pbm.models import Player
+
+    return session.get(Player, player_id)
+
+
+def route_email(session: Session, message: Message, sender: str) -> Any | None:
+    """The seat a reply is for: its reply token; else the thread it answers; else the
+    sender's only active seat."""
+    from pbm.models import Game, OutboundMessage, Player, Seat
+    from pbm.replies import find_reply_token
+
+    token = find_reply_token(recipient_addresses(message))
+    if token:
+        seat = session.execute(sa.select(Seat).where(
+            Seat.reply_token == token.strip().lower())).scalar()
+        if seat is not None:
+            return seat
+    referenced = " ".join([header(message, "In-Reply-To"), header(message, "References")])
+    ids = re.findall(r"<[^<>\s]+>", referenced)
+    if ids:
+        hit = session.execute(
+            sa.select(OutboundMessage.game_id, OutboundMessage.seat)
+            .where(OutboundMessage.message_id.in_(ids), OutboundMessage.seat.is_not(None))
+            .order_by(OutboundMessage.id.desc()).limit(1)).first()
+        if hit is not None:
+            seat = session.execute(sa.select(Seat).where(
+                Seat.game_id == hit.game_id, Seat.seat_index == hit.seat)).scalar()
+            if seat is not None:
+                return seat
+    seats = session.execute(
+        sa.select(Seat).join(Player, Player.id == Seat.player_id)
+        .join(Game, Game.id == Seat.game_id)
+        .where(sa.func.lower(Player.email) == sender.lower(), Game.status.in_(ACTIVE_GAMES))
+    ).scalars().all()
+    return seats[0] if len(seats) == 1 else None
+
+
+def route_sms(session: Session, player_id: int) -> Any | None:
+    """The seat an SMS is for: of the player's active games, the one whose message reached
+    them last by SMS (else their most recent seat)."""
+    from pbm.models import Game, OutboundMessage, Seat
+
+    seats = session.execute(
+        sa.select(Seat).join(Game, Game.id == Seat.game_id)
+        .where(Seat.player_id == player_id, Game.status.in_(ACTIVE_GAMES))
+        .order_by(Seat.id.desc())
+    ).scalars().all()
+    if len(seats) <= 1:
+        return seats[0] if seats else None
+    games = {s.game_id: s for s in seats}
+    last = session.execute(
+        sa.select(OutboundMessage.game_id)
+        .where(OutboundMessage.player_id == player_id, OutboundMessage.channel == SMS,
+               OutboundMessage.game_id.in_(list(games)))
+        .order_by(OutboundMessage.created_at.desc(), OutboundMessage.id.desc()).limit(1)
+    ).scalar()
+    return games.get(last, seats[0])
+
+
+def handle_bounce(session: Session, message: Message, now: datetime) -> str:
+    """Mark the bounced player's email as failing and tell the admin; what was done."""
+    from pbm.models import OutboundMessage, Player
+    from pbm.outbox import alert_admin
+
+    outbox_id, failed = bounce_details(message)
+    players: list[Any] = []
+    if outbox_id is not None:
+        row = session.get(OutboundMessage, outbox_id)
+        if row is not None and row.player_id is not None and row.channel == EMAIL:
+            players.append(session.get(Player, row.player_id))
+    if not players and failed:
+        players = list(session.execute(sa.select(Player).where(
+            sa.func.lower(Player.email).in_(sorted(failed)))).scalars())
+    players = [p for p in players if p is not None]
+    for player in players:
+        if not player.email_failing:
+            player.email_failing = True
+            session.add(player)
+            alert_admin(session, None, f"email to {player.display_name} bounced",
+                        f"Mail to {player.email} ({player.display_name}) bounced; the address "
+                        "is marked as failing. Fix it or reach the player another way.",
+                        now=now, dedupe=f"bounce:{player.id}:{player.email}")
+    session.flush()
+    if not players:
+        return "no known recipient"
+    return "marked failing: " + ", ".join(str(p.email) for p in players)
+
+
+def _apply(session: Session, row: Any, seat: Any, player: Any, now: datetime,
+           read: Any) -> str:
+    """Parse the player's text for their seat, apply it through ``pbm.games``, answer."""
+    import engine
+    from pbm import games
+    from pbm.models import Game, InvitationStatus
+
+    game = session.get(Game, seat.game_id)
+    state = games.load_state(game) if game.state_json else None
+    view = engine.view(state, seat.seat_index).to_dict() if state is not None else None
+    invited = state is None and seat.invitation_status in (
+        InvitationStatus.PENDING.value, InvitationStatus.INVITED.value)
+    parsed = read(view, invited)
+    outcome = _Outcome()
+    if parsed.understood:
+        _submit(session, row, game, seat, state, parsed, now, outcome)
+    for meta in parsed.meta:
+        _meta(session, row, game, seat, player, meta, now, outcome)
+    if outcome.needs_reply(parsed, seat.seat_index):
+        _write_reply(session, game, seat, player, row, parsed, outcome, now)
+    return _finish(session, row.id, "done", now, game_id=game.id, seat=seat.seat_index)
+
+
+@dataclass
+class _Outcome:
+    """What applying one reply did (for the REPLY message)."""
+
+    done: list[str] | None = None
+    rejected: list[dict[str, str]] | None = None
+    help: str | None = None
+    log: bool = False
+    result: dict[str, Any] | None = None
+    told: bool = False  # the seat already got a fresh message in this transaction
+    notes: list[str] | None = None
+
+    def add_done(self, text: str) -> None:
+        self.done = [*(self.done or []), text]
+
+    def reject(self, command: str, reason: str) -> None:
+        self.rejected = [*(self.rejected or []), {"command": command, "reason": reason}]
+
+    def needs_reply(self, parsed: Any, seat: int) -> bool:
+        if parsed.not_understood or self.rejected or self.help is not None or self.log:
+            return True
+        if self.notes:
+            return True
+        return not self.told
+
+
+def _submit(session: Session, row: Any, game: Any, seat: Any, state: Any, parsed: Any,
+            now: datetime, outcome: _Outcome) -> None:
+    from pbm import games, timing
+
+    texts = [u.text for u in parsed.understood]
+    shown = {u.text: u.display for u in parsed.understood}
+    if state is None:
+        for text in texts:
+            outcome.reject(shown[text], "the game has not started yet")
+        return
+    decision = state.decision_id(seat.seat_index)
+    opened = [d for d in timing.open_deadlines(session, game.id, seat=seat.seat_index)
+              if d.decision_key == decision]
+    if decision is not None and opened and opened[0].created_at > row.received_at:
+        # The question now open was asked after this reply was sent: it answers an older one.
+        for text in texts:
+            outcome.reject(shown[text], "that answered a question that is already closed; "
+                                        "here is the one open now")
+        return
+    result = games.submit(session, game.id, seat.seat_index, texts, origin=f"inbound:{row.id}",
+                          now=now, decision_id=decision, inbound_message_id=row.id)
+    outcome.result = result.to_dict()
+    for text in result.done:
+        outcome.add_done(shown.get(text, text))
+    for refused in result.not_done:
+        outcome.reject(shown.get(refused["command"], refused["command"]), refused["reason"])
+    for text in result.ignored:
+        outcome.reject(shown.get(text, text), "not tried after the command before it failed")
+    if not result.done and not result.not_done and result.message:
+        for text in texts:
+            outcome.reject(shown.get(text, text), result.message)
+    if seat.seat_index in result.notified:
+        outcome.told = True
+
+
+def _meta(session: Session, row: Any, game: Any, seat: Any, player: Any, meta: Any,
+          now: datetime, outcome: _Outcome) -> None:
+    from pbm import games
+
+    name = meta.name
+    if name == "HELP":
+        outcome.help = meta.arg or ""
+    elif name == "LOG":
+        outcome.log = True
+    elif name == "STATUS":
+        games.status(session, game.id, seat.seat_index, now=now, dedupe=f"in{row.id}")
+        outcome.told = True
+    elif name == "SAY":
+        result = games.say(session, game.id, seat.seat_index, meta.arg, now=now)
+        if result.ok:
+            outcome.add_done(f"SAY {meta.arg}" + (" (cut)" if meta.truncated else ""))
+        else:
+            outcome.reject(f"SAY {meta.arg}", result.message)
+    elif name in ("JOIN", "DECLINE"):
+        result = games.respond(session, game.id, seat.seat_index, join=name == "JOIN", now=now)
+        if result.ok:
+            outcome.add_done(name)
+            outcome.told = outcome.told or seat.seat_index in result.notified
+        else:
+            outcome.reject(name, result.message)
+    elif name in ("STOP", "START"):
+        if not player.phone:
+            outcome.reject(name, "you have no phone number with us; STOP and START are "
+                                 "about text messages")
+            return
+        _set_sms_opt_out(session, player, name == "STOP", now)
+        outcome.add_done(name)
+        outcome.notes = [*(outcome.notes or []), name]
+
+
+def _write_reply(session: Session, game: Any, seat: Any, player: Any, row: Any, parsed: Any,
+                 outcome: _Outcome, now: datetime) -> None:
+    from pbm import games, outbox, timing
+    from pbm.messages import MessageKind
+
+    state = games.load_state(game) if game.state_json else None
+    deadlines = [d for d in timing.open_deadlines(session, game.id, seat=seat.seat_index)
+                 if d.kind != timing.INVITATION]
+    extra: dict[str, Any] = {
+        "reply": parsed.to_dict(),
+        "done": outcome.done or [],
+        "rejected": outcome.rejected or [],
+        "help": outcome.help,
+        "log": outcome.log,
+    }
+    if outcome.result is not None:
+        extra["result"] = outcome.result
+    events = None
+    if outcome.log:
+        public = [e for e in outbox.events_for(session, game.id, seat.seat_index, limit=None)
+                  if e.audience is None]
+        events = public[-15:]
+    outbox.notify(session, game, seat, player, MessageKind.REPLY, now=now, state=state,
+                  dedupe=f"g{game.id}:s{seat.seat_index}:reply:in{row.id}",
+                  deadline=deadlines[0].due_at if deadlines else None, extra=extra,
+                  events=events)
+
+
+def relay_candidates(session: Session, now: datetime, settings: Settings,
+                     limit: int = 500) -> list[int]:
+    """Inbound rows that should have been processed by now: never enqueued, or abandoned."""
+    table = _inbound_table()
+    grace = now - timedelta(seconds=settings.relay_grace_seconds)
+    stale = now - timedelta(seconds=settings.outbox_lease_seconds)
+    rows = session.execute(
+        sa.select(table.c.id).where(sa.or_(
+            sa.and_(table.c.status == "new", table.c.received_at < grace),
+            sa.and_(table.c.status == "processing", table.c.processed_at < stale),
+        )).order_by(table.c.id).limit(limit)).scalars()
+    return [int(i) for i in rows]
