@@ -165,7 +165,7 @@ def _spanish_armada(s: GameState, ev: Events, revealer: int, card: int) -> None:
         # Even tie: remove the Armada; discards and the unrevealed row cards (not the cards
         # in front of players) form a new deck; deal 5; play continues where it left off.
         s.box.append(card)
-        cards = [*s.discard, *(c for c in s.row if c is not None)]
+        cards = [*s.discard, *(c for c in s.row if c is not None), *s.event_deck]
         s.discard = []
         s.sudden_death = True
         s.refill_position = None

@@ -97,8 +97,9 @@ def arrange(
     becomes ``vote_deck_top`` then every other card. ``kept``: seat -> titles
     in front of that seat; ``row``: 5 titles (``None`` = empty spot); ``discard``: titles;
     ``deck_top``: titles on top of the Event deck; ``deck``: the exact deck (the cards left
-    over go to the discard pile). Event cards are taken from the deck,
-    row and discard (and replaced kept cards); the rest stay in the deck, Armada last.
+    over go to the discard pile, or out of the game if ``discard`` is given too). Event
+    cards are taken from the deck, row and discard (and replaced kept cards); the rest stay
+    in the deck, Armada last.
     ``turn``: make it that seat's turn (first action). Peeks are cleared when cards move.
     """
     s = state.copy()
@@ -171,7 +172,10 @@ def arrange(
         s.discard = new_discard
         if deck is not None:
             s.event_deck = top
-            s.discard += [*rest, *armada]
+            if discard is None:
+                s.discard += [*rest, *armada]
+            else:
+                s.box = sorted([*s.box, *rest, *armada])
         else:
             s.event_deck = [*top, *rest, *armada]
         for peeks in s.peeks:
