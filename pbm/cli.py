@@ -37,8 +37,12 @@ def web(
 
 
 from pbm.admin.cli import app as admin_app  # noqa: E402 - sub-apps after the commands
+from pbm.cli_admin import db_app, game_app, quarantine_app  # noqa: E402
 
 app.add_typer(admin_app, name="admin")
+app.add_typer(game_app, name="game")
+app.add_typer(quarantine_app, name="quarantine")
+app.add_typer(db_app, name="db")
 
 if __name__ == "__main__":
     app()

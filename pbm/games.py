@@ -26,7 +26,7 @@ from sqlmodel import Session, col, func, select
 
 import engine
 from pbm import outbox, timing
-from pbm.messages import Channel, MessageKind
+from pbm.messages import Channel, MessageContext, MessageKind, RenderedMessage
 from pbm.models import (
     CommandLog,
     Deadline,
@@ -435,7 +435,8 @@ def invite(session: Session, game_id: int, *, now: datetime) -> Result:
             session, game, seat, player, MessageKind.INVITATION, now=now,
             dedupe=f"g{game_id}:s{seat.seat_index}:invitation:{seat.reply_token}",
             deadline=now + timedelta(hours=policy.invitation_hours),
-            extra={"respond_by_hours": policy.invitation_hours, "timing": _timing_extra(policy)},
+            extra={"players": [p.display_name for _, p in seats_of(session, game_id)],
+                   "respond_by_hours": policy.invitation_hours, "timing": _timing_extra(policy)},
         )
         if rows:
             sent.append(seat.seat_index)
@@ -689,6 +690,8 @@ def _after_change(session: Session, game: Game, pre: engine.GameState, post: eng
         else:
             continue
         extra: dict[str, Any] = {"decision_ids": [decision] if decision else []}
+        if kind is MessageKind.NOTICE:
+            extra["headline"] = next(e.text for e in events if _concerns(e, s))
         if kind is MessageKind.VOTE_RESULT:
             extra["result"] = outbox.event_dict(vote_results[-1])
         outbox.notify(session, game, seat, player, kind, now=now,
@@ -812,10 +815,11 @@ def replace_seat(session: Session, game_id: int, seat_index: int, spec: PlayerSp
            for s, p in seats_of(session, game_id) if s.seat_index != seat_index):
         raise InvalidRequest(f"another player in {game.name} is already called {spec.name!r}")
     state = load_state(game) if game.state_json else None
-    outbox.notify(session, game, seat, old, MessageKind.SEAT_REPLACED, now=now, recap=False,
+    outbox.notify(session, game, seat, old, MessageKind.NOTICE, now=now, recap=False,
+                  state=state,
                   dedupe=f"g{game_id}:s{seat_index}:replaced:{seat.reply_token}",
-                  extra={"old_name": old.display_name, "new_name": new.display_name,
-                         "briefing": False, "you_were_replaced": True})
+                  extra={"headline": f"{new.display_name} takes over your seat in {game.name}. "
+                                     "Thank you for playing.", "you_were_replaced": True})
     seat.replaced_player_ids = ",".join(x for x in [seat.replaced_player_ids, str(old.id)] if x)
     seat.player_id = new.id  # type: ignore[assignment]
     seat.reply_token = new_token()
@@ -848,17 +852,15 @@ def replace_seat(session: Session, game_id: int, seat_index: int, spec: PlayerSp
                           state=state, events=briefing_events,
                           dedupe=f"g{game_id}:s{seat_index}:briefing:{seat.reply_token}",
                           deadline=_due(session, game_id, seat_index),
-                          extra={"old_name": old.display_name, "new_name": new.display_name,
-                                 "briefing": True,
+                          extra={"previous_player": old.display_name, "briefing": True,
                                  "decision_ids": [d for d in [state.decision_id(seat_index)]
                                                   if d]})
             other.last_event_seq = event.seq
         else:
-            outbox.notify(session, game, other, player, MessageKind.SEAT_REPLACED, now=now,
+            outbox.notify(session, game, other, player, MessageKind.NOTICE, now=now,
                           state=state, recap=False, events=[event],
                           dedupe=f"g{game_id}:s{other.seat_index}:replaced:{event.seq}",
-                          extra={"old_name": old.display_name, "new_name": new.display_name,
-                                 "briefing": False})
+                          extra={"headline": text})
     if state is None and game.status == GameStatus.INVITING:
         invite(session, game_id, now=now)
     game.updated_at = now
@@ -908,16 +910,17 @@ def say(session: Session, game_id: int, seat_index: int, text: str, *, now: date
     cut = len(text) > SAY_LIMIT
     text = text[:SAY_LIMIT]
     event = record_events(session, game, [_service_event(
-        "table.talk", f"{speaker.display_name}: {text}", seat=seat_index, text=text)], now=now)[0]
+        "table.talk", f"{speaker.display_name}: {text}", seat=seat_index,
+        name=speaker.display_name, text=text)], now=now)[0]
     notified = []
     for other, player in seats_of(session, game_id):
         if other.seat_index == seat_index:
             continue
-        if outbox.channels_for(player) == [Channel.SMS] and not player.sms_live_talk:
-            continue
+        if not outbox.hears_talk_live(player):
+            continue  # folded into its next message (extra["table_talk"])
         outbox.notify(session, game, other, player, MessageKind.TABLE_TALK, now=now,
                       events=[event], dedupe=f"g{game_id}:s{other.seat_index}:talk:{event.seq}",
-                      extra={"from_name": speaker.display_name,
+                      extra={"from": speaker.display_name,
                              "from_seat_number": seat_index + 1, "text": text})
         notified.append(other.seat_index)
     message = "relayed to the table" + (f" (cut to {SAY_LIMIT} characters)" if cut else "")
@@ -938,17 +941,29 @@ def status(session: Session, game_id: int, seat_index: int, *, now: datetime,
                    notified=[seat_index], message="your status is on its way")
 
 
-def reply(session: Session, result: Result, *, now: datetime, dedupe: str) -> None:
-    """Write the REPLY to a player's message (what was done, not done, awaited)."""
-    game = get_game(session, result.game_id)
-    if result.seat is None:
-        return
-    seat, player = seat_of(session, result.game_id, result.seat)
+def preview(session: Session, game_id: int, seat_index: int, channel: Channel | None = None
+            ) -> tuple[MessageContext, RenderedMessage]:
+    """The exact message this seat would get now (its PROMPT, else its STATUS), rendered
+    for its channel; nothing is written."""
+    from pbm import render
+
+    game = get_game(session, game_id)
+    seat, player = seat_of(session, game.id, seat_index)  # type: ignore[arg-type]
     state = load_state(game) if game.state_json else None
-    outbox.notify(session, game, seat, player, MessageKind.REPLY, now=now, state=state,
-                  dedupe=f"g{game.id}:s{result.seat}:reply:{dedupe}",
-                  deadline=_due(session, result.game_id, result.seat),
-                  extra={"result": result.to_dict()})
+    decision = state.decision_id(seat_index) if state is not None else None
+    kind = MessageKind.PROMPT if decision else MessageKind.STATUS
+    if game.status in {GameStatus.CREATED, GameStatus.INVITING}:
+        kind = MessageKind.INVITATION
+    ctx = outbox.build_context(
+        session, game, seat, player, kind, state=state,
+        deadline=_due(session, game.id, seat_index),  # type: ignore[arg-type]
+        extra={"decision_ids": [decision] if decision else [],
+               "respond_by_hours": policy_of(game).invitation_hours,
+               "timing": _timing_extra(policy_of(game))},
+    )
+    channels = outbox.channels_for(player)
+    chosen = channel or (channels[0] if channels else Channel.EMAIL)
+    return ctx, render.render(ctx, chosen)
 
 
 # ---------------------------------------------------------------- deadlines (timing sweep)
@@ -975,7 +990,7 @@ def send_reminder(session: Session, deadline: Deadline, now: datetime,
                   deadline=deadline.due_at,
                   dedupe=f"g{game.id}:s{deadline.seat}:remind:{deadline.id}:"
                          f"{deadline.reminders_sent}",
-                  extra={"decision_kind": deadline.kind,
+                  extra={"decision_kind": deadline.kind, "policy": policy.on_timeout,
                          "invitation": deadline.kind == INVITATION,
                          "decision_ids": [deadline.decision_key]})
     (report.final_warnings if final else report.reminders).append(deadline.id)  # type: ignore[arg-type]
@@ -1041,12 +1056,13 @@ def handle_expired(session: Session, deadline: Deadline, now: datetime,
         you = other.seat_index == deadline.seat
         if not you and other.seat_index in result.notified:
             continue  # its new message already carries the news in its recap
-        outbox.notify(session, game, other, other_player, MessageKind.TIMED_OUT, now=now,
+        kind = MessageKind.TIMED_OUT if you else MessageKind.NOTICE
+        outbox.notify(session, game, other, other_player, kind, now=now,
                       state=after, deadline=_due(session, game.id, other.seat_index),
                       dedupe=f"g{game.id}:s{other.seat_index}:timeout:{deadline.id}",
-                      extra={"who": player.display_name, "who_seat_number": deadline.seat + 1,
-                             "you": you, "decision_kind": deadline.kind,
-                             "played": str(command) if (you or not secret) else None})
+                      extra={"played": str(command), "decision_kind": deadline.kind} if you
+                      else {"headline": public_text, "who": player.display_name,
+                            "who_seat_number": deadline.seat + 1})
 
 
 def _escalate(session: Session, game: Game, deadline: Deadline, now: datetime,

@@ -6,19 +6,9 @@ renders it with ``pbm.render.render`` for the player's channel, stores the board
 once per game version, and inserts ``OutboundMessage`` rows keyed by a dedupe key (the same
 decision is never prompted twice). After commit the caller enqueues ``pending_outbox_ids``.
 
-``MessageContext.extra`` keys written here (for the templates):
-every message: ``seat_number`` (1-based), ``reply_to`` (email reply address),
-``players`` ([{seat, number, name}]);
-INVITATION: ``respond_by_hours``, ``timing`` ({action_hours, vote_hours, other_hours});
-PROMPT: ``started`` (True in the first prompt of a game), ``decision_ids``;
-VOTE_RESULT: ``result`` (the vote.result event);
-REMINDER / FINAL_WARNING: ``decision_kind``, ``invitation`` (bool);
-TIMED_OUT: ``who``, ``who_seat_number``, ``you`` (bool), ``played`` (command text, or None
-when it is another seat's secret vote), ``decision_kind``;
-PAUSED: ``reason``; RESUMED: ``paused_hours``; SEAT_REPLACED: ``old_name``, ``new_name``,
-``briefing`` (True for the newcomer); TABLE_TALK: ``from_name``, ``from_seat_number``,
-``text``; REPLY: ``result`` (``pbm.games.Result.to_dict()``); GAME_OVER: ``aborted``,
-``reason``, ``score``.
+``MessageContext.extra`` follows the contract documented in ``pbm.render``; in addition
+every message carries ``seat_number`` (1-based), ``seats`` ([{seat, number, name}]) and
+``decision_ids`` (the seat's open decision ids, when it has one).
 """
 
 from __future__ import annotations
@@ -78,6 +68,11 @@ def channels_for(player: Player) -> list[Channel]:
     if player.email:  # failing, but the only way left: keep trying
         return [Channel.EMAIL]
     return []
+
+
+def hears_talk_live(player: Player) -> bool:
+    """True if table talk is relayed to this player at once (email, or SMS on request)."""
+    return channels_for(player) != [Channel.SMS] or player.sms_live_talk
 
 
 def event_dict(event: GameEvent) -> dict[str, Any]:
@@ -162,28 +157,10 @@ def notify(
     todo = [ch for ch in channels if not _exists(session, keys[ch])]
     if not todo:
         return []
+    ctx = build_context(session, game, seat, player, kind, state=state, deadline=deadline,
+                        extra=extra, events=events, recap=recap)
     assert game.id is not None
-    if events is None:
-        events = events_for(session, game.id, seat.seat_index, after=seat.last_event_seq) \
-            if recap else []
-    data = {
-        "seat_number": seat.seat_index + 1,
-        "reply_to": reply_address(seat),
-        "players": player_list(session, game.id),
-        **(extra or {}),
-    }
-    ctx = MessageContext(
-        kind=kind,
-        game_id=game.id,
-        game_name=game.name,
-        seat=seat.seat_index,
-        player_name=player.display_name,
-        time_zone=player.time_zone,
-        seat_view=engine.view(state, seat.seat_index).to_dict() if state is not None else None,
-        events=[event_dict(e) for e in events],
-        deadline=deadline,
-        extra=data,
-    )
+    told = [e["seq"] for e in ctx.events]
     rows = []
     for channel in todo:
         rendered = render.render(ctx, channel)
@@ -219,13 +196,55 @@ def notify(
         )
         session.add(row)
         rows.append(row)
-    if kind in RECORD_SEAT_KINDS and events:
-        seat.last_event_seq = max(seat.last_event_seq, max(e.seq for e in events))
+    if kind in RECORD_SEAT_KINDS and told:
+        seat.last_event_seq = max(seat.last_event_seq, *told)
     if kind in {MessageKind.PROMPT, MessageKind.REMINDER, MessageKind.FINAL_WARNING}:
         seat.last_prompted_at = now
     session.add(seat)
     session.flush()
     return rows
+
+
+def build_context(
+    session: Session,
+    game: Game,
+    seat: Seat,
+    player: Player,
+    kind: MessageKind,
+    *,
+    state: engine.GameState | None = None,
+    deadline: datetime | None = None,
+    extra: dict[str, Any] | None = None,
+    recap: bool = True,
+    events: Sequence[GameEvent] | None = None,
+) -> MessageContext:
+    """The ``MessageContext`` of one message to one seat (nothing is written)."""
+    assert game.id is not None
+    if events is None:
+        events = events_for(session, game.id, seat.seat_index, after=seat.last_event_seq) \
+            if recap else []
+    data: dict[str, Any] = {
+        "seat_number": seat.seat_index + 1,
+        "reply_to": reply_address(seat),
+        "seats": player_list(session, game.id),
+    }
+    talk = [e for e in events if e.kind == "table.talk"]
+    if talk and kind is not MessageKind.TABLE_TALK and not hears_talk_live(player):
+        data["table_talk"] = [{"name": json.loads(e.data_json).get("name", ""),
+                               "text": json.loads(e.data_json).get("text", "")} for e in talk]
+    data.update(extra or {})
+    return MessageContext(
+        kind=kind,
+        game_id=game.id,
+        game_name=game.name,
+        seat=seat.seat_index,
+        player_name=player.display_name,
+        time_zone=player.time_zone,
+        seat_view=engine.view(state, seat.seat_index).to_dict() if state is not None else None,
+        events=[event_dict(e) for e in events],
+        deadline=deadline,
+        extra=data,
+    )
 
 
 def _thread_started(session: Session, seat: Seat) -> bool:
