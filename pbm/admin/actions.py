@@ -8,9 +8,10 @@ game" form. Nothing here touches game state directly: every change is one call i
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlmodel import Session
@@ -18,6 +19,7 @@ from sqlmodel import Session
 from pbm.db import run_transaction
 from pbm.models import Game, GameStatus
 
+log = logging.getLogger(__name__)
 MAX_PLAYERS = 9
 MIN_PLAYERS = 2
 
@@ -202,8 +204,8 @@ def create_game(form: CreateForm, admin: str, now: datetime) -> int:
         for p in form.seated
     ]
     try:
-        game = run_transaction(lambda s: games.create_game(
-            s, form.name, players, now, timing=form.timing()))
+        game = transaction(lambda s: games.create_game(
+            s, form.name, players, now=now, timing_policy=form.timing()))
     except (games.GameError, ValueError) as exc:
         raise ActionError(str(exc)) from exc
     assert game.id is not None
@@ -252,16 +254,24 @@ class Action:
         for f in self.fields:
             if f.required and not values.get(f.name, "").strip():
                 raise ActionError(f"{f.label} is required.")
+        from pbm import games
+
         try:
             return self.runner(game_id, values, admin, now)
         except ActionError:
             raise
-        except Exception as exc:
-            from pbm import games
+        except (games.GameError, ValueError) as exc:
+            raise ActionError(_sentence(str(exc))) from exc
+        except Exception as exc:  # a bug elsewhere: the transaction rolled back; say so
+            log.exception("admin action %s on game %s failed", self.name, game_id)
+            raise ActionError(f"The action failed and changed nothing ({type(exc).__name__}: "
+                              f"{exc}). The details are in the server log.") from exc
 
-            if isinstance(exc, games.GameError | ValueError | LookupError):
-                raise ActionError(str(exc)) from exc
-            raise
+
+def _sentence(text: str) -> str:
+    """A service error as a sentence for the page."""
+    text = text.strip() or "That did not work."
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
 
 
 def _seat(values: Mapping[str, str], key: str = "seat") -> int:
@@ -273,32 +283,42 @@ def _seat(values: Mapping[str, str], key: str = "seat") -> int:
 
 
 def _game_call(name: str, *args: Any, **kwargs: Any) -> Any:
-    """Call ``pbm.games.<name>(session, game_id, ...)`` in one transaction."""
+    """Call ``pbm.games.<name>(session, ...)`` in one transaction; the outbox rows it wrote
+    are handed to the workers after the commit."""
     from pbm import games
 
     function = getattr(games, name)
-    return run_transaction(lambda s: function(s, *args, **kwargs))
+    return transaction(lambda s: function(s, *args, **kwargs))
+
+
+def transaction(work: Callable[[Session], Any]) -> Any:
+    """``run_transaction`` with the outbox hook installed, so new messages are enqueued
+    after the commit (and the relay finds any whose hand-over is lost)."""
+    from workers.hooks import install_outbox_hook
+
+    install_outbox_hook()
+    return run_transaction(work)
 
 
 def _invite(game_id: int, values: Mapping[str, str], admin: str, now: datetime) -> str:
-    _game_call("invite", game_id, now)
-    return "Invitations sent. Players answer JOIN or DECLINE."
+    result = _game_call("invite", game_id, now=now)
+    return f"Invitations sent to {len(result.notified)} player(s). They answer JOIN or DECLINE."
 
 
 def _start(game_id: int, values: Mapping[str, str], admin: str, now: datetime) -> str:
-    _game_call("start_game", game_id, now)
+    _game_call("start", game_id, now=now, force=values.get("force") == "1")
     return "Game started. The first prompts are on their way."
 
 
 def _pause(game_id: int, values: Mapping[str, str], admin: str, now: datetime) -> str:
     reason = values.get("reason", "").strip()[:500]
-    _game_call("pause_game", game_id, reason, now)
+    _game_call("pause", game_id, reason, now=now)
     return f"Game paused: {reason}"
 
 
 def _resume(game_id: int, values: Mapping[str, str], admin: str, now: datetime) -> str:
-    _game_call("resume_game", game_id, now)
-    return "Game resumed. Deadlines moved by the length of the pause."
+    result = _game_call("resume", game_id, now=now)
+    return f"{result.message[:1].upper()}{result.message[1:]}. Deadlines moved by the pause."
 
 
 def _extend(game_id: int, values: Mapping[str, str], admin: str, now: datetime) -> str:
@@ -308,14 +328,14 @@ def _extend(game_id: int, values: Mapping[str, str], admin: str, now: datetime) 
         raise ActionError("Give the extension in hours, e.g. 24.") from None
     if not 0 < hours <= 24 * 14:
         raise ActionError("An extension is between 0 and 336 hours.")
-    _game_call("extend_deadline", game_id, timedelta(hours=hours), now)
-    return f"Current deadline extended by {hours:g} h."
+    result = _game_call("extend", game_id, hours, now=now)
+    return f"{result.message[:1].upper()}{result.message[1:]}."
 
 
 def _nudge(game_id: int, values: Mapping[str, str], admin: str, now: datetime) -> str:
-    from pbm.admin.nudge import nudge_now
+    from pbm.admin.ops import nudge_now
 
-    count = run_transaction(lambda s: nudge_now(s, game_id, now))
+    count = transaction(lambda s: nudge_now(s, game_id, now))
     return f"Reminder sent to {count} awaited player(s)." if count else "Nobody is awaited."
 
 
@@ -332,13 +352,13 @@ def _replace(game_id: int, values: Mapping[str, str], admin: str, now: datetime)
     spec = games.PlayerSpec(name=name, email=email, phone=phone,
                             time_zone=values.get("time_zone", "").strip() or "UTC")
     seat = _seat(values)
-    _game_call("replace_seat", game_id, seat, spec, now)
-    return f"Seat {seat + 1} now belongs to {name}; they were sent the game so far."
+    _game_call("replace_seat", game_id, seat, spec, now=now)
+    return f"Seat {seat + 1} now belongs to {name}; they were sent what the seat knows."
 
 
 def _abort(game_id: int, values: Mapping[str, str], admin: str, now: datetime) -> str:
     reason = values.get("reason", "").strip()[:500]
-    _game_call("abort_game", game_id, reason, now)
+    _game_call("abort", game_id, reason, now=now)
     return "Game aborted. Every player was told."
 
 
@@ -355,6 +375,8 @@ ACTIONS: dict[str, Action] = {a.name: a for a in (
            "The game starts now with its seated players: loyalties and vote cards are dealt "
            "and the first prompts go out.",
            frozenset({GameStatus.CREATED.value, GameStatus.INVITING.value}), _start,
+           (FormField("force", "Start even if not every player has answered JOIN", "checkbox",
+                      required=False, default="1"),),
            primary=True),
     Action("pause", "Pause", "Pause the game",
            "Deadlines stop and every player is told why. Replies are kept but not applied "
@@ -392,6 +414,13 @@ def available(status: str) -> list[Action]:
 
 def retry_inbound(message_id: int, now: datetime) -> str:
     """Put a quarantined message back in line for processing."""
-    from pbm.admin.nudge import requeue_inbound
+    from pbm.admin.ops import OpError, requeue_inbound
+    from workers.enqueue import enqueue_inbound
 
-    return requeue_inbound(message_id, now)
+    try:
+        ids = transaction(lambda s: requeue_inbound(s, message_id))
+    except OpError as exc:
+        raise ActionError(str(exc)) from exc
+
+    enqueue_inbound(ids)
+    return f"Message {message_id} is back in line for processing."

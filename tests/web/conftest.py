@@ -105,6 +105,8 @@ def start_server(database_url: str, admin_users: str, workdir: Path,
         "PUBLIC_BASE_URL": url,
         "EMAIL_TRANSPORT": "file",
         "SMS_TRANSPORT": "file",
+        "REDIS_URL": "",  # a filesystem broker of its own under DATA_DIR: no shared queue
+        "BROKER_URL": "",
         "PYTHONUNBUFFERED": "1",
         **(extra_env or {}),
     }
