@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import contextlib
 import json
@@ -83,6 +84,9 @@ class SmtpSink:
         self.port = free_port()
         self.messages: list[ReceivedMail] = []
         self.refuse: dict[str, str] = {}  # address -> SMTP reply, e.g. "550 5.1.1 no such user"
+        self.hold: set[str] = set()  # RCPT of these addresses waits until ``release`` is set
+        self.held = threading.Event()  # a client is waiting in RCPT (it is mid-send)
+        self.release = threading.Event()
         self._lock = threading.Lock()
         self.controller = Controller(self, hostname="127.0.0.1", port=self.port)
 
@@ -90,6 +94,11 @@ class SmtpSink:
                           rcpt_options: Any) -> str:
         if address in self.refuse:
             return self.refuse[address]
+        if address in self.hold and not self.release.is_set():
+            self.held.set()
+            while not self.release.is_set():
+                await asyncio.sleep(0.05)
+            return "451 4.3.0 try again"
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
