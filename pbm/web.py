@@ -16,3 +16,7 @@ def healthz() -> dict[str, str]:
 from pbm.admin.routes import router as admin_router  # noqa: E402 - routers after the app
 
 app.include_router(admin_router)
+
+from pbm.webhooks import router as webhooks_router  # noqa: E402 - routers after the app
+
+app.include_router(webhooks_router)
