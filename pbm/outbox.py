@@ -153,6 +153,9 @@ def notify(
     as told up to the newest of them. Returns the rows added (none if already there).
     """
     channels = channels_for(player)
+    if (kind is MessageKind.FINAL_WARNING and player.phone and not player.sms_opted_out
+            and Channel.SMS not in channels):
+        channels = [*channels, Channel.SMS]  # escalation: the last call goes by text too
     keys = {ch: f"{dedupe}:{ch.value}" for ch in channels}
     todo = [ch for ch in channels if not _exists(session, keys[ch])]
     if not todo:
