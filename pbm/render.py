@@ -9,28 +9,35 @@ each game in one thread; the service adds Message-ID / In-Reply-To. Email prompt
 board picture ``cid:board``: :func:`board_png` draws it from the *public* view only, so the
 service renders it once per game version (``RenderedMessage.board_image_key``) and reuses it.
 
-``ctx.extra`` keys, by ``MessageKind`` (all optional unless marked):
+``ctx.extra`` keys, by ``MessageKind`` (all optional; "a | b" = either name works):
 
-- every kind: ``reply_to`` (str) the address replies go to, shown in the footer;
-  ``table_talk`` (list of ``{"name", "text"}``) SAY messages folded into this message.
-- ``INVITATION`` (``seat_view`` is None): ``inviter`` (str), ``players`` (list of names
-  invited), ``message`` (a personal note from the organiser); ``ctx.deadline`` = answer by.
-- ``GAME_STARTED``: nothing more; the seat's secrets come from ``seat_view``.
-- ``PROMPT`` / ``STATUS``: nothing more (``events`` = the recap, ``deadline``).
+- every kind: ``reply_to`` (str) the reply address, shown in the footer; ``players``
+  (list of ``{"seat", "number", "name"}`` or of names); ``table_talk`` (list of
+  ``{"name", "text"}``) SAY messages folded into this message (SMS-only players).
+- ``INVITATION`` (``seat_view`` None): ``inviter`` (str), ``message`` (a note from the
+  organiser), ``respond_by_hours`` (float), ``timing`` (``{"action_hours", "vote_hours",
+  "other_hours"}``: how long players get per decision); ``ctx.deadline`` = answer by.
+- ``GAME_STARTED`` / ``PROMPT`` / ``STATUS``: nothing more (``events`` = the recap,
+  ``deadline`` = when the decision is due); ``started`` (bool) marks the first prompt.
 - ``NOTICE``: ``headline`` (str) what happened to this seat, else the latest event.
-- ``VOTE_RESULT``: nothing more; the ``vote.result`` event in ``events`` is the result.
-- ``REMINDER``: nothing more; ``FINAL_WARNING``: ``policy`` = ``"default"`` (a safe
-  default is played at the deadline) or ``"pause"`` (the game pauses, the admin is told).
-- ``TIMED_OUT``: ``played`` (canonical command text played for this seat), or ``paused``
-  (bool) when the policy paused the game instead.
-- ``PAUSED`` / ``RESUMED``: ``reason`` (str).
-- ``SEAT_REPLACED``: ``previous_player`` (str); ``events`` = recent history (briefing).
-- ``TABLE_TALK``: ``from`` (speaker's name, required), ``text`` (required).
-- ``REPLY``: ``reply`` (``ReplyResult.to_dict()``), ``done`` (list of str: what was
-  applied, in display form), ``rejected`` (list of ``{"command", "reason"}``: well formed
-  but refused, e.g. the decision was already closed), ``help`` (topic str, "" for general
-  help) and ``log`` (bool: list ``events`` as the recent public history).
-- ``GAME_OVER``: nothing more; the public view carries the winner and every loyalty.
+- ``VOTE_RESULT``: ``result`` (the ``vote.result`` event dict), else found in ``events``.
+- ``REMINDER`` / ``FINAL_WARNING``: ``invitation`` (bool: a reminder to JOIN or DECLINE),
+  ``policy`` = ``"default"`` (a safe default is played at the deadline, the default) or
+  ``"pause"`` (the game pauses and the admin is told).
+- ``TIMED_OUT``: ``played`` (canonical command played; None when it is a secret, e.g. a
+  vote card), ``you`` (bool: it was this seat's decision, default True), ``who`` (name of
+  the seat that timed out); ``paused`` (bool) when the policy paused the game instead.
+- ``PAUSED``: ``reason``; ``RESUMED``: ``reason``, ``paused_hours``.
+- ``SEAT_REPLACED``: ``old_name | previous_player``, ``new_name``, ``briefing`` (bool: this
+  is the newcomer's briefing pack: secrets, board, recent history in ``events``),
+  ``you_were_replaced`` (bool: to the player who leaves).
+- ``TABLE_TALK``: ``from_name | from`` (speaker, required), ``text`` (required).
+- ``REPLY``: ``reply`` (``ReplyResult.to_dict()``), ``done`` (list of str applied, in
+  display form), ``rejected`` (list of ``{"command", "reason"}``: well formed but refused),
+  ``help`` (topic str, "" for general help; None for no help) and ``log`` (bool: list
+  ``events`` as the recent public history).
+- ``GAME_OVER``: ``aborted`` (bool), ``reason`` (str); the public view carries the winner
+  and every loyalty.
 """
 
 from __future__ import annotations
@@ -519,11 +526,55 @@ def _vote_result(events: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
     return None
 
 
+#: Optional ``extra`` keys the templates read (missing ones are None).
+_OPTIONAL_EXTRA = (
+    "inviter", "message", "respond_by", "reason", "policy", "paused", "paused_hours",
+    "new_name", "briefing", "you_were_replaced", "aborted", "headline", "invitation", "who",
+    "played", "help", "log", "reply", "done", "rejected", "table_talk", "reply_to", "result",
+)
+
+
+def _player_names(players: Any) -> list[str]:
+    names = []
+    for p in players or []:
+        names.append(str(p.get("name", "")) if isinstance(p, Mapping) else str(p))
+    return [n for n in names if n]
+
+
+def _normalise_extra(ctx: MessageContext) -> dict[str, Any]:
+    """``ctx.extra`` with the aliases folded in (see the module docstring)."""
+    extra = dict.fromkeys(_OPTIONAL_EXTRA)
+    extra.update(ctx.extra)
+    extra["players"] = _player_names(extra.get("players"))
+    extra["from"] = str(extra.get("from_name") or extra.get("from") or "A player")
+    extra["text"] = str(extra.get("text") or "")
+    extra["old_name"] = extra.get("old_name") or extra.get("previous_player")
+    timing = extra.get("timing") or {}
+    extra["timing"] = {k: _hours_text(v) for k, v in timing.items() if v}
+    if extra.get("respond_by_hours"):
+        extra["respond_by"] = _hours_text(extra["respond_by_hours"])
+    extra.setdefault("you", True)
+    return extra
+
+
+def _hours_text(hours: Any) -> str:
+    try:
+        value = float(hours)
+    except (TypeError, ValueError):
+        return str(hours)
+    if value >= 48 and value % 24 == 0:
+        return f"{int(value // 24)} days"
+    if value == int(value):
+        return f"{int(value)} hour{'s' if value != 1 else ''}"
+    return f"{value:g} hours"
+
+
 def _model(ctx: MessageContext) -> dict[str, Any]:
     view = ctx.seat_view
     public = view["public"] if view else None
-    extra = dict(ctx.extra)
+    extra = _normalise_extra(ctx)
     reply = extra.get("reply") or {}
+    result_event = extra.get("result") if ctx.kind is MessageKind.VOTE_RESULT else None
     model: dict[str, Any] = {
         "ctx": ctx,
         "kind": ctx.kind.value,
@@ -536,7 +587,8 @@ def _model(ctx: MessageContext) -> dict[str, Any]:
         "awaited": awaited_model(view) if ctx.kind is not MessageKind.GAME_OVER else None,
         "deadline": format_deadline(ctx.deadline, ctx.time_zone),
         "recap": recap(ctx.events),
-        "vote_result": _vote_result(ctx.events),
+        "vote_result": _vote_result(
+            [*ctx.events, result_event] if isinstance(result_event, Mapping) else ctx.events),
         "table_talk": list(extra.get("table_talk") or []),
         "reply": {
             "understood": reply.get("understood") or [],
@@ -552,6 +604,7 @@ def _model(ctx: MessageContext) -> dict[str, Any]:
         "show_log": bool(extra.get("log")),
         "reply_to": extra.get("reply_to"),
         "played": display_command(str(extra["played"]), view) if extra.get("played") else None,
+        "timed_out_you": bool(extra.get("you", True)),
     }
     model["headline"] = _headline(ctx, model)
     return model
@@ -561,8 +614,11 @@ def _headline(ctx: MessageContext, m: Mapping[str, Any]) -> str:
     kind = ctx.kind
     awaited = m["awaited"]
     extra = m["extra"]
-    if kind is MessageKind.INVITATION:
-        return f"You are invited to play Tortuga 1667: game {ctx.game_name}"
+    if kind is MessageKind.INVITATION or (
+            kind in (MessageKind.REMINDER, MessageKind.FINAL_WARNING) and extra.get("invitation")):
+        prefix = {MessageKind.REMINDER: "Reminder: ",
+                  MessageKind.FINAL_WARNING: "Last call: "}.get(kind, "")
+        return f"{prefix}You are invited to play Tortuga 1667: game {ctx.game_name}"
     if kind is MessageKind.GAME_STARTED:
         return f"Game {ctx.game_name} has started"
     if kind in (MessageKind.PROMPT, MessageKind.STATUS, MessageKind.REMINDER,
@@ -580,15 +636,26 @@ def _headline(ctx: MessageContext, m: Mapping[str, Any]) -> str:
         vr = m["vote_result"]
         return vr["text"] if vr else "The vote is over"
     if kind is MessageKind.TIMED_OUT:
+        if not m["timed_out_you"]:
+            who = extra.get("who") or "A player"
+            return f"{who} ran out of time" + (
+                f": {m['played']} was played for them" if m["played"] else "")
         if m["played"]:
             return f"Time ran out: {m['played']} was played for you"
-        return "Time ran out: the game is paused"
+        if extra.get("paused"):
+            return "Time ran out: the game is paused"
+        return "Time ran out: a default answer was played for you"
     if kind is MessageKind.PAUSED:
         return f"Game {ctx.game_name} is paused"
     if kind is MessageKind.RESUMED:
         return f"Game {ctx.game_name} is running again"
     if kind is MessageKind.SEAT_REPLACED:
-        return f"Welcome aboard: you take over a seat in game {ctx.game_name}"
+        if extra.get("you_were_replaced"):
+            return f"You have left game {ctx.game_name}"
+        if extra.get("briefing", m["me"] is not None) and m["me"]:
+            return f"Welcome aboard: you take over a seat in game {ctx.game_name}"
+        new = extra.get("new_name") or "A new player"
+        return f"{new} takes over {extra.get('old_name') or 'a seat'}'s seat"
     if kind is MessageKind.TABLE_TALK:
         return f"{extra.get('from', 'A player')} says"
     if kind is MessageKind.REPLY:
@@ -599,18 +666,21 @@ def _headline(ctx: MessageContext, m: Mapping[str, Any]) -> str:
         return "Your reply"
     if kind is MessageKind.GAME_OVER:
         board = m["board"]
+        if extra.get("aborted"):
+            return "The game was stopped"
         if board and board["winner_name"]:
             return f"Game over: the {board['winner_name']} win"
         return "Game over"
     return f"Game {ctx.game_name}"
 
 
-def _render_email(model: Mapping[str, Any]) -> tuple[str, str]:
+def _render_text(model: Mapping[str, Any]) -> str:
     text = _env.get_template("email/message.txt").render(**model)
-    text = re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
-    html = _env.get_template("email/message.html").render(**model)
-    html = css_inline.inline(html)
-    return text, html
+    return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
+
+
+def _render_html(model: Mapping[str, Any]) -> str:
+    return css_inline.inline(_env.get_template("email/message.html").render(**model))
 
 
 #: The sections of an email, in order, by kind (templates/email/_<section>.txt / .html).
@@ -631,6 +701,25 @@ SECTIONS: dict[MessageKind, tuple[str, ...]] = {
     MessageKind.STATUS: ("awaited", "talk", "secrets", "board", "recap"),
     MessageKind.GAME_OVER: ("game_over", "recap", "board"),
 }
+
+
+def _sections(ctx: MessageContext, model: Mapping[str, Any]) -> tuple[str, ...]:
+    """The email sections of this message (``SECTIONS``, adjusted by ``extra``)."""
+    extra = model["extra"]
+    kind = ctx.kind
+    if kind in (MessageKind.REMINDER, MessageKind.FINAL_WARNING) and extra.get("invitation"):
+        return ("invitation",)
+    if kind is MessageKind.SEAT_REPLACED:
+        if extra.get("you_were_replaced"):
+            return ("left",)
+        if not (extra.get("briefing", True) and model["me"]):
+            return ("recap", "awaited")
+    if kind is MessageKind.TIMED_OUT and not model["timed_out_you"]:
+        return ("recap", "awaited", "board")
+    sections = SECTIONS.get(kind, ())
+    if model["me"] is None:
+        sections = tuple(x for x in sections if x not in ("secrets", "started", "replaced"))
+    return sections
 
 
 def _sms_options(menu: Sequence[MenuOption], width: int | None, collapse: bool) -> str:
@@ -689,14 +778,16 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
     head = f"Tortuga {game}:"
     awaited = model["awaited"]
     me = model["me"]
-    if kind is MessageKind.INVITATION:
+    if kind is MessageKind.INVITATION or (
+            kind in (MessageKind.REMINDER, MessageKind.FINAL_WARNING) and extra.get("invitation")):
         inviter = extra.get("inviter")
         players = extra.get("players") or []
         who = f"{short_name(inviter, 20)} invites you" if inviter else "You are invited"
         size = f" ({len(players)} players)" if players else ""
         deadline = model["deadline"]
+        again = "Reminder: " if kind is not MessageKind.INVITATION else ""
         return fit_sms([
-            [f"Tortuga 1667 by text: {who} to game {game}{size}."],
+            [f"{again}Tortuga 1667 by text: {who} to game {game}{size}."],
             ["Reply JOIN to play or DECLINE."],
             [f"Answer by {deadline['short']}." if deadline else ""],
             ["HELP for how to play.", ""],
@@ -782,11 +873,12 @@ def _sms_reply(model: Mapping[str, Any], head: str) -> str:
 def render(ctx: MessageContext, channel: Channel) -> RenderedMessage:
     """Render one message for one recipient on one channel."""
     model = _model(ctx)
-    model["sections"] = SECTIONS.get(ctx.kind, ())
+    model["sections"] = _sections(ctx, model)
     subject = subject_for(ctx.game_name)
-    text, html = _render_email(model)
+    text = _render_text(model)
     if channel is Channel.SMS:
         return RenderedMessage(subject=subject, text=text, sms=_sms(ctx, model))
+    html = _render_html(model)
     key = None
     if ctx.seat_view and 'src="cid:board"' in html:
         key = board_image_key(ctx.seat_view["public"], ctx.game_id)

@@ -521,16 +521,18 @@ def parse_line(line: str, ctx: ParseContext) -> Understood | Meta | NotUnderstoo
         if not text:
             return NotUnderstood(line, "SAY needs the words to say", "SAY good luck, all")
         return Meta(line, "SAY", text[:SAY_LIMIT], truncated=len(text) > SAY_LIMIT)
-    toks = _strip_leading(tokens(line))
+    raw_toks = tokens(line)
+    if ctx.invited and ctx.seat is None and raw_toks:
+        if raw_toks[0] in ("yes", "y", "accept", "ok", "okay", "sure", "yep", "yeah"):
+            return Meta(line, "JOIN")
+        if raw_toks[0] in ("no", "n", "nope", "sorry"):
+            return Meta(line, "DECLINE")
+    toks = _strip_leading(raw_toks)
     if not toks:
         return None
     head, rest = toks[0], toks[1:]
-    if head.isdigit() or (head.startswith("#") and head[1:].isdigit()):
+    if head.isdigit():
         return _menu_pick(line, toks, ctx)
-    if ctx.invited and ctx.seat is None and head in ("yes", "y", "accept", "ok", "sure"):
-        return Meta(line, "JOIN")
-    if ctx.invited and ctx.seat is None and head in ("no", "n", "nope"):
-        return Meta(line, "DECLINE")
     keywords = VERBS.get(head)
     note = None
     if keywords is None and head not in META:
@@ -590,10 +592,10 @@ def _is_courtesy(line: str, ctx: ParseContext) -> bool:
 def parse_lines(lines: Sequence[str], ctx: ParseContext) -> ReplyResult:
     """Sort a reply's lines into understood, meta, not understood and ignored.
 
-    Lines are read top to bottom. Greetings, sign-offs and chatter before the first
-    command are ignored. The first line that looks like a command but is not understood is
-    reported (with a suggestion); it and every line after it change nothing, and the lines
-    after it are listed as ignored.
+    Lines are read top to bottom. Greetings, sign-offs and chatter (lines with no command
+    word, number or name in them) are ignored. The first line that looks like a command but
+    is not understood is reported (with a suggestion); it and every line after it change
+    nothing, and the lines after it are listed as ignored.
     """
     result = ReplyResult()
     stopped = False
@@ -609,12 +611,9 @@ def parse_lines(lines: Sequence[str], ctx: ParseContext) -> ReplyResult:
         pieces = split_commands(line)
         for index, piece in enumerate(pieces):
             outcome = parse_line(piece, ctx)
-            if outcome is None:
-                if result.understood or result.meta:
-                    outcome = NotUnderstood(piece, "not a command", suggest(piece, ctx))
-                else:
-                    result.ignored.append(piece)
-                    continue
+            if outcome is None:  # chatter: no verb, number or name in it
+                result.ignored.append(piece)
+                continue
             if isinstance(outcome, Understood):
                 result.understood.append(outcome)
             elif isinstance(outcome, Meta):

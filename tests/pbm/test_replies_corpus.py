@@ -1,0 +1,84 @@
+"""The reply corpus: real-looking raw replies from many mail clients, languages and phones,
+each with the commands it must produce (tests/fixtures/replies/manifest.json)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbm.replies import ReplyResult, read_email_reply, read_sms_reply
+from tests.fixtures.seatviews import scenario
+
+CORPUS = Path(__file__).resolve().parent.parent / "fixtures" / "replies"
+MANIFEST: dict[str, dict[str, Any]] = json.loads(
+    (CORPUS / "manifest.json").read_text(encoding="utf-8"))
+
+
+def parse_fixture(name: str) -> ReplyResult:
+    spec = MANIFEST[name]
+    view = scenario(spec["scenario"])
+    invited = spec["scenario"] == "invited"
+    path = CORPUS / name
+    if name.endswith(".eml"):
+        return read_email_reply(path.read_bytes(), view, invited=invited)
+    return read_sms_reply(path.read_text(encoding="utf-8"), view, invited=invited)
+
+
+def mismatches(name: str, result: ReplyResult) -> list[str]:
+    """What differs between the parse of ``name`` and its expectation (empty: all good)."""
+    spec = MANIFEST[name]
+    problems = []
+    got = [u.text for u in result.understood]
+    if got != spec["commands"]:
+        problems.append(f"commands {got} != {spec['commands']}")
+    want_meta = [tuple(m) for m in spec.get("meta", [])]
+    got_meta = [(m.name, m.arg) for m in result.meta]
+    if got_meta != want_meta:
+        problems.append(f"meta {got_meta} != {want_meta}")
+    want_bad = spec.get("not_understood", [])
+    if len(result.not_understood) != len(want_bad):
+        problems.append(f"not understood {[n.line for n in result.not_understood]}")
+    for bad, want in zip(result.not_understood, want_bad, strict=False):
+        verb = want.get("suggestion_verb")
+        if verb and not (bad.suggestion or "").startswith(verb):
+            problems.append(f"suggestion {bad.suggestion!r} is not a {verb}")
+    for line in spec.get("ignored", []):
+        if line not in result.ignored:
+            problems.append(f"{line!r} not listed as ignored")
+    return problems
+
+
+def test_the_corpus_has_at_least_sixty_replies_from_email_and_sms() -> None:
+    emails = [n for n in MANIFEST if n.endswith(".eml")]
+    sms = [n for n in MANIFEST if n.endswith(".txt")]
+    assert len(MANIFEST) >= 60
+    assert len(emails) >= 40 and len(sms) >= 20
+    on_disk = {p.name for p in CORPUS.iterdir() if p.suffix in (".eml", ".txt")}
+    assert on_disk == set(MANIFEST)
+
+
+@pytest.mark.parametrize("name", sorted(MANIFEST))
+def test_each_reply_in_the_corpus_parses_as_expected(name: str) -> None:
+    result = parse_fixture(name)
+    assert mismatches(name, result) == []
+
+
+def test_the_whole_corpus_parses_with_full_accuracy(capsys: pytest.CaptureFixture[str]) -> None:
+    failed = {name: problems for name in sorted(MANIFEST)
+              if (problems := mismatches(name, parse_fixture(name)))}
+    accuracy = 100.0 * (len(MANIFEST) - len(failed)) / len(MANIFEST)
+    with capsys.disabled():
+        print(f"\nreply corpus: {len(MANIFEST) - len(failed)}/{len(MANIFEST)} parsed as "
+              f"expected ({accuracy:.1f}%)")
+    assert failed == {}
+
+
+def test_no_quoted_prompt_line_is_ever_read_as_a_command() -> None:
+    # Every email quotes a real prompt (with its numbered menu); none of it may leak.
+    for name in (n for n in MANIFEST if n.endswith(".eml")):
+        result = parse_fixture(name)
+        for line in [u.line for u in result.understood] + [m.line for m in result.meta]:
+            assert "=" not in line and "Reply above" not in line, (name, line)
