@@ -266,9 +266,10 @@ def record_events(
     return rows
 
 
-def _service_event(kind: str, text: str, audience: Iterable[int] | None = None,
+def _service_event(kind_: str, sentence: str, audience_: Iterable[int] | None = None,
                    **data: Any) -> engine.Event:
-    return engine.Event(kind, text, None if audience is None else frozenset(audience), data)
+    return engine.Event(kind_, sentence, None if audience_ is None else frozenset(audience_),
+                        data)
 
 
 def _save_state(game: Game, state: engine.GameState, now: datetime) -> None:

@@ -72,11 +72,11 @@ def test_upgrade_from_the_previous_revision_keeps_games(empty_db_url: str) -> No
     assert game.created_at.tzinfo is not None
 
 
-def test_a_stale_game_write_fails_as_a_conflict_instead_of_overwriting(engine: sa.Engine
+def test_a_stale_game_write_fails_as_a_conflict_instead_of_overwriting(eng: sa.Engine
                                                                      ) -> None:
-    with db.session_scope(engine) as session:
+    with db.session_scope(eng) as session:
         session.add(Game(name="g", seed=1))
-    with Session(engine) as first, Session(engine) as second:
+    with Session(eng) as first, Session(eng) as second:
         a = first.exec(select(Game)).one()
         b = second.exec(select(Game)).one()
         a.state_version = 1
@@ -86,35 +86,35 @@ def test_a_stale_game_write_fails_as_a_conflict_instead_of_overwriting(engine: s
         with pytest.raises((StaleDataError, OperationalError)) as failure:
             second.commit()
         assert db.is_conflict(failure.value)
-    with db.session_scope(engine) as session:
+    with db.session_scope(eng) as session:
         game = session.exec(select(Game)).one()
     assert (game.state_version, game.version) == (1, 2)
 
 
-def test_an_inbound_message_is_stored_once_per_provider_id(engine: sa.Engine) -> None:
+def test_an_inbound_message_is_stored_once_per_provider_id(eng: sa.Engine) -> None:
     def message() -> InboundMessage:
         return InboundMessage(channel="sms", provider_message_id="SM1", sender="+1555",
                               raw="VOTE 1")
 
-    with db.session_scope(engine) as session:
+    with db.session_scope(eng) as session:
         session.add(message())
-    with pytest.raises(IntegrityError), db.session_scope(engine) as session:
+    with pytest.raises(IntegrityError), db.session_scope(eng) as session:
         session.add(message())
 
 
-def test_timestamps_round_trip_as_aware_utc(engine: sa.Engine) -> None:
+def test_timestamps_round_trip_as_aware_utc(eng: sa.Engine) -> None:
     when = datetime(2026, 3, 2, 12, 30, tzinfo=UTC)
-    with db.session_scope(engine) as session:
+    with db.session_scope(eng) as session:
         session.add(Game(name="t", seed=1, paused_at=when))
-    with db.session_scope(engine, write=False) as session:
+    with db.session_scope(eng, write=False) as session:
         game = session.exec(select(Game)).one()
     assert game.paused_at == when and game.paused_at.tzinfo is not None
 
 
-def test_run_transaction_retries_a_conflict(engine: sa.Engine, db_url: str) -> None:
-    if engine.dialect.name == "sqlite":
+def test_run_transaction_retries_a_conflict(eng: sa.Engine, db_url: str) -> None:
+    if eng.dialect.name == "sqlite":
         pytest.skip("SQLite write transactions take the lock at BEGIN: no interleaving")
-    with db.session_scope(engine) as session:
+    with db.session_scope(eng) as session:
         session.add(Game(name="r", seed=1))
     calls = []
 
@@ -127,7 +127,7 @@ def test_run_transaction_retries_a_conflict(engine: sa.Engine, db_url: str) -> N
         game.state_version += 1
         return game.state_version
 
-    assert db.run_transaction(work, engine) == 100
+    assert db.run_transaction(work, eng) == 100
     assert len(calls) == 2
 
 
