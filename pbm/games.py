@@ -985,6 +985,10 @@ def send_reminder(session: Session, deadline: Deadline, now: datetime,
             deadline.status, deadline.resolved_at = DeadlineStatus.DONE, now
             deadline.next_reminder_at = None
             return
+    if now >= deadline.due_at:  # too late to remind: the timeout policy acts next
+        deadline.next_reminder_at = None
+        session.add(deadline)
+        return
     final = timing.is_final_warning(deadline, policy)
     kind = MessageKind.FINAL_WARNING if final else MessageKind.REMINDER
     outbox.notify(session, game, seat, player, kind, now=now, state=state,

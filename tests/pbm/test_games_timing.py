@@ -1,0 +1,179 @@
+"""Deadlines: reminders in the players' waking hours, timeouts, pause and extension.
+Time is passed in; the tests travel through days without sleeping."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy.engine import Engine
+
+import engine
+from pbm import db, games, timing
+from pbm.models import CommandLog, Deadline, DeadlineStatus, Game, GameEvent, OutboundMessage
+from pbm.timing import TimingPolicy
+from tests.pbm.conftest import new_game, play_until, rows, state_of, submit
+
+CALLS_A_VOTE = (engine.Attack, engine.Mutiny, engine.Brawl)
+
+
+def sweep(eng: Engine, now: datetime) -> timing.SweepReport:
+    return db.run_transaction(lambda s: timing.sweep_deadlines(s, now), eng)
+
+
+def in_a_vote(state: engine.GameState) -> bool:
+    return any(d.kind is engine.DecisionKind.VOTE for d in engine.pending(state))
+
+
+def test_the_default_policy_suits_days_long_play() -> None:
+    policy = TimingPolicy()
+    assert policy.hours_for("ACTION") == 48
+    assert policy.hours_for("VOTE") == 24
+    assert policy.hours_for("CHOOSE") == policy.hours_for("LETTER_OF_MARQUE") == 24
+    assert policy.hours_for("INVITATION") == 72
+    assert (policy.grace_hours, policy.final_warning_hours, policy.on_timeout) == (1, 2,
+                                                                                   "default")
+    assert TimingPolicy.from_json(policy.to_json()) == policy
+    assert TimingPolicy.from_json('{"grace_hours": 3, "unknown": 1}').grace_hours == 3
+
+
+def test_reminders_wait_out_quiet_hours_in_the_players_own_zone() -> None:
+    policy = TimingPolicy()
+    late_in_berlin = datetime(2026, 3, 2, 22, 30, tzinfo=UTC)  # 23:30 in Berlin
+    far = late_in_berlin + timedelta(days=1)
+    assert timing.polite_time(late_in_berlin, "Europe/Berlin", policy, far) == datetime(
+        2026, 3, 3, 7, 0, tzinfo=UTC)  # 08:00 Berlin
+    assert timing.polite_time(late_in_berlin, "America/New_York", policy, far) == \
+        late_in_berlin  # 17:30 in New York
+    soon = late_in_berlin + timedelta(hours=3)  # due before the Berlin morning: go earlier
+    assert timing.polite_time(late_in_berlin, "Europe/Berlin", policy, soon) == datetime(
+        2026, 3, 2, 20, 45, tzinfo=UTC)
+    opened = datetime(2026, 3, 2, 12, tzinfo=UTC)
+    assert timing.reminder_times(policy, opened, opened + timedelta(hours=24)) == [
+        opened + timedelta(hours=12), opened + timedelta(hours=22)]
+
+
+def test_the_sweep_reminds_halfway_then_warns_before_the_deadline(eng: Engine,
+                                                                   now: datetime) -> None:
+    game_id = new_game(eng, now, 3)  # Monday 12:00 UTC; players in UTC
+    deadline = rows(eng, Deadline, game_id=game_id, status="open")[0]
+    assert deadline.due_at == now + timedelta(hours=24)
+    # Half way is midnight, in quiet hours: the reminder waits for 08:00.
+    assert deadline.next_reminder_at == datetime(2026, 3, 3, 8, 0, tzinfo=UTC)
+
+    assert sweep(eng, datetime(2026, 3, 3, 1, 0, tzinfo=UTC)).total == 0
+    first = sweep(eng, datetime(2026, 3, 3, 8, 1, tzinfo=UTC))
+    second = sweep(eng, datetime(2026, 3, 3, 10, 1, tzinfo=UTC))
+    third = sweep(eng, datetime(2026, 3, 3, 11, 0, tzinfo=UTC))
+
+    assert (first.reminders, second.final_warnings, third.total) == ([deadline.id],
+                                                                     [deadline.id], 0)
+    sent = [r for r in rows(eng, OutboundMessage, game_id=game_id)
+            if r.kind in {"reminder", "final_warning"}]
+    assert [(r.kind, r.seat) for r in sent] == [("reminder", deadline.seat),
+                                                ("final_warning", deadline.seat)]
+    assert rows(eng, Deadline, id=deadline.id)[0].reminders_sent == 2
+
+
+def test_a_timed_out_vote_gets_a_default_card_and_the_table_is_told(
+    eng: Engine, now: datetime
+) -> None:
+    game_id = new_game(eng, now, 5, seed=4)
+    now, _ = play_until(eng, game_id, now, random.Random(3), in_a_vote,
+                        prefer=lambda c: isinstance(c, CALLS_A_VOTE))
+    voters = [d.seat for d in engine.pending(state_of(eng, game_id))]
+    last_event = max(e.seq for e in rows(eng, GameEvent, game_id=game_id))
+    last_id = max(r.id for r in rows(eng, OutboundMessage))
+
+    assert sweep(eng, now + timedelta(hours=24, minutes=30)).timeouts == []  # grace
+    report = sweep(eng, now + timedelta(hours=25, minutes=1))
+
+    assert len(report.timeouts) == len(voters) and not report.errors
+    timed_out = [r for r in rows(eng, CommandLog, game_id=game_id) if r.origin == "timeout"]
+    assert sorted(r.seat for r in timed_out) == sorted(voters)
+    assert all(r.command.startswith("VOTE ") for r in timed_out)
+    results = [e for e in rows(eng, GameEvent, game_id=game_id)
+               if e.kind == "vote.result" and e.seq > last_event]
+    assert len(results) == 1, "the vote resolved once the last default card was played"
+    assert {d.status for d in rows(eng, Deadline, game_id=game_id)
+            if d.id in report.timeouts} == {DeadlineStatus.TIMED_OUT}
+    new = [r for r in rows(eng, OutboundMessage) if r.id > last_id]
+    told = [r for r in new if r.kind == "timed_out"]
+    assert sorted(r.seat for r in told) == sorted(voters)
+    # The table is told, but never which card a voter was given.
+    public = [e for e in rows(eng, GameEvent, game_id=game_id) if e.kind == "timeout.played"]
+    assert len(public) == len(voters) and all(e.audience is None for e in public)
+    assert all("a Vote card was played" in e.text for e in public)
+    for row in new:
+        if row.seat not in voters:
+            assert "VOTE " not in row.text
+    assert {r.seat for r in new} == set(range(5))
+
+
+def test_the_pause_policy_pauses_the_game_and_alerts_the_admin(eng: Engine,
+                                                               now: datetime) -> None:
+    game_id = new_game(eng, now, 3, timing_policy=TimingPolicy(on_timeout="pause"))
+    waiting = engine.pending(state_of(eng, game_id))[0].seat
+
+    report = sweep(eng, now + timedelta(days=3))
+
+    game = rows(eng, Game, id=game_id)[0]
+    assert report.paused_games == [game_id] and game.status == "paused"
+    assert f"Player {waiting + 1}" in (game.pause_reason or "")
+    alerts = [r for r in rows(eng, OutboundMessage) if r.kind == "admin_alert"]
+    assert len(alerts) == 1 and alerts[0].to_address == "admin@tortuga.localhost"
+    assert rows(eng, CommandLog, game_id=game_id) == []
+    assert sweep(eng, now + timedelta(days=4)).total == 0
+
+
+def test_a_paused_game_keeps_its_deadlines_frozen(eng: Engine, now: datetime) -> None:
+    game_id = new_game(eng, now, 3)
+    db.run_transaction(lambda s: games.pause(s, game_id, "tournament break", now=now), eng)
+
+    report = sweep(eng, now + timedelta(days=10))
+
+    assert report.total == 0 and rows(eng, CommandLog, game_id=game_id) == []
+    resumed_at = now + timedelta(days=10)
+    db.run_transaction(lambda s: games.resume(s, game_id, now=resumed_at), eng)
+    deadline = rows(eng, Deadline, game_id=game_id, status="open")[0]
+    assert deadline.due_at == resumed_at + timedelta(hours=24)
+    assert sweep(eng, resumed_at + timedelta(hours=2)).timeouts == []
+
+
+def test_extend_gives_a_seat_more_time(eng: Engine, now: datetime) -> None:
+    game_id = new_game(eng, now, 3)
+    deadline = rows(eng, Deadline, game_id=game_id, status="open")[0]
+    db.run_transaction(lambda s: games.extend(s, game_id, 36, now=now, seat=deadline.seat), eng)
+
+    assert rows(eng, Deadline, id=deadline.id)[0].due_at == deadline.due_at + timedelta(
+        hours=36)
+    assert sweep(eng, deadline.due_at + timedelta(hours=2)).timeouts == []
+    assert len(sweep(eng, deadline.due_at + timedelta(hours=38)).timeouts) == 1
+
+
+def test_an_unanswered_invitation_is_reminded_and_then_escalated(eng: Engine,
+                                                                 now: datetime) -> None:
+    game_id = new_game(eng, now, 3, start=False)
+    db.run_transaction(lambda s: games.respond(s, game_id, 0, join=True, now=now), eng)
+
+    reminded = sweep(eng, now + timedelta(hours=46))  # half way is 00:00: waits for 08:00
+    escalated = sweep(eng, now + timedelta(hours=74))
+
+    assert len(reminded.reminders) == 2 and len(escalated.escalations) == 2
+    kinds = Counter(r.kind for r in rows(eng, OutboundMessage, game_id=game_id))
+    assert kinds["reminder"] == 2 and kinds["admin_alert"] == 2
+    assert rows(eng, Game, id=game_id)[0].status == "inviting"
+
+
+def test_an_answer_closes_its_deadline_and_opens_the_next(eng: Engine, now: datetime) -> None:
+    game_id = new_game(eng, now, 4)
+    decision = engine.pending(state_of(eng, game_id))[0]
+    submit(eng, game_id, decision.seat, decision.legal[0], now + timedelta(hours=1))
+
+    deadlines = rows(eng, Deadline, game_id=game_id)
+    done = [d for d in deadlines if d.status == DeadlineStatus.DONE and d.kind != "INVITATION"]
+    assert len(done) == 1 and done[0].seat == decision.seat
+    state = state_of(eng, game_id)
+    open_ = {(d.seat, d.decision_key) for d in deadlines if d.status == "open"}
+    assert open_ == {(d.seat, state.decision_id(d.seat)) for d in engine.pending(state)}
