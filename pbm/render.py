@@ -47,6 +47,7 @@ import json
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -182,28 +183,38 @@ def to_gsm7(text: str) -> str:
     return "".join(out)
 
 
-def fit_sms(parts: Sequence[Sequence[str]], limit: int = SMS_MAX_SEPTETS) -> str:
+def fit_sms(parts: Sequence[Sequence[str]], limit: int = SMS_MAX_SEPTETS,
+            priority: Sequence[int] | None = None) -> str:
     """Join SMS parts, taking for each part the longest variant that still fits.
 
-    ``parts`` is a list of alternatives, longest first (the last may be ``""``); earlier
-    parts get priority. The result is GSM-7 and at most ``limit`` septets.
+    ``parts`` is a list of alternatives, longest first (the last may be ``""``); parts are
+    fitted in ``priority`` order (default: first to last) and joined in their own order.
+    The result is GSM-7 and at most ``limit`` septets.
     """
     chosen = [to_gsm7(p[-1]) for p in parts]
 
     def size(items: Sequence[str]) -> int:
         return gsm7_septets(" ".join(x for x in items if x))
 
-    for i, alternatives in enumerate(parts):
-        for option in alternatives:
+    for i in priority if priority is not None else range(len(parts)):
+        for option in parts[i]:
             trial = [*chosen[:i], to_gsm7(option), *chosen[i + 1 :]]
             if size(trial) <= limit:
                 chosen = trial
                 break
     text = " ".join(x for x in chosen if x)
     while gsm7_septets(text) > limit:  # only if even the shortest variants overflow
-        text = text[:-2].rstrip() + "~"
-        text = text[: limit - 2]
+        text = text[: limit - 3].rstrip() + "..."
     return text
+
+
+def short_game(name: str, width: int = 20) -> str:
+    """A game name cut at a word boundary to at most ``width`` characters."""
+    name = " ".join(name.split())
+    if len(name) <= width:
+        return name
+    cut = name[:width].rsplit(" ", 1)[0]
+    return cut if len(cut) >= width // 2 else name[:width]
 
 
 def short_name(name: str, width: int = 12) -> str:
@@ -255,6 +266,16 @@ def _where(player: Mapping[str, Any]) -> str:
         return "Governor of Tortuga" if ranks else "on Tortuga"
     ship = loc.split("_")[0]
     return f"in the {SHIP_NAMES.get(ship, ship)}'s rowboat"
+
+
+def _short_where(player: Mapping[str, Any]) -> str:
+    """``"FD Captain+Cabin Boy"``, ``"Tortuga Governor"``, ``"in the JR rowboat"``."""
+    loc = player["location"]
+    ranks = "+".join(RANK_NAMES.get(r, r) for r in player.get("ranks") or [])
+    if loc.endswith("_ROWBOAT"):
+        return f"in the {loc.split('_')[0]} rowboat"
+    place = "Tortuga" if loc == "TORTUGA" else loc
+    return f"{place} {ranks}" if ranks else f"on {place}"
 
 
 def board_model(public: Mapping[str, Any], seat_view: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -412,7 +433,7 @@ def awaited_model(seat_view: Mapping[str, Any] | None) -> dict[str, Any] | None:
             of = c.get("of", 1)
             step = f" (action {c.get('action', 1)} of {of})" if of > 1 else ""
             headline = f"Your turn{step}: choose one action."
-            sms_head = f"Your turn{step}."
+            sms_head = f"Your turn{step}, {_short_where(player)}."
             details.append(f"You are {_where(player)}.")
             if of > 1:
                 details.append("In a 2-player game you take 2 actions per turn: you may send "
@@ -428,7 +449,10 @@ def awaited_model(seat_view: Mapping[str, Any] | None) -> dict[str, Any] | None:
             caller = names.get(c.get("caller", -1), "?")
             article = "an" if vote == "ATTACK" else "a"
             headline = f"{caller} called {article} {vote.capitalize()}: play a Vote card."
-            sms_head = f"{caller} called {article} {vote.capitalize()}. Play a card:"
+            counted = {"ATTACK": "Cannon/Torch/Water", "BRAWL": "flags",
+                       "MUTINY": "Skull/Helm"}.get(vote, "")
+            sms_head = (f"{caller} called {article} {vote.capitalize()} "
+                        f"({counted} count). Play a card:")
             details.append(VOTE_RULE.get(vote, ""))
             details.append("Nobody learns who played which card; 1 card from the deck is "
                            "added. You draw a new card afterwards.")
@@ -486,6 +510,7 @@ def awaited_model(seat_view: Mapping[str, Any] | None) -> dict[str, Any] | None:
         "details": [x for x in details if x],
         "sms_head": sms_head,
         "sms_info": sms_info,
+        "vote": (decisions[0].get("context") or {}).get("vote") if decisions else None,
         "menu": menu,
         "example": _example(menu),
     }
@@ -569,12 +594,31 @@ def _hours_text(hours: Any) -> str:
     return f"{value:g} hours"
 
 
+def visible_events(ctx: MessageContext) -> list[dict[str, Any]]:
+    """The context's events this recipient may see (defence in depth: the service filters
+    already; an event for other seats never reaches a template)."""
+    out = []
+    for event in ctx.events:
+        audience = event.get("audience")
+        if audience is None or (ctx.seat is not None and ctx.seat in audience):
+            out.append(event)
+    return out
+
+
 def _model(ctx: MessageContext) -> dict[str, Any]:
+    if ctx.seat_view is not None and ctx.seat is not None and ctx.seat_view["seat"] != ctx.seat:
+        raise ValueError(f"the seat view of seat {ctx.seat_view['seat']} was given for a "
+                         f"message to seat {ctx.seat}")
+    events = visible_events(ctx)
+    if len(events) != len(ctx.events):
+        ctx = replace(ctx, events=events)
     view = ctx.seat_view
     public = view["public"] if view else None
     extra = _normalise_extra(ctx)
     reply = extra.get("reply") or {}
     result_event = extra.get("result") if ctx.kind is MessageKind.VOTE_RESULT else None
+    if isinstance(result_event, Mapping) and result_event.get("audience") is not None:
+        result_event = None
     model: dict[str, Any] = {
         "ctx": ctx,
         "kind": ctx.kind.value,
@@ -722,8 +766,34 @@ def _sections(ctx: MessageContext, model: Mapping[str, Any]) -> tuple[str, ...]:
     return sections
 
 
-def _sms_options(menu: Sequence[MenuOption], width: int | None, collapse: bool) -> str:
-    """``1=VIEW _ _ 2=REVEAL _ ...``; names cut to ``width``; enumerations collapsed."""
+_BY_ARGUMENT_VERBS = ("VOTE", "CHOOSE", "SHOOT", "GIVE")
+
+
+def _sms_options(menu: Sequence[MenuOption], width: int | None, collapse: bool,
+                 hand: Mapping[int, str] | None = None) -> str:
+    """The menu for an SMS: ``1=VIEW _ _ 2=REVEAL _ ...``, or ``SHOOT: 1=Ann 3=Cleo`` when
+    every option is one verb picked by number; names cut to ``width``; with ``collapse``
+    long lists of targets become one template (``MAROON name``)."""
+    plain = [o for o in menu if not o.is_template]
+    verbs = {o.verb for o in plain}
+    if plain and len(verbs) == 1 and next(iter(verbs)) in _BY_ARGUMENT_VERBS:
+        verb = next(iter(verbs))
+        items = []
+        for option in menu:
+            if option.is_template or option.verb != verb:
+                items.append(f"{option.number}={option.display}")
+                continue
+            arg = option.display.split(" ", 1)[1] if " " in option.display else ""
+            if verb == "VOTE" and hand is not None:
+                arg = hand.get(option.number, arg)
+            if width is not None:
+                arg = short_name(arg, width)
+            items.append(f"{option.number}={arg}")
+        if verb == "CHOOSE":
+            return " ".join(f"{o.number}=card {o.number}" for o in plain)
+        if collapse and verb in ("SHOOT", "GIVE"):
+            return f"{verb} name or seat no."
+        return ("" if verb == "VOTE" else f"{verb}: ") + " ".join(items)
     items: list[str] = []
     seen_templates: set[str] = set()
     for option in menu:
@@ -738,12 +808,14 @@ def _sms_options(menu: Sequence[MenuOption], width: int | None, collapse: bool) 
             seen_templates.add(template)
             items.append(template)
             continue
-        if width is not None:
-            words = display.split()
-            display = " ".join(short_name(w, width) if len(w) > width else w for w in words)
-            if option.verb in ("MAROON", "SHOOT", "GIVE", "MARQUE") and not option.is_template:
-                head, _, rest = display.partition(" ")
-                display = f"{head} {short_name(rest, width)}" if rest else head
+        if width is not None and option.verb in ("MAROON", "SHOOT", "GIVE", "MARQUE") \
+                and not option.is_template:
+            verb, _, rest = display.partition(" ")
+            if option.verb == "MARQUE":
+                name, _, ship = rest.rpartition(" ")
+                display = f"{verb} {short_name(name, width)} {ship}"
+            else:
+                display = f"{verb} {short_name(rest, width)}"
         items.append(f"{option.number}={display}")
     return " ".join(items)
 
@@ -753,28 +825,35 @@ def _sms_awaited(model: Mapping[str, Any], head: str) -> str:
     deadline = model["deadline"]
     by = [f"By {deadline['short']}.", ""] if deadline else [""]
     menu = awaited["menu"]
+    hand = None
+    section = VOTE_SECTION.get(awaited.get("vote") or "", "top")
+    if awaited["kind"] == "VOTE" and model["me"]:
+        hand = {c["number"]: "+".join(SYMBOL_NAMES.get(x, x) for x in c["sections"][section])
+                for c in model["me"]["hand"]}
+    info = "" if hand else awaited["sms_info"]
     options = [
-        "Reply " + _sms_options(menu, None, False),
-        "Reply " + _sms_options(menu, 10, False),
-        "Reply " + _sms_options(menu, 6, False),
-        "Reply " + _sms_options(menu, 6, True),
+        "Reply " + _sms_options(menu, None, False, hand),
+        "Reply " + _sms_options(menu, 10, False, hand),
+        "Reply " + _sms_options(menu, 6, False, hand),
+        "Reply " + _sms_options(menu, 6, True, hand),
         "Reply STATUS for your options.",
     ]
-    return fit_sms([
+    parts = [
         [head],
         [awaited["sms_head"], awaited["sms_head"][:60]],
         options,
-        [awaited["sms_info"], awaited["sms_info"][:80], ""],
+        [info, info[:80], ""],
         by,
-        ["STATUS=full picture", "STATUS=all", ""],
-    ])
+        ["STATUS=full picture", "STATUS=all"],
+    ]
+    return fit_sms(parts, priority=(0, 5, 1, 4, 2, 3))
 
 
 def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
     """The SMS form: at most 2 GSM-7 segments, the game named, STATUS for the full picture."""
     kind = ctx.kind
     extra = model["extra"]
-    game = short_name(ctx.game_name, 20)
+    game = short_game(ctx.game_name)
     head = f"Tortuga {game}:"
     awaited = model["awaited"]
     me = model["me"]

@@ -34,6 +34,11 @@ _VERB_ORDER = (
     "BRAWL", "MAP", "ATLANTIS",
 )
 
+_ACTION_ORDER = (
+    "VIEW", "REVEAL", "FORCE", "ROW", "BOARD", "LAND", "ATTACK", "MAROON", "MUTINY", "SHIFT",
+    "BRAWL", "MARQUE", "MAP", "ATLANTIS",
+)
+
 
 @dataclass(frozen=True)
 class MenuOption:
@@ -226,7 +231,8 @@ def build_menu(seat_view: Mapping[str, Any] | None) -> list[MenuOption]:
     by_verb: dict[str, list[str]] = {}
     for cmd in legal:
         by_verb.setdefault(cmd.split()[0], []).append(cmd)
-    verbs = sorted(by_verb, key=lambda v: _VERB_ORDER.index(v) if v in _VERB_ORDER else 99)
+    order = _ACTION_ORDER if "ACTION" in kinds else _VERB_ORDER
+    verbs = sorted(by_verb, key=lambda v: order.index(v) if v in order else 99)
 
     options: list[MenuOption] = []
     numbered_by_argument = len(kinds) == 1 and next(iter(kinds)) in _BY_ARGUMENT
