@@ -116,7 +116,7 @@ def _exhaust(s: GameState, ev: Events) -> None:
     s.exhausted = True
     say(ev, "event.row_reshuffled",
         "The Event deck is empty: the row was shuffled and laid out again; revealed cards "
-        "will no longer be replaced.", cards=len(cards))
+        "will no longer be replaced.", count=len(cards))
 
 
 def _deal_row(s: GameState, ev: Events, cards: list[int]) -> None:

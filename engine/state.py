@@ -246,6 +246,9 @@ def hold_key(place: Ship | str, hold: Hold) -> str:
 
 # ---------------------------------------------------------------- the state
 
+_LINE_LOCATIONS = (("FD", Location.FD), ("JR", Location.JR), ("TORTUGA", Location.TORTUGA))
+_ROWBOAT_LOCATIONS = (("FD", Location.FD_ROWBOAT), ("JR", Location.JR_ROWBOAT))
+
 
 @dataclass
 class GameState:
@@ -302,13 +305,26 @@ class GameState:
 
     def location(self, seat: int) -> Location:
         """Where ``seat``'s pawn is."""
-        for key in ("FD", "JR", "TORTUGA"):
+        for key, loc in _LINE_LOCATIONS:
             if seat in self.lines[key]:
-                return Location(key)
-        for key in ("FD", "JR"):
+                return loc
+        for key, loc in _ROWBOAT_LOCATIONS:
             if self.rowboats[key] == seat:
-                return Location(f"{key}_ROWBOAT")
+                return loc
         raise AssertionError(f"seat {seat} has no pawn on the board")
+
+    def locations(self) -> list[Location]:
+        """Every seat's location, by seat."""
+        where: list[Location | None] = [None] * len(self.names)
+        for key, loc in _LINE_LOCATIONS:
+            for seat in self.lines[key]:
+                where[seat] = loc
+        for key, loc in _ROWBOAT_LOCATIONS:
+            rower = self.rowboats[key]
+            if rower is not None:
+                where[rower] = loc
+        assert None not in where, "every pawn is on the board"
+        return [loc for loc in where if loc is not None]
 
     def decision_id(self, seat: int) -> str | None:
         """An id of the decision open for ``seat``, or ``None`` if nothing is awaited.

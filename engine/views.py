@@ -244,9 +244,9 @@ def score(state: GameState) -> Score:
     )
 
 
-def ranks_of(state: GameState, seat: int) -> tuple[Rank, ...]:
+def ranks_of(state: GameState, seat: int, loc: Location | None = None) -> tuple[Rank, ...]:
     """The ranks ``seat`` holds now (a pawn may hold two)."""
-    loc = state.location(seat)
+    loc = loc or state.location(seat)
     if loc is Location.TORTUGA:
         return (Rank.GOVERNOR,) if state.lines["TORTUGA"][0] == seat else ()
     if not loc.is_ship:
@@ -263,15 +263,14 @@ def ranks_of(state: GameState, seat: int) -> tuple[Rank, ...]:
     return tuple(ranks)
 
 
-def _player(state: GameState, seat: int) -> PlayerInfo:
-    loc = state.location(seat)
+def _player(state: GameState, seat: int, loc: Location) -> PlayerInfo:
     position = None if loc.is_rowboat else state.lines[loc.value].index(seat) + 1
     return PlayerInfo(
         seat=seat,
         name=state.names[seat],
         location=loc,
         position=position,
-        ranks=ranks_of(state, seat),
+        ranks=ranks_of(state, seat, loc),
         kept=tuple(EVENT_CARDS[c] for c in state.kept[seat]),
         hand_size=len(state.hands[seat]),
     )
@@ -292,7 +291,7 @@ def public_view(state: GameState) -> PublicView:
     status = "over" if over else ("setup" if isinstance(stage, PlaceStage) else "playing")
     return PublicView(
         version=state.version,
-        players=tuple(_player(state, s) for s in range(state.n)),
+        players=tuple(_player(state, s, loc) for s, loc in enumerate(state.locations())),
         ships=tuple(
             ShipInfo(
                 ship,
