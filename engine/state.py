@@ -335,8 +335,19 @@ class GameState:
             return None
         return f"{self.stage_serial}.{seat}"
 
+    def __copy__(self) -> GameState:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameState:
+        return self.copy()
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Leave out memoised legal moves (engine.rules keeps them in __dict__).
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+
     def copy(self) -> GameState:
-        """An independent copy (stages are immutable and shared)."""
+        """An independent copy (stages are immutable and shared); memoised data is not
+        copied, so the copy may be changed freely."""
         return GameState(
             names=self.names,
             seed=self.seed,

@@ -84,3 +84,16 @@ def test_the_default_saves_a_letter_of_marque_and_drinks_from_the_fountain() -> 
 def test_there_is_no_default_for_a_seat_that_owes_nothing() -> None:
     with pytest.raises(NotYourDecisionError):
         default_command(game(5, turn=0), 3)
+
+
+def test_copies_and_pickles_of_a_state_are_independent_and_equal() -> None:
+    import copy
+    import pickle
+
+    s = game(5, turn=0)
+    pending(s)  # memoises legal moves on s
+    for other in (copy.copy(s), copy.deepcopy(s), pickle.loads(pickle.dumps(s))):
+        assert other == s and other is not s
+        other.row[0] = None
+        assert "REVEAL 1" not in {str(c) for c in pending(other)[0].legal}
+    assert "REVEAL 1" in {str(c) for c in pending(s)[0].legal}

@@ -1,0 +1,97 @@
+"""Engine throughput: random playouts of whole games.
+
+Usage (from the repository root)::
+
+    .venv/bin/python benchmarks/bench_engine.py              # 5-player games/s, decisions/s
+    .venv/bin/python benchmarks/bench_engine.py --games 500  # more games for the quick run
+    .venv/bin/python benchmarks/bench_engine.py --full       # + 10,000 games of 2..9 players
+
+The quick run plays random 5-player games (random legal commands, default starred cards:
+Atlantis, El Dorado, Fountain of Youth) and reports games/s and decisions/s (one decision =
+one applied command). ``--full`` plays 10,000 games (``--full-games`` to change) cycling
+through 2..9 players with every implementable Event card in the deck, checks that every
+game ended with all cards and tokens accounted for, and prints per-card reveal counts and
+games/s. Times are wall-clock for the engine plus the random driver.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from itertools import cycle
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine import EVENT_CARDS, Command, Event, EventTitle, GameState
+from engine.cards import DEFAULT_STARRED
+from engine.simulate import random_game
+
+
+def quick(games: int, players: int) -> None:
+    """Random ``players``-player games: games/s and decisions/s."""
+    decisions = 0
+    start = time.perf_counter()
+    for seed in range(games):
+        _, log = random_game(players, seed)
+        decisions += len(log)
+    elapsed = time.perf_counter() - start
+    print(f"{games} random {players}-player games in {elapsed:.2f} s: "
+          f"{games / elapsed:.1f} games/s, {decisions / elapsed:.0f} decisions/s "
+          f"({decisions / games:.1f} decisions per game)")
+
+
+def full(games: int) -> None:
+    """``games`` games over 2..9 players with every implementable card; reveal counts."""
+    reveals: Counter[str] = Counter()
+    winners: Counter[str] = Counter()
+    sudden = 0
+    decisions = 0
+
+    def count(before: GameState, seat: int, command: Command, after: GameState,
+              events: list[Event]) -> None:
+        for event in events:
+            if event.kind == "event.revealed":
+                reveals[str(event.data["title"])] += 1
+
+    start = time.perf_counter()
+    for i, players in zip(range(games), cycle(range(2, 10)), strict=False):
+        final, log = random_game(players, 5_000_000 + i, observe=count)
+        decisions += len(log)
+        assert final.over and final.winner is not None
+        assert sum(final.treasure.values()) == 8
+        held = [*final.event_deck, *final.discard, *final.box,
+                *(c for c in final.row if c is not None), *(c for k in final.kept for c in k)]
+        assert sorted(held) == list(range(24))
+        winners[final.winner.value] += 1
+        sudden += final.sudden_death
+    elapsed = time.perf_counter() - start
+    print(f"\n{games} random games of 2..9 players (starred: "
+          f"{', '.join(t.label for t in DEFAULT_STARRED)}) in {elapsed:.1f} s: "
+          f"{games / elapsed:.1f} games/s, {decisions / elapsed:.0f} decisions/s")
+    print("reveals per card:")
+    for title in EventTitle:
+        if title.info.implemented:
+            print(f"  {title.label:<20} {reveals[title.value]:>7}")
+    never = [t.label for t in EventTitle if not t.info.implemented]
+    print(f"  (never in play: {', '.join(never)}; {len(set(EVENT_CARDS))} titles in all)")
+    print(f"winners: {dict(winners)}; games that went to sudden death: {sudden}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=200, help="games in the quick run")
+    parser.add_argument("--players", type=int, default=5, help="players in the quick run")
+    parser.add_argument("--full", action="store_true", help="also run the long 2..9 run")
+    parser.add_argument("--full-games", type=int, default=10_000, help="games in --full")
+    args = parser.parse_args()
+    quick(args.games, args.players)
+    if args.full:
+        full(args.full_games)
+
+
+if __name__ == "__main__":
+    main()
