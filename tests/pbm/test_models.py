@@ -3,7 +3,10 @@ the optimistic version check on games."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import subprocess
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -149,3 +152,22 @@ def test_sqlite_writers_take_turns_instead_of_interleaving(tmp_path: Path) -> No
                 other.close()
     finally:
         engine.dispose()
+
+
+def test_plain_alembic_creates_the_schema_and_autogenerate_finds_nothing_to_do(
+    empty_db_url: str, tmp_path: Path
+) -> None:
+    alembic = Path(sys.executable).parent / "alembic"
+    ini = Path(db.__file__).parent / "alembic.ini"
+    env = {**os.environ, "DATABASE_URL": empty_db_url}
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(alembic), "-c", str(ini), *args], capture_output=True,
+                              text=True, env=env, cwd=tmp_path, timeout=120)
+
+    upgraded = run("upgrade", "head")
+    checked = run("check")
+
+    assert upgraded.returncode == 0, upgraded.stderr
+    assert checked.returncode == 0 and "No new upgrade operations" in checked.stdout
+    assert db.current_revision(empty_db_url) == "0002"
