@@ -329,6 +329,11 @@ def _canonical(keyword: str, toks: Sequence[str], ctx: ParseContext) -> tuple[st
         _only(args, "numbers")
         if len(args.numbers) not in (1, 2):
             raise _NoParse(f"{k} takes one or two numbers")
+        hand = len((ctx.seat_view or {}).get("hand") or []) if ctx.seat_view else None
+        if k == "VOTE" and hand is not None:
+            for number in args.numbers:
+                if not 1 <= number <= hand:
+                    raise _NoParse(f"you have no Vote card {number} (you hold {hand})")
         return f"{k} " + " ".join(map(str, args.numbers)), args.notes
     if k in ("REVEAL", "CHOOSE"):
         _only(args, "numbers")
@@ -569,16 +574,15 @@ def split_commands(line: str) -> list[str]:
     """One line -> the commands in it: a new piece starts at a verb after ; , then and."""
     if _SAY_RE.match(line.strip()):
         return [line]
-    pieces = [p for p in _SPLIT_RE.split(line) if p.strip()]
-    merged: list[str] = []
-    for piece in pieces:
-        toks = _strip_leading(tokens(piece))
-        starts_command = bool(toks) and (toks[0] in VERBS or toks[0] in META)
-        if merged and not starts_command:
-            merged[-1] = f"{merged[-1]} {piece}"
-        else:
-            merged.append(piece)
-    return merged or [line]
+    cuts = [0]
+    for match in _SPLIT_RE.finditer(line):
+        toks = _strip_leading(tokens(line[match.end():]))
+        if toks and (toks[0] in VERBS or toks[0] in META) and match.start() > cuts[-1]:
+            cuts.append(match.start())
+            cuts.append(match.end())
+    cuts.append(len(line))
+    pieces = [line[cuts[i]:cuts[i + 1]].strip() for i in range(0, len(cuts) - 1, 2)]
+    return [p for p in pieces if p] or [line]
 
 
 def _is_courtesy(line: str, ctx: ParseContext) -> bool:
