@@ -99,7 +99,7 @@ HELP_FILES = {
 }
 
 #: Events left out of recaps (noise there; LOG still lists them).
-RECAP_SKIP = frozenset({"event.refilled", "vote.cast"})
+RECAP_SKIP = frozenset({"event.refilled", "vote.cast", "turn.started"})
 RECAP_LIMIT = 25
 
 
@@ -447,6 +447,8 @@ def awaited_model(seat_view: Mapping[str, Any] | None) -> dict[str, Any] | None:
         elif kind == "VOTE":
             vote = c.get("vote", "")
             caller = names.get(c.get("caller", -1), "?")
+            if c.get("caller") == me:
+                caller = "You"
             article = "an" if vote == "ATTACK" else "a"
             headline = f"{caller} called {article} {vote.capitalize()}: play a Vote card."
             counted = {"ATTACK": "Cannon/Torch/Water", "BRAWL": "flags",
@@ -630,7 +632,8 @@ def _model(ctx: MessageContext) -> dict[str, Any]:
         "me": me_model(view) if view else None,
         "awaited": awaited_model(view) if ctx.kind is not MessageKind.GAME_OVER else None,
         "deadline": format_deadline(ctx.deadline, ctx.time_zone),
-        "recap": recap(ctx.events),
+        "recap": recap([e for e in ctx.events if not (
+            ctx.kind is MessageKind.VOTE_RESULT and e.get("kind") == "vote.result")]),
         "vote_result": _vote_result(
             [*ctx.events, result_event] if isinstance(result_event, Mapping) else ctx.events),
         "table_talk": list(extra.get("table_talk") or []),
@@ -940,6 +943,7 @@ def _sms_reply(model: Mapping[str, Any], head: str) -> str:
     awaited = model["awaited"]
     if awaited:
         options = [
+            "Still awaited: " + _sms_options(awaited["menu"], None, False),
             "Still awaited: " + _sms_options(awaited["menu"], 10, False),
             "Still awaited: " + _sms_options(awaited["menu"], 6, True),
             "Reply STATUS for your options.",

@@ -138,7 +138,12 @@ def _label(command: str, seat_view: Mapping[str, Any], names: Mapping[int, str])
     if verb == "VOTE":
         hand = {int(c["number"]): c for c in seat_view.get("hand") or []}
         if len(args) == 1 and args[0].isdigit() and int(args[0]) in hand:
-            return f"play {hand[int(args[0])]['text']}"
+            card = hand[int(args[0])]
+            section = _VOTE_SECTION.get(_vote_kind(seat_view), "")
+            if section and card.get(section):
+                counted = " + ".join(s.capitalize() for s in card[section])
+                return f"play {counted} (card: {card['text']})"
+            return f"play {card['text']}"
         return "play two cards (El Dorado)"
     if verb == "CHOOSE":
         return f"reveal the card at position {args[0]}"
@@ -188,6 +193,16 @@ def _label(command: str, seat_view: Mapping[str, Any], names: Mapping[int, str])
     if verb == "REVEAL" and args and args[0] != NUMBER:
         return "reveal it and resolve it"
     return fixed.get(verb, verb.lower())
+
+
+_VOTE_SECTION = {"ATTACK": "top", "BRAWL": "middle", "MUTINY": "bottom"}
+
+
+def _vote_kind(seat_view: Mapping[str, Any]) -> str:
+    for decision in seat_view.get("pending") or []:
+        if decision.get("kind") == "VOTE":
+            return str((decision.get("context") or {}).get("vote", ""))
+    return ""
 
 
 def _name_arg(args: Sequence[str], names: Mapping[int, str]) -> str:
