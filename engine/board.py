@@ -110,7 +110,8 @@ def put_pawn(s: GameState, seat: int, loc: Location) -> None:
         s.lines[loc.value].append(seat)
 
 
-def _where(loc: Location) -> str:
+def where_name(loc: Location) -> str:
+    """``Tortuga``, ``the Jolly Roger``, ``the Flying Dutchman's rowboat``."""
     if loc is Location.TORTUGA:
         return "Tortuga"
     ship = loc.ship
@@ -122,7 +123,7 @@ def move_pawn(s: GameState, ev: Events, seat: int, dest: Location, how: str) -> 
     """Move a pawn to the back of ``dest``; an Albatross check follows every movement."""
     src = take_pawn(s, seat)
     put_pawn(s, seat, dest)
-    say(ev, "pawn.moved", f"{name(s, seat)} moved from {_where(src)} to {_where(dest)}.",
+    say(ev, "pawn.moved", f"{name(s, seat)} moved from {where_name(src)} to {where_name(dest)}.",
         seat=seat, source=src.value, to=dest.value, by=how)
     check_albatross(s, ev)
 
@@ -135,7 +136,7 @@ def maroon(s: GameState, ev: Events, seat: int, cause: str) -> None:
     """
     src = take_pawn(s, seat)
     s.lines["TORTUGA"].append(seat)
-    say(ev, "pawn.marooned", f"{name(s, seat)} was marooned from {_where(src)} to Tortuga.",
+    say(ev, "pawn.marooned", f"{name(s, seat)} was marooned from {where_name(src)} to Tortuga.",
         seat=seat, source=src.value, cause=cause)
     if src is Location.TORTUGA:
         hand = s.hands[seat]

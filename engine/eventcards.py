@@ -19,6 +19,7 @@ from engine.board import (
     say,
     ship_has_room,
     treasure_changed,
+    where_name,
 )
 from engine.cards import (
     EVENT_CARDS,
@@ -309,7 +310,7 @@ def _eight_bells(s: GameState, ev: Events, revealer: int, card: int) -> None:
     line = s.lines[loc.value]
     rng(s).shuffle(line)
     order = ", ".join(name(s, p) for p in line)
-    say(ev, "pawn.reordered", f"Eight Bells: the line on {loc.value} is now {order}.",
+    say(ev, "pawn.reordered", f"Eight Bells: the line on {where_name(loc)} is now {order}.",
         location=loc.value, line=list(line))
 
 

@@ -88,6 +88,10 @@ def _event_order(s: GameState, options: GameOptions) -> tuple[list[int], list[in
     armada = EVENT_CARDS.index(EventTitle.SPANISH_ARMADA)
     if options.event_deck is not None:
         given = list(options.event_deck)
+        unplayable = sorted({t.label for t in given if not EVENT_INFO[t].implemented})
+        if unplayable:
+            raise SetupError(f"{', '.join(unplayable)} cannot be put into play: the printed "
+                             "text has not been verified (rules reference OQ-2/OQ-3)")
         if Counter(given) != Counter(titles):
             raise SetupError(
                 "event_deck must hold exactly the game's Event cards "

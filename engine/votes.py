@@ -37,12 +37,16 @@ def participants_of(s: GameState, kind: VoteKind, caller: int) -> tuple[int, ...
     return tuple(seat for seat in line if s.hands[seat])
 
 
+_ARTICLE = {VoteKind.ATTACK: "an", VoteKind.BRAWL: "a", VoteKind.MUTINY: "a"}
+
+
 def call_vote(s: GameState, ev: Events, kind: VoteKind, caller: int) -> None:
     """Open the vote stage (resolves at once if nobody can take part)."""
     participants = participants_of(s, kind, caller)
     who = ", ".join(name(s, p) for p in participants) or "nobody"
     say(ev, "vote.called",
-        f"{name(s, caller)} called for a {kind.value.capitalize()}; voting: {who}.",
+        f"{name(s, caller)} called for {_ARTICLE[kind]} {kind.value.capitalize()}; "
+        f"voting: {who}.",
         vote=kind.value, caller=caller, participants=list(participants))
     open_stage(s, VoteStage(kind, caller, participants))
     if not participants:
@@ -76,6 +80,17 @@ def cast_vote(s: GameState, ev: Events, seat: int, command: Vote) -> None:
         resolve_vote(s, ev)
 
 
+_OUTCOME_TEXT: dict[tuple[VoteKind, str], str] = {
+    (VoteKind.ATTACK, "SUCCESS"): "the Attack succeeds",
+    (VoteKind.ATTACK, "FAILURE"): "the Attack fails",
+    (VoteKind.BRAWL, "BRITISH"): "the British flags win",
+    (VoteKind.BRAWL, "FRENCH"): "the French flags win",
+    (VoteKind.BRAWL, "TIE"): "a tie",
+    (VoteKind.MUTINY, "SUCCESS"): "the Mutiny succeeds",
+    (VoteKind.MUTINY, "FAILURE"): "the Mutiny fails",
+}
+
+
 def resolve_vote(s: GameState, ev: Events) -> None:
     """Reveal, count, return the cards, let participants draw, then carry out the result."""
     stage = s.stage
@@ -87,6 +102,16 @@ def resolve_vote(s: GameState, ev: Events) -> None:
     rng(s).shuffle(cards)
     symbols = [sym for c in cards for sym in VOTE_DECK[c].section(kind)]
     counts = Counter(symbols)
+    if kind is VoteKind.ATTACK:
+        cannons, torches, waters = counts[Symbol.CANNON], counts[Symbol.TORCH], counts[Symbol.WATER]
+        success = cannons >= 1 and torches - waters >= 1  # each water cancels one torch
+        outcome = "SUCCESS" if success else "FAILURE"
+    elif kind is VoteKind.BRAWL:
+        british, french = counts[Symbol.BRITISH], counts[Symbol.FRENCH]
+        outcome = "BRITISH" if british > french else "FRENCH" if french > british else "TIE"
+    else:
+        skulls, helms = counts[Symbol.SKULL], counts[Symbol.HELM]
+        outcome = "SUCCESS" if skulls > helms else "FAILURE"  # a tie changes nothing
     for seat, ids in stage.played:
         if len(ids) == 2:
             card = kept_card(s, seat, EventTitle.EL_DORADO)
@@ -94,6 +119,13 @@ def resolve_vote(s: GameState, ev: Events) -> None:
             discard_kept(s, seat, card)
             say(ev, "el_dorado.used",
                 f"{name(s, seat)} used El Dorado to play two Vote cards.", seat=seat)
+    shown = ", ".join(sym.value.lower() for sym in symbols) or "no cards"
+    say(ev, "vote.result",
+        f"The {kind.value.capitalize()} vote shows {shown}: {_OUTCOME_TEXT[kind, outcome]}.",
+        vote=kind.value, caller=stage.caller, outcome=outcome,
+        symbols=[sym.value for sym in symbols],
+        revealed=[VOTE_DECK[c].describe() for c in cards],
+        counts={sym.value: n for sym, n in sorted(counts.items())})
     bottom = list(cards)
     rng(s).shuffle(bottom)
     s.vote_deck.extend(bottom)
@@ -104,23 +136,6 @@ def resolve_vote(s: GameState, ev: Events) -> None:
             say(ev, "vote_card.drawn", f"You drew {VOTE_DECK[drawn].describe()}.",
                 audience=[seat], seat=seat, card=drawn)
     s.stage = None
-    shown = ", ".join(sym.value.lower() for sym in symbols) or "no cards"
-    if kind is VoteKind.ATTACK:
-        cannons, torches, waters = counts[Symbol.CANNON], counts[Symbol.TORCH], counts[Symbol.WATER]
-        success = cannons >= 1 and torches - waters >= 1
-        outcome = "SUCCESS" if success else "FAILURE"
-    elif kind is VoteKind.BRAWL:
-        british, french = counts[Symbol.BRITISH], counts[Symbol.FRENCH]
-        outcome = "BRITISH" if british > french else "FRENCH" if french > british else "TIE"
-    else:
-        skulls, helms = counts[Symbol.SKULL], counts[Symbol.HELM]
-        outcome = "SUCCESS" if skulls > helms else "FAILURE"
-    say(ev, "vote.result",
-        f"The {kind.value.capitalize()} vote shows {shown}: {outcome.lower()}.",
-        vote=kind.value, caller=stage.caller, outcome=outcome,
-        symbols=[sym.value for sym in symbols],
-        revealed=[VOTE_DECK[c].describe() for c in cards],
-        counts={sym.value: n for sym, n in sorted(counts.items())})
     if kind is VoteKind.ATTACK and outcome == "SUCCESS":
         _attack_succeeded(s, ev, stage.caller)
     elif kind is VoteKind.BRAWL:
