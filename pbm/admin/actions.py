@@ -88,10 +88,12 @@ class CreateForm:
     vote_hours: str = "24"
     other_hours: str = "24"
     invitation_hours: str = "72"
+    grace_hours: str = "1"
     on_timeout: str = "default"
     quiet_start: str = "22"
     quiet_end: str = "8"
-    auto_start: bool = False
+    auto_start: bool = True
+    prefer_sms: bool = False
     confirm: str = ""
 
     @classmethod
@@ -116,8 +118,9 @@ class CreateForm:
             name=get("name")[:80], time_zone=get("time_zone", "UTC") or "UTC", players=players,
             action_hours=get("action_hours", "48"), vote_hours=get("vote_hours", "24"),
             other_hours=get("other_hours", "24"), invitation_hours=get("invitation_hours", "72"),
-            on_timeout=get("on_timeout", "default"), quiet_start=get("quiet_start", "22"),
-            quiet_end=get("quiet_end", "8"), auto_start=get("auto_start") == "1",
+            grace_hours=get("grace_hours", "1"), on_timeout=get("on_timeout", "default"),
+            quiet_start=get("quiet_start", "22"), quiet_end=get("quiet_end", "8"),
+            auto_start=get("auto_start") == "1", prefer_sms=get("prefer_sms") == "1",
             confirm=get("confirm"),
         )
 
@@ -136,9 +139,10 @@ class CreateForm:
 
         policy = TimingPolicy(
             invitation_hours=_hours(self.invitation_hours, "invitation"),
+            grace_hours=_hours(self.grace_hours, "grace", allow_zero=True),
             on_timeout=self.on_timeout,
-            quiet_start=int(self.quiet_start),
-            quiet_end=int(self.quiet_end),
+            quiet_start=_whole_hour(self.quiet_start),
+            quiet_end=_whole_hour(self.quiet_end),
             auto_start=self.auto_start,
         )
         return policy.with_hours(action=_hours(self.action_hours, "turn"),
@@ -179,14 +183,23 @@ class CreateForm:
         return list(dict.fromkeys(errors))
 
 
-def _hours(text: str, what: str) -> float:
+def _hours(text: str, what: str, *, allow_zero: bool = False) -> float:
     try:
         hours = float(text)
     except ValueError:
         raise ValueError(f"the {what} time must be a number of hours, not {text!r}") from None
-    if not 0 < hours <= 24 * 30:
-        raise ValueError(f"the {what} time must be between 0 and 720 hours")
+    low_ok = hours >= 0 if allow_zero else hours > 0
+    if not low_ok or hours > 24 * 30:
+        raise ValueError(f"the {what} time must be {'0' if allow_zero else 'more than 0'} "
+                         "to 720 hours")
     return hours
+
+
+def _whole_hour(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"quiet hours are whole hours 0-23, not {text!r}") from None
 
 
 def _looks_like_phone(text: str) -> bool:
@@ -200,7 +213,8 @@ def create_game(form: CreateForm, admin: str, now: datetime) -> int:
 
     players = [
         games.PlayerSpec(name=p.name, email=p.email or None, phone=p.phone or None,
-                         time_zone=form.zone_of(p))
+                         time_zone=form.zone_of(p),
+                         channel="sms" if form.prefer_sms and p.phone else None)
         for p in form.seated
     ]
     try:
@@ -306,7 +320,15 @@ def _invite(game_id: int, values: Mapping[str, str], admin: str, now: datetime) 
 
 
 def _start(game_id: int, values: Mapping[str, str], admin: str, now: datetime) -> str:
-    _game_call("start", game_id, now=now, force=values.get("force") == "1")
+    from pbm import games
+
+    try:
+        _game_call("start", game_id, now=now, force=values.get("force") == "1")
+    except games.WrongState as exc:
+        text = str(exc).replace(" (or use --force)", "")
+        if "still waiting" in text:
+            text += ": tick the box to start without them"
+        raise ActionError(_sentence(text)) from exc
     return "Game started. The first prompts are on their way."
 
 
@@ -328,7 +350,9 @@ def _extend(game_id: int, values: Mapping[str, str], admin: str, now: datetime) 
         raise ActionError("Give the extension in hours, e.g. 24.") from None
     if not 0 < hours <= 24 * 14:
         raise ActionError("An extension is between 0 and 336 hours.")
-    result = _game_call("extend", game_id, hours, now=now)
+    seat = values.get("seat", "").strip()
+    index = _seat(values) if seat else None
+    result = _game_call("extend", game_id, hours, now=now, seat=index)
     return f"{result.message[:1].upper()}{result.message[1:]}."
 
 
@@ -388,7 +412,8 @@ ACTIONS: dict[str, Action] = {a.name: a for a in (
     Action("extend", "Extend deadline", "Extend",
            "The current deadline(s) and their reminders move later; the awaited players are "
            "not messaged.", _LIVE, _extend,
-           (FormField("hours", "Extra hours", "number", default="24"),)),
+           (FormField("hours", "Extra hours", "number", default="24"),
+            FormField("seat", "Only this seat", "seat", required=False))),
     Action("nudge", "Nudge now", "Send a reminder now",
            "Every awaited player gets a reminder now, whatever the reminder schedule says.",
            _LIVE, _nudge),

@@ -32,7 +32,7 @@ def _text(x: float, y: float, text: str, *, size: float = 13, anchor: str = "mid
     )
 
 
-def short_name(name: str, limit: int = 9) -> str:
+def short_name(name: str, limit: int = 8) -> str:
     """A label that fits under a pawn: the first word, cut with an ellipsis if need be."""
     label = name if len(name) <= limit else name.split()[0]
     return label if len(label) <= limit else label[: limit - 1] + "…"

@@ -253,8 +253,9 @@ def _inbound_body(m: InboundMessage) -> str:
 
 
 def _inbound_summary(m: InboundMessage) -> str:
-    text = " ".join(_inbound_body(m).split())
-    return text[:80] or "(empty)"
+    """The first line the player wrote (the whole text is in the body)."""
+    lines = [" ".join(line.split()) for line in _inbound_body(m).splitlines()]
+    return next((line for line in lines if line), "(empty)")[:80]
 
 
 def load_timing(game: Game) -> dict[str, Any]:

@@ -5,13 +5,14 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfo, available_timezones
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
+from pbm.admin.board_svg import seat_colour
 from pbm.admin.session import CSRF_FIELD, get_session
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "admin"
@@ -45,6 +46,18 @@ def relative(value: datetime | None, now: datetime) -> str:
     return f"in {n} {unit}" if seconds > 0 else f"{n} {unit} ago"
 
 
+DECISIONS = {
+    "ACTION": "turn", "VOTE": "vote", "PLACE": "place treasure", "CHOOSE": "forced choice",
+    "LETTER_OF_MARQUE": "Letter of Marque", "SHOOT": "Pistol shot", "GIVE": "Treasure Map",
+    "TAKE": "take treasure", "FOUNTAIN": "Fountain of Youth", "INVITATION": "JOIN or DECLINE",
+}
+
+
+def decision(kind: str) -> str:
+    """A decision kind in words (``VOTE`` -> ``vote``)."""
+    return DECISIONS.get(kind, kind.replace("_", " ").lower())
+
+
 _env = Environment(
     loader=FileSystemLoader(TEMPLATES),
     autoescape=select_autoescape(["html", "svg"]),
@@ -53,7 +66,11 @@ _env = Environment(
     lstrip_blocks=True,
 )
 _env.filters["when"] = when
+_env.filters["decision"] = decision
 _env.globals["relative"] = relative
+_env.globals["seat_colour"] = seat_colour
+_env.globals["zones"] = sorted(z for z in available_timezones() if "/" in z and
+                               not z.startswith(("Etc/", "SystemV/", "posix/", "right/")))
 
 
 def page(request: Request, template: str, status_code: int = 200, **context: Any) -> HTMLResponse:

@@ -45,9 +45,9 @@ def fresh_database(server_url: str) -> str:
     return make_url(server_url).set(database=name).render_as_string(hide_password=False)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def web_db_url(postgres_url: str) -> Iterator[str]:
-    """A migrated PostgreSQL database of its own for one test."""
+    """A migrated PostgreSQL database of its own for one test module."""
     url = fresh_database(postgres_url)
     db.upgrade(url)
     yield url
@@ -131,10 +131,12 @@ def start_server(database_url: str, admin_users: str, workdir: Path,
     raise RuntimeError(f"uvicorn did not answer in 30 s:\n{server.log()}")
 
 
-@pytest.fixture
-def live_server(web_db_url: str, admin_users: str, tmp_path: Path) -> Iterator[LiveServer]:
-    """The real app on a free loopback port, against its own PostgreSQL database."""
-    server = start_server(web_db_url, admin_users, tmp_path)
+@pytest.fixture(scope="module")
+def live_server(web_db_url: str, admin_users: str,
+                tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """The real app on a free loopback port, against the module's PostgreSQL database
+    (tests of one module share it: each uses its own game names)."""
+    server = start_server(web_db_url, admin_users, tmp_path_factory.mktemp("web"))
     yield server
     server.stop()
 

@@ -80,11 +80,18 @@ def test_hash_password_prints_a_hash_that_signs_in() -> None:
 
 
 def test_hash_password_reads_stdin_and_refuses_short_passwords() -> None:
-    ok = subprocess.run([sys.executable, "-m", "pbm.cli", "admin", "hash-password", "--stdin"],
-                        input="another password\n", capture_output=True, text=True, check=False)
-    assert ok.returncode == 0, ok.stderr
+    runner = CliRunner()
+    ok = runner.invoke(cli_app, ["admin", "hash-password", "--stdin"], input="another password\n")
+    assert ok.exit_code == 0, ok.output
     assert ok.stdout.strip().startswith("$argon2id$")
-    short = subprocess.run([sys.executable, "-m", "pbm.cli", "admin", "hash-password", "--stdin"],
-                           input="short\n", capture_output=True, text=True, check=False)
-    assert short.returncode == 2
+    short = runner.invoke(cli_app, ["admin", "hash-password", "--stdin"], input="short\n")
+    assert short.exit_code == 2
     assert "at least 8" in short.stderr
+
+
+def test_pbm_admin_hash_password_runs_as_a_command() -> None:
+    done = subprocess.run([sys.executable, "-m", "pbm.cli", "admin", "hash-password", "--stdin",
+                           "--name", "ada"], input="a real password\n", capture_output=True,
+                          text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert check_password(parse_admin_users(done.stdout.strip()), "ada", "a real password")

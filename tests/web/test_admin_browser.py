@@ -8,13 +8,20 @@ import os
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Iterator
+from datetime import UTC, datetime
+from email.utils import format_datetime
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
+from sqlmodel import select
 
+from pbm.db import get_engine
 from tests.services import missing
-from tests.web.conftest import ADMIN_NAME, ADMIN_PASSWORD, REPO, LiveServer
+from tests.web.conftest import ADMIN_NAME, ADMIN_PASSWORD, REPO, LiveServer, start_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres, pytest.mark.slow]
 
@@ -33,10 +40,24 @@ PLAYERS = [
 ]
 
 
+INBOUND_SECRET = "inbound-test-secret"
+TWILIO_TOKEN = "twilio-test-token"
+SERVER_ENV = {"INBOUND_EMAIL_SECRET": INBOUND_SECRET, "TWILIO_AUTH_TOKEN": TWILIO_TOKEN,
+              "TWILIO_ACCOUNT_SID": "AC" + "0" * 32, "TWILIO_FROM_NUMBER": "+15550000000"}
+
+
+@pytest.fixture
+def live_server(web_db_url: str, admin_users: str, tmp_path: Path) -> Iterator[LiveServer]:
+    """The real app, with its inbound webhooks switched on (players reply through them)."""
+    server = start_server(web_db_url, admin_users, tmp_path, SERVER_ENV)
+    yield server
+    server.stop()
+
+
 @pytest.fixture
 def worker(live_server: LiveServer) -> Iterator[subprocess.Popen[bytes]]:
     """A real Celery worker sharing the server's database and filesystem broker."""
-    env = {**os.environ, "DATABASE_URL": live_server.database_url,
+    env = {**os.environ, **SERVER_ENV, "DATABASE_URL": live_server.database_url,
            "DATA_DIR": str(live_server.data_dir), "REDIS_URL": "", "BROKER_URL": "",
            "EMAIL_TRANSPORT": "file", "SMS_TRANSPORT": "file"}
     log = (live_server.data_dir.parent / "worker.log").open("wb")
@@ -71,6 +92,68 @@ def browser_page(tmp_path: Path) -> Iterator[object]:
         page = context.new_page()
         yield page
         context.close()
+
+
+def game_state(database_url: str, name: str) -> tuple[int, Any]:
+    """The game's id and engine state, read straight from the database."""
+    import engine
+    from pbm.db import session_scope
+    from pbm.models import Game
+
+    with session_scope(get_engine(database_url), write=False) as session:
+        game = session.exec(select(Game).where(Game.name == name)).one()
+        assert game.id is not None and game.state_json
+        return game.id, engine.from_json(game.state_json)
+
+
+def reply_as(server: LiveServer, game_id: int, seat: int, text: str) -> None:
+    """A player answers, the way a real one does: an email to the seat's reply address
+    through the inbound email webhook, or an SMS through the signed Twilio webhook."""
+    from twilio.request_validator import RequestValidator
+
+    from pbm.db import session_scope
+    from pbm.models import Player, Seat
+
+    with session_scope(get_engine(server.database_url), write=False) as session:
+        row, player = session.exec(
+            select(Seat, Player).join(Player, Player.id == Seat.player_id)  # type: ignore[arg-type]
+            .where(Seat.game_id == game_id, Seat.seat_index == seat)
+        ).one()
+    if player.email:
+        raw = (f"From: {player.display_name} <{player.email}>\r\n"
+               f"To: play+{row.reply_token}@tortuga.localhost\r\n"
+               f"Subject: Re: your game\r\nMessage-ID: <{uuid.uuid4().hex}@example.org>\r\n"
+               f"Date: {format_datetime(datetime.now(UTC))}\r\n"
+               "Content-Type: text/plain; charset=utf-8\r\n\r\n"
+               f"{text}\r\n\r\nSent from my phone\r\n")
+        response = httpx.post(f"{server.url}/webhooks/email", content=raw.encode(),
+                              headers={"X-Inbound-Secret": INBOUND_SECRET,
+                                       "Content-Type": "message/rfc822"})
+    else:
+        url = f"{server.url}/webhooks/twilio/sms"
+        form = {"From": player.phone or "", "To": "+15550000000", "Body": text,
+                "MessageSid": "SM" + uuid.uuid4().hex, "NumSegments": "1"}
+        signature = RequestValidator(TWILIO_TOKEN).compute_signature(url, form)
+        response = httpx.post(url, data=form, headers={"X-Twilio-Signature": signature})
+    assert response.status_code == 200, response.text
+
+
+def play_a_few_replies(server: LiveServer, name: str, replies: int) -> int:
+    """Answer the awaited decisions with their first legal command, through the webhooks
+    and the worker; returns how many replies were applied."""
+    import engine
+
+    applied = 0
+    for _ in range(replies):
+        game_id, state = game_state(server.database_url, name)
+        decisions = engine.pending(state)
+        if not decisions:
+            break
+        decision = decisions[0]
+        reply_as(server, game_id, decision.seat, str(decision.legal[0]))
+        wait_until(lambda v=state.version: game_state(server.database_url, name)[1].version > v)
+        applied += 1
+    return applied
 
 
 def wait_until(check: object, timeout: float = 30.0) -> None:
@@ -138,8 +221,14 @@ def test_an_admin_runs_a_game_from_the_browser(
     expect(page.locator("#game-status")).to_have_text("running")
     expect(page.locator("#public-log")).to_contain_text("paused: Anne is at sea until Monday")
 
-    # The players' prompts are in the message history, delivered by the worker.
+    # Players answer their prompts by email and SMS; the worker applies the replies.
     game_url = page.url
+    assert play_a_few_replies(live_server, "Harbour of Tortuga", 6) == 6
+    page.goto(game_url)
+    expect(page.locator(".seat-history .dir.in").first).to_be_visible()
+    expect(page.locator("#public-log li")).not_to_have_count(3)
+
+    # The players' prompts are in the message history, delivered by the worker.
 
     def delivered() -> bool:
         page.goto(game_url)

@@ -1,0 +1,295 @@
+"""The admin pages over real HTTP against a real database: what they show, what each
+action does through pbm.games, and that looking never changes anything."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import UTC, datetime, timedelta
+
+import httpx
+import pytest
+import sqlalchemy as sa
+from sqlmodel import Session, select
+
+from pbm import games
+from pbm.db import get_engine, run_transaction
+from pbm.models import (
+    Deadline,
+    DeadlineStatus,
+    Game,
+    GameEvent,
+    InboundMessage,
+    InboundStatus,
+    OutboundMessage,
+)
+from tests.web.conftest import ADMIN_NAME, LiveServer, csrf_of
+
+pytestmark = pytest.mark.postgres
+
+PLAYERS = [
+    games.PlayerSpec("Anne", "anne@example.org"),
+    games.PlayerSpec("Jack", "jack@example.org", "+15550001002"),
+    games.PlayerSpec("Mary", None, "+447700900003", "Europe/London"),
+    games.PlayerSpec("Edward", "teach@example.org"),
+]
+
+
+def make_game(database_url: str, name: str, started_at: datetime, *, start: bool = True) -> int:
+    """A game created (and started) through pbm.games at ``started_at``."""
+    engine = get_engine(database_url)
+
+    def work(session: Session) -> int:
+        game = games.create_game(session, name, PLAYERS, now=started_at, seed=7)
+        assert game.id is not None
+        if start:
+            games.start(session, game.id, now=started_at, force=True)
+        return game.id
+
+    return run_transaction(work, engine)
+
+
+def act(client: httpx.Client, game_id: int, action: str, **fields: str) -> httpx.Response:
+    """Open an action's confirmation page and confirm it with ``fields``."""
+    confirm = client.get(f"/admin/games/{game_id}/actions/{action}")
+    assert confirm.status_code == 200, confirm.text
+    return client.post(f"/admin/games/{game_id}/actions/{action}",
+                       data={"csrf_token": csrf_of(confirm.text), "confirm": "yes", **fields})
+
+
+def flash(client: httpx.Client, response: httpx.Response) -> str:
+    """Follow an action's redirect and return the page's flash messages."""
+    assert response.status_code == 303, response.text
+    page = client.get(response.headers["location"])
+    return " ".join(re.findall(r'<div class="flash \w+" role="status">([^<]*)</div>', page.text))
+
+
+def database_snapshot(database_url: str) -> dict[str, object]:
+    """Row counts and versions of everything an admin page could change."""
+    with get_engine(database_url).connect() as conn:
+        snapshot: dict[str, object] = {}
+        for table in ("games", "seats", "players", "command_log", "game_events",
+                      "outbound_messages", "inbound_messages", "deadlines"):
+            snapshot[table] = conn.execute(sa.text(f"select count(*) from {table}")).scalar()
+        snapshot["versions"] = conn.execute(
+            sa.text("select id, version, status, updated_at from games order by id")).all()
+        snapshot["deadlines_due"] = conn.execute(
+            sa.text("select id, due_at, reminders_sent from deadlines order by id")).all()
+    return snapshot
+
+
+def test_the_games_list_shows_who_is_awaited_and_marks_overdue_games(
+    admin_client: httpx.Client, live_server: LiveServer
+) -> None:
+    now = datetime.now(UTC)
+    make_game(live_server.database_url, "Old Harbour", now - timedelta(days=3))
+    make_game(live_server.database_url, "New Harbour", now - timedelta(minutes=5))
+    make_game(live_server.database_url, "Not Yet", now, start=False)
+    page = admin_client.get("/admin/games")
+    assert page.status_code == 200
+    rows = {}
+    for row in page.text.split("<tr>")[2:]:
+        name = re.search(r"<strong>([^<]+)</strong></a>", row)
+        assert name, row
+        rows[name.group(1)] = row
+    assert {"Old Harbour", "New Harbour", "Not Yet"} <= set(rows)
+    assert "overdue" in rows["Old Harbour"]
+    assert "place treasure" in rows["Old Harbour"]
+    assert "overdue" not in rows["New Harbour"]
+    assert "in 23 h" in rows["New Harbour"]
+    assert "Anne, Jack, Mary, Edward" in rows["Not Yet"]
+    running = admin_client.get("/admin/games", params={"status": "running"}).text
+    assert "Old Harbour" in running and "Not Yet" not in running
+    assert re.search(r"Running \(\d+\)", running) and re.search(r"Created \(\d+\)", running)
+
+
+def test_looking_at_every_page_changes_nothing(
+    admin_client: httpx.Client, live_server: LiveServer
+) -> None:
+    game_id = make_game(live_server.database_url, "Looking Glass",
+                        datetime.now(UTC) - timedelta(days=3))
+    before = database_snapshot(live_server.database_url)
+    pages = ["/admin/games", "/admin/games?status=running", "/admin/games/new",
+             f"/admin/games/{game_id}", "/admin/quarantine", "/admin", "/admin/login"]
+    pages += [f"/admin/games/{game_id}/actions/{name}" for name in
+              ("invite", "start", "pause", "resume", "extend", "nudge", "replace", "abort")]
+    for path in pages:
+        assert admin_client.get(path).status_code in {200, 303}, path
+    assert database_snapshot(live_server.database_url) == before
+
+
+def test_the_game_page_keeps_secrets_behind_the_logged_spoilers_toggle(
+    admin_client: httpx.Client, live_server: LiveServer
+) -> None:
+    game_id = make_game(live_server.database_url, "Secret Cove", datetime.now(UTC))
+    engine = get_engine(live_server.database_url)
+    with Session(engine) as session:
+        state = games.load_state(session.get(Game, game_id))  # type: ignore[arg-type]
+        private = session.exec(select(GameEvent).where(GameEvent.game_id == game_id,
+                                                       GameEvent.audience.is_not(None))).all()  # type: ignore[union-attr]
+    page = admin_client.get(f"/admin/games/{game_id}")
+    assert page.status_code == 200
+    assert "<svg" in page.text and "Flying Dutchman" in page.text
+    for loyalty in ("British", "French", "Dutch"):
+        assert f"<strong>{loyalty}</strong>" not in page.text
+    for event in private:
+        assert event.text not in page.text.split('id="public-log"')[-1].split("</ul>")[0]
+    shown = admin_client.post(f"/admin/games/{game_id}/spoilers",
+                              data={"show": "1", "csrf_token": csrf_of(page.text)})
+    assert shown.status_code == 303
+    spoiled = admin_client.get(f"/admin/games/{game_id}").text
+    for seat, loyalty in enumerate(state.loyalties):
+        assert re.search(rf"{seat + 1}\. {PLAYERS[seat].name}</td>\s*<td><strong>"
+                         rf"{loyalty.value.capitalize()}</strong>", spoiled)
+    assert f"Spoilers shown: {ADMIN_NAME} at" in spoiled
+    audit = (live_server.data_dir / "admin-audit.log").read_text().splitlines()
+    entry = json.loads([line for line in audit if "show_spoilers" in line][-1])
+    assert entry["admin"] == ADMIN_NAME and entry["game_id"] == game_id and entry["at"]
+    # Spoilers are per game: another game stays hidden.
+    other = make_game(live_server.database_url, "Other Cove", datetime.now(UTC))
+    assert "Show spoilers" in admin_client.get(f"/admin/games/{other}").text
+
+
+def test_extend_nudge_replace_and_abort_go_through_the_game_service(
+    admin_client: httpx.Client, live_server: LiveServer
+) -> None:
+    game_id = make_game(live_server.database_url, "Busy Bay",
+                        datetime.now(UTC) - timedelta(hours=1))
+    engine = get_engine(live_server.database_url)
+
+    def open_deadlines() -> list[Deadline]:
+        with Session(engine) as session:
+            return list(session.exec(select(Deadline).where(
+                Deadline.game_id == game_id, Deadline.status == DeadlineStatus.OPEN)).all())
+
+    def outbox(kind: str) -> list[OutboundMessage]:
+        with Session(engine) as session:
+            return list(session.exec(select(OutboundMessage).where(
+                OutboundMessage.game_id == game_id, OutboundMessage.kind == kind)).all())
+
+    due = {d.id: d.due_at for d in open_deadlines()}
+    assert "moved 12 h later" in flash(admin_client, act(admin_client, game_id, "extend",
+                                                         hours="12"))
+    assert {d.id: d.due_at for d in open_deadlines()} == {
+        i: at + timedelta(hours=12) for i, at in due.items()}
+
+    assert outbox("reminder") == []
+    assert "Reminder sent to 1 awaited player" in flash(admin_client,
+                                                         act(admin_client, game_id, "nudge"))
+    assert len(outbox("reminder")) == 1
+    assert [d.reminders_sent for d in open_deadlines()] == [1]
+
+    replaced = act(admin_client, game_id, "replace", seat="2", name="Calico",
+                   email="calico@example.org", phone="", time_zone="America/Jamaica")
+    assert "Seat 2 now belongs to Calico" in flash(admin_client, replaced)
+    page = admin_client.get(f"/admin/games/{game_id}").text
+    assert "calico@example.org" in page and "jack@example.org" not in page
+    assert any(m.to_address == "calico@example.org" for m in outbox("seat_replaced"))
+
+    wrong = act(admin_client, game_id, "resume")
+    assert wrong.status_code == 422
+    assert "not paused" in wrong.text
+
+    aborted = act(admin_client, game_id, "abort", reason="Too many pirates")
+    assert "Game aborted" in flash(admin_client, aborted)
+    page = admin_client.get(f"/admin/games/{game_id}").text
+    assert 'id="game-status">aborted<' in page
+    assert "/actions/" not in page  # nothing left to do
+    audit = (live_server.data_dir / "admin-audit.log").read_text()
+    assert '"action": "abort"' in audit and "Too many pirates" in audit
+
+
+def test_invite_sends_invitations_and_the_page_shows_them(
+    admin_client: httpx.Client, live_server: LiveServer
+) -> None:
+    game_id = make_game(live_server.database_url, "Invite Isle", datetime.now(UTC), start=False)
+    assert "Invitations sent to 4 player(s)" in flash(admin_client,
+                                                       act(admin_client, game_id, "invite"))
+    page = admin_client.get(f"/admin/games/{game_id}").text
+    assert 'id="game-status">inviting<' in page
+    assert page.count("invitation</strong>") == 4
+    assert "JOIN or DECLINE" in page  # four seats awaited
+    not_joined = act(admin_client, game_id, "start", force="")
+    assert not_joined.status_code == 422
+    assert "Still waiting for Anne, Jack, Mary, Edward to join" in not_joined.text
+
+
+def test_the_new_game_form_explains_what_is_wrong(admin_client: httpx.Client) -> None:
+    token = csrf_of(admin_client.get("/admin/games/new").text)
+    response = admin_client.post("/admin/games/new", data={
+        "csrf_token": token, "name": "", "time_zone": "Mars/Olympus",
+        "p0_name": "Ann", "p0_phone": "555-1234", "p1_name": "Ann", "p1_email": "not-an-email",
+        "action_hours": "-3",
+    })
+    assert response.status_code == 422
+    for expected in ("Give the game a name", "Two players are called Ann",
+                     "555-1234: write phone numbers as +15551234567",
+                     "not-an-email is not an email address", "Unknown time zone Mars/Olympus",
+                     "the turn time must be more than 0"):
+        assert expected in response.text.replace("&#39;", "'"), expected
+    assert 'value="555-1234"' in response.text  # what was typed is kept
+
+
+def test_a_game_is_created_after_its_review(
+    admin_client: httpx.Client, live_server: LiveServer
+) -> None:
+    token = csrf_of(admin_client.get("/admin/games/new").text)
+    form = {"csrf_token": token, "name": "Review Reef", "time_zone": "Europe/Berlin",
+            "p0_name": "Ann", "p0_email": "ann@example.org",
+            "p1_name": "Bob", "p1_phone": "+15550009999", "p1_tz": "America/New_York",
+            "action_hours": "36", "vote_hours": "12", "other_hours": "6",
+            "invitation_hours": "48", "grace_hours": "0", "on_timeout": "pause",
+            "quiet_start": "23", "quiet_end": "7", "prefer_sms": "1"}
+    review = admin_client.post("/admin/games/new", data=form)
+    assert review.status_code == 200 and "Create “Review Reef”?" in review.text
+    with Session(get_engine(live_server.database_url)) as session:
+        assert session.exec(select(Game).where(Game.name == "Review Reef")).first() is None
+    created = admin_client.post("/admin/games/new", data={**form, "confirm": "yes"})
+    assert created.status_code == 303
+    with Session(get_engine(live_server.database_url)) as session:
+        game = session.exec(select(Game).where(Game.name == "Review Reef")).one()
+        seats = games.seats_of(session, game.id)  # type: ignore[arg-type]
+        policy = games.policy_of(game)
+    assert [(p.display_name, p.time_zone, p.preferred_channel) for _, p in seats] == [
+        ("Ann", "Europe/Berlin", "email"), ("Bob", "America/New_York", "sms")]
+    assert (policy.hours_for("ACTION"), policy.hours_for("VOTE"), policy.hours_for("CHOOSE"),
+            policy.invitation_hours, policy.grace_hours, policy.on_timeout,
+            policy.quiet_start, policy.quiet_end, policy.auto_start) == (
+        36, 12, 6, 48, 0, "pause", 23, 7, False)
+    again = admin_client.post("/admin/games/new", data={**form, "confirm": "yes"})
+    assert again.status_code == 422 and "already exists" in again.text
+
+
+def test_a_quarantined_message_can_be_retried(
+    admin_client: httpx.Client, live_server: LiveServer
+) -> None:
+    engine = get_engine(live_server.database_url)
+
+    def quarantined(session: Session) -> int:
+        row = InboundMessage(channel="sms", provider_message_id="SMbroken", sender="+15550001",
+                             raw=json.dumps({"Body": "VOTE 2"}), status=InboundStatus.QUARANTINED,
+                             error="ZeroDivisionError: something broke", attempts=3)
+        session.add(row)
+        session.flush()
+        assert row.id is not None
+        return row.id
+
+    message_id = run_transaction(quarantined, engine)
+    page = admin_client.get("/admin/quarantine")
+    assert "something broke" in page.text and "VOTE 2" in page.text
+    retried = admin_client.post(f"/admin/quarantine/{message_id}/retry",
+                                data={"csrf_token": csrf_of(page.text)})
+    assert retried.status_code == 303
+    assert f"Message {message_id} is back in line" in admin_client.get("/admin/quarantine").text
+    with Session(engine) as session:
+        assert session.get(InboundMessage, message_id).status != InboundStatus.QUARANTINED  # type: ignore[union-attr]
+    again = admin_client.post(f"/admin/quarantine/{message_id}/retry",
+                              data={"csrf_token": csrf_of(page.text)})
+    assert "not quarantined" in admin_client.get(again.headers["location"]).text
+
+
+def test_a_missing_game_is_a_404_not_a_crash(admin_client: httpx.Client) -> None:
+    assert admin_client.get("/admin/games/999999").status_code == 404
+    assert admin_client.get("/admin/games/999999/actions/pause").status_code == 404
+    assert admin_client.get("/admin/games/1/actions/explode").status_code == 404
+    assert admin_client.get("/admin/games/not-a-number").status_code == 422
