@@ -120,13 +120,13 @@ class PlayerSpec:
         if match:
             email = match.group(1).strip()
             raw = (raw[: match.start()] + raw[match.end() :]).strip()
-        tokens = raw.split()
+        number = re.search(r"\+\d[\d\s().-]*\d", raw)
+        if number:
+            phone = re.sub(r"[^\d+]", "", number.group(0))
+            raw = (raw[: number.start()] + raw[number.end() :]).strip()
         rest = []
-        for token in tokens:
-            cleaned = re.sub(r"[\s().-]", "", token)
-            if cleaned.startswith("+") and cleaned[1:].isdigit():
-                phone = cleaned
-            elif EMAIL_RE.match(token) and email is None:
+        for token in raw.split():
+            if EMAIL_RE.match(token) and email is None:
                 email = token
             else:
                 rest.append(token)

@@ -161,16 +161,15 @@ def play_until(eng: Engine, game_id: int, now: datetime, rng: random.Random,
                stop: Callable[[engine.GameState], bool] = lambda s: s.over, *,
                prefer: Callable[[engine.Command], bool] | None = None,
                step: timedelta = timedelta(minutes=20), limit: int = 5000
-               ) -> tuple[datetime, list[tuple[int, str]]]:
+               ) -> tuple[datetime, dict[tuple[int, str], tuple[str, datetime]]]:
     """Answer pending decisions with random legal commands through ``pbm.games`` until
-    ``stop(state)``; returns the clock and the (seat, decision id) of every decision seen."""
-    opened: list[tuple[int, str]] = []
+    ``stop(state)``. Returns the clock and every decision seen: (seat, decision id) ->
+    (kind, when it opened)."""
+    opened: dict[tuple[int, str], tuple[str, datetime]] = {}
     for _ in range(limit):
         state = state_of(eng, game_id)
         for d in engine.pending(state):
-            key = (d.seat, state.decision_id(d.seat) or "")
-            if key not in opened:
-                opened.append(key)
+            opened.setdefault((d.seat, state.decision_id(d.seat) or ""), (d.kind.value, now))
         if stop(state):
             return now, opened
         decision = rng.choice(engine.pending(state))

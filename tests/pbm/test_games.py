@@ -25,6 +25,7 @@ from pbm.models import (
     Player,
     Seat,
 )
+from pbm.timing import TimingPolicy
 from tests.pbm.conftest import new_game, play_until, player_specs, rows, state_of, submit
 
 
@@ -35,15 +36,25 @@ def prompt_key(row: OutboundMessage) -> tuple[int, str]:
     return int(parts[1][1:]), parts[3]
 
 
+REPLY_WORD = {"ACTION": "VIEW", "VOTE": "VOTE", "PLACE": "PLACE", "CHOOSE": "CHOOSE",
+              "LETTER_OF_MARQUE": "SAVE", "SHOOT": "SHOOT", "GIVE": "GIVE", "TAKE": "TAKE",
+              "FOUNTAIN": "FOUNTAIN"}
+
+
 def test_a_five_player_game_runs_from_invitation_to_the_end_with_one_prompt_per_decision(
     eng: Engine, now: datetime
 ) -> None:
-    game_id = new_game(eng, now, 5, seed=11)
-    game = rows(eng, Game, id=game_id)[0]
-    assert game.status == GameStatus.RUNNING
-    first = state_of(eng, game_id)
-    opened_at_start = {(d.seat, first.decision_id(d.seat)) for d in engine.pending(first)}
+    manual = TimingPolicy(auto_start=False)
+    game_id = new_game(eng, now, 5, seed=11, start=False, timing_policy=manual)
+    for seat in range(5):
+        joined = db.run_transaction(
+            lambda s, seat=seat: games.respond(s, game_id, seat, join=True, now=now), eng)
+        assert joined.ok and joined.done == ["JOIN"]
+    assert rows(eng, Game, id=game_id)[0].status == GameStatus.INVITING
+    started = db.run_transaction(lambda s: games.start(s, game_id, now=now), eng)
+    assert started.ok and started.notified == [0, 1, 2, 3, 4]
 
+    start_time = now
     now, opened = play_until(eng, game_id, now, random.Random(5))
 
     game = rows(eng, Game, id=game_id)[0]
@@ -53,14 +64,18 @@ def test_a_five_player_game_runs_from_invitation_to_the_end_with_one_prompt_per_
     outbox = rows(eng, OutboundMessage, game_id=game_id)
     kinds = Counter(r.kind for r in outbox)
     assert kinds["invitation"] == 5 and kinds["game_over"] == 5
+    first_deciders = {seat for (seat, _), (_, when) in opened.items() if when == start_time}
+    assert kinds["game_started"] == 5 - len(first_deciders), "the others get GAME_STARTED"
 
     prompts = [r for r in outbox if r.kind == "prompt"]
     per_decision = Counter(prompt_key(r) for r in prompts)
     assert set(per_decision) == set(opened), "every decision prompted, nothing else"
     assert set(per_decision.values()) == {1}, "never two prompts for one decision"
-    assert opened_at_start <= set(per_decision)
     for row in prompts:
         seat = seats[row.seat]
+        kind, opened_at = opened[prompt_key(row)]
+        assert row.created_at == opened_at, "prompted in the transaction that opened it"
+        assert REPLY_WORD[kind] in row.text, (kind, row.text)
         assert row.to_address == players[seat.player_id].email
         assert row.reply_to == f"play+{seat.reply_token}@tortuga.localhost"
         assert row.in_reply_to == seat.thread_message_id  # threaded under the invitation
