@@ -18,7 +18,8 @@ service renders it once per game version (``RenderedMessage.board_image_key``) a
   organiser), ``respond_by_hours`` (float), ``timing`` (``{"action_hours", "vote_hours",
   "other_hours"}``: how long players get per decision); ``ctx.deadline`` = answer by.
 - ``GAME_STARTED`` / ``PROMPT`` / ``STATUS``: nothing more (``events`` = the recap,
-  ``deadline`` = when the decision is due); ``started`` (bool) marks the first prompt.
+  ``deadline`` = when the decision is due); ``started`` (bool) marks the first prompt of
+  the game (it then also lists the seats).
 - ``NOTICE``: ``headline`` (str) what happened to this seat, else the latest event.
 - ``VOTE_RESULT``: ``result`` (the ``vote.result`` event dict), else found in ``events``.
 - ``REMINDER`` / ``FINAL_WARNING``: ``invitation`` (bool: a reminder to JOIN or DECLINE),
@@ -33,7 +34,8 @@ service renders it once per game version (``RenderedMessage.board_image_key``) a
   ``you_were_replaced`` (bool: to the player who leaves).
 - ``TABLE_TALK``: ``from_name | from`` (speaker, required), ``text`` (required).
 - ``REPLY``: ``reply`` (``ReplyResult.to_dict()``), ``done`` (list of str applied, in
-  display form), ``rejected`` (list of ``{"command", "reason"}``: well formed but refused),
+  display form), ``rejected`` (list of ``{"command", "reason"}``: well formed but refused);
+  without those two, ``result`` (``pbm.games.Result.to_dict()``) supplies them;
   ``help`` (topic str, "" for general help; None for no help) and ``log`` (bool: list
   ``events`` as the recent public history).
 - ``GAME_OVER``: ``aborted`` (bool), ``reason`` (str); the public view carries the winner
@@ -558,6 +560,7 @@ _OPTIONAL_EXTRA = (
     "inviter", "message", "respond_by", "reason", "policy", "paused", "paused_hours",
     "new_name", "briefing", "you_were_replaced", "aborted", "headline", "invitation", "who",
     "played", "help", "log", "reply", "done", "rejected", "table_talk", "reply_to", "result",
+    "started", "you",
 )
 
 
@@ -580,7 +583,19 @@ def _normalise_extra(ctx: MessageContext) -> dict[str, Any]:
     extra["timing"] = {k: _hours_text(v) for k, v in timing.items() if v}
     if extra.get("respond_by_hours"):
         extra["respond_by"] = _hours_text(extra["respond_by_hours"])
-    extra.setdefault("you", True)
+    if extra.get("you") is None:
+        extra["you"] = True
+    result = extra.get("result")
+    if ctx.kind is MessageKind.REPLY and isinstance(result, Mapping):
+        # The service's own Result (``pbm.games.Result.to_dict()``), when no parse report.
+        view = ctx.seat_view
+        if extra.get("done") is None:
+            extra["done"] = [display_command(str(c), view) for c in result.get("done") or []]
+        if extra.get("rejected") is None:
+            extra["rejected"] = [
+                {"command": display_command(str(r.get("command", "")), view),
+                 "reason": str(r.get("reason", ""))}
+                for r in result.get("not_done") or []]
     return extra
 
 
@@ -764,6 +779,8 @@ def _sections(ctx: MessageContext, model: Mapping[str, Any]) -> tuple[str, ...]:
     if kind is MessageKind.TIMED_OUT and not model["timed_out_you"]:
         return ("recap", "awaited", "board")
     sections = SECTIONS.get(kind, ())
+    if kind is MessageKind.PROMPT and extra.get("started"):
+        sections = ("started", *sections)
     if model["me"] is None:
         sections = tuple(x for x in sections if x not in ("secrets", "started", "replaced"))
     return sections
