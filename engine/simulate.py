@@ -7,6 +7,7 @@ import random
 from collections.abc import Callable
 from itertools import groupby
 
+from engine.cards import EVENT_CARDS, EventTitle
 from engine.commands import Command, UseAtlantis
 from engine.events import Decision, Event
 from engine.rules import apply, may_order_atlantis, pending
@@ -14,6 +15,7 @@ from engine.setup import new_game
 from engine.state import GameOptions, GameState
 
 Log = list[tuple[int, Command]]
+_ATLANTIS = EVENT_CARDS.index(EventTitle.ATLANTIS)
 Observer = Callable[[GameState, int, Command, GameState, list[Event]], None]
 
 
@@ -50,7 +52,8 @@ def random_game(
     while not state.over:
         if len(log) >= max_commands:
             raise RuntimeError(f"game {n_players}p/{seed} did not end in {max_commands} commands")
-        owners = [s for s in range(state.n) if may_order_atlantis(state, s)]
+        owners = [s for s, kept in enumerate(state.kept)
+                  if _ATLANTIS in kept and may_order_atlantis(state, s)]
         if owners and rng.random() < atlantis_rate:
             seat: int = owners[0]
             command: Command = UseAtlantis()

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from engine import (
     Command,
     Event,
+    EventTitle,
     GameOptions,
     GameState,
     default_command,
@@ -68,23 +69,23 @@ def check_view(state: GameState, seat: int) -> None:
     public = data["public"]
     if not state.over:
         assert public["loyalties"] is None
-        assert "hand" not in json.dumps(public) or all(
-            set(p) == {"seat", "name", "location", "position", "ranks", "kept", "hand_size"}
-            for p in public["players"])
+    for player in public["players"]:
+        assert set(player) == {"seat", "name", "location", "position", "ranks", "kept",
+                               "hand_size"}
 
 
 def random_options(rng: random.Random, n: int) -> GameOptions:
     """Random explicit options: starred order, event and vote decks, pawns, loyalties."""
     starred = tuple(rng.sample(DEFAULT_STARRED, 3))
     titles = cards_in_play(n, starred)
-    armada = titles.pop(titles.index(max(titles, key=lambda t: t == "SPANISH_ARMADA")))
+    titles.remove(EventTitle.SPANISH_ARMADA)
     rng.shuffle(titles)
     british, french, dutch = LOYALTY_TABLE[n]
     loyalties = [Loyalty.BRITISH] * british + [Loyalty.FRENCH] * french + [Loyalty.DUTCH] * dutch
     rng.shuffle(loyalties)
     return GameOptions(
         starred=starred,
-        event_deck=(*titles, armada),
+        event_deck=(*titles, EventTitle.SPANISH_ARMADA),
         vote_deck=tuple(rng.sample(range(32), 32)),
         pawn_order=tuple(rng.sample(range(n), n)),
         loyalties=tuple(loyalties),
@@ -152,7 +153,7 @@ def test_the_default_command_is_always_legal_and_deterministic(n: int) -> None:
             assert chosen in decision.legal
             assert chosen == default_command(restored, decision.seat)
 
-    for seed in range(5):
+    for seed in range(4):
         random_game(n, seed, observe=observe)
 
 
