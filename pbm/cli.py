@@ -6,6 +6,8 @@ them together so ``pbm --help`` lists everything an admin can do.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import typer
 
 app = typer.Typer(
@@ -20,9 +22,38 @@ app = typer.Typer(
 def demo(
     players: int = typer.Option(5, min=2, max=9, help="How many simulated players."),
     seed: int = typer.Option(1, help="Random seed: the same seed plays the same game."),
+    folder: Path | None = typer.Option(None, "--dir", help="Folder (default ./var/demo-seed-N)."),
 ) -> None:
     """Run a whole game with simulated players through the real service, on this machine."""
-    typer.echo("pbm demo: not yet - the game service lands in a later issue.")
+    from pbm.demo import DemoError, run_demo
+
+    try:
+        run_demo(players=players, seed=seed, folder=folder, echo=typer.echo)
+    except DemoError as exc:
+        typer.echo(f"pbm demo: {exc}", err=True)
+        raise typer.Exit(1) from exc
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None
+
+
+@app.command()
+def play(
+    players: int = typer.Option(5, min=2, max=9, help="How many players, you included."),
+    name: str | None = typer.Option(None, "--as", help="Your name (or a demo seat's name)."),
+    seed: int = typer.Option(1, help="Random seed for the game and the simulated players."),
+    folder: Path | None = typer.Option(None, "--dir", help="Folder (default ./var/play-seed-N)."),
+) -> None:
+    """Take one seat in the terminal; the others are simulated. Reply as by email."""
+    from pbm.demo import DemoError
+    from pbm.play import run_play
+
+    try:
+        run_play(players=players, seed=seed, name=name, folder=folder)
+    except DemoError as exc:
+        typer.echo(f"pbm play: {exc}", err=True)
+        raise typer.Exit(1) from exc
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None
 
 
 @app.command()
