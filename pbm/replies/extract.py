@@ -22,6 +22,8 @@ import unicodedata
 from email.message import EmailMessage, Message
 from html.parser import HTMLParser
 
+from mailparser_reply.constants import MAIL_LANGUAGES
+
 #: The marker printed at the top of every email we send; everything from it down is ours.
 REPLY_MARKER = "--- Reply above this line ---"
 _MARKER_RE = re.compile(r"^[\s>#=_*-]*reply\s+above\s+this\s+line", re.IGNORECASE)
@@ -43,7 +45,14 @@ _ATTRIBUTION_RE = re.compile(
     )\s*$""",
     re.IGNORECASE | re.VERBOSE,
 )
-_ATTRIBUTION_START_RE = re.compile(r"^(?:on|am|le|el|il|op|em|den)\s", re.IGNORECASE)
+_ATTRIBUTION_START_RE = re.compile(r"^(?:(?:on|am|le|el|il|op|em|den|dne|dnia)\s|\d{4})",
+                                   re.IGNORECASE)
+# The quote headers mail-parser-reply knows (cs, da, ja, ko, pl, sv, zh, ... beyond ours).
+_LIBRARY_ATTRIBUTIONS = tuple(
+    re.compile(spec["wrote_header"], re.IGNORECASE)
+    for spec in MAIL_LANGUAGES.values() if "wrote_header" in spec
+)
+
 # "Ann wrote:" without a date: a header only when quoted lines follow it.
 _SHORT_ATTRIBUTION_RE = re.compile(
     r"^.{1,120}\s(?:wrote|schrieb|a\s[ée]crit|escribi[óo]|ha\sscritto|schreef|escreveu|skrev)"
@@ -271,7 +280,7 @@ def _attribution_span(lines: list[str], i: int) -> int:
     first = lines[i].strip()
     if not first or _is_quoted(first):
         return 0
-    if _ATTRIBUTION_RE.match(first):
+    if _ATTRIBUTION_RE.match(first) or any(r.match(first) for r in _LIBRARY_ATTRIBUTIONS):
         return 1
     if not _ATTRIBUTION_START_RE.match(first):
         return 0
@@ -280,7 +289,7 @@ def _attribution_span(lines: list[str], i: int) -> int:
         if i + extra >= len(lines) or not lines[i + extra].strip():
             return 0
         joined += " " + lines[i + extra].strip()
-        if _ATTRIBUTION_RE.match(joined):
+        if _ATTRIBUTION_RE.match(joined) or any(r.match(joined) for r in _LIBRARY_ATTRIBUTIONS):
             return extra + 1
     return 0
 
