@@ -526,7 +526,7 @@ def parse_line(line: str, ctx: ParseContext) -> Understood | Meta | NotUnderstoo
         if not text:
             return NotUnderstood(line, "SAY needs the words to say", "SAY good luck, all")
         return Meta(line, "SAY", text[:SAY_LIMIT], truncated=len(text) > SAY_LIMIT)
-    raw_toks = tokens(line)
+    raw_toks = tokens(_ASIDE_RE.sub(" ", line))
     if ctx.invited and ctx.seat is None and raw_toks:
         if raw_toks[0] in ("yes", "y", "accept", "ok", "okay", "sure", "yep", "yeah"):
             return Meta(line, "JOIN")
@@ -535,6 +535,8 @@ def parse_line(line: str, ctx: ParseContext) -> Understood | Meta | NotUnderstoo
     toks = _strip_leading(raw_toks)
     if not toks:
         return None
+    if len(toks) > 1 and toks[0] in _OPTION_WORDS and toks[1].isdigit():
+        toks = toks[1:]  # "option 3"
     head, rest = toks[0], toks[1:]
     if head.isdigit():
         return _menu_pick(line, toks, ctx)
@@ -566,6 +568,10 @@ def parse_line(line: str, ctx: ParseContext) -> Understood | Meta | NotUnderstoo
         return None
     return NotUnderstood(line, "not a command", suggest(line, ctx))
 
+
+#: Asides in brackets are the player's comments, not arguments: "REVEAL 3 (the Pistol)".
+_ASIDE_RE = re.compile(r"\([^()]*[^\W\d_][^()]*\)|\[[^\[\]]*[^\W\d_][^\[\]]*\]")
+_OPTION_WORDS = frozenset({"option", "opt", "choice", "number", "nr", "no", "num"})
 
 _SPLIT_RE = re.compile(r"\s*(?:;|,|\bthen\b|\band\b|&|\+|\s/\s)\s*", re.IGNORECASE)
 

@@ -158,3 +158,11 @@ def test_nothing_not_understood_ever_becomes_a_command() -> None:
                 not understood.legal_now, (body, understood)
     assert read_sms_reply("1 2 3 4", scenario("turn")).commands == []
     assert read_sms_reply("maroon everyone", scenario("turn")).commands == []
+
+
+def test_asides_in_brackets_and_option_words_are_understood() -> None:
+    assert texts("reveal 3 (the Pistol)") == ["REVEAL 3"]
+    assert texts("view [1] and [4]") == ["VIEW 1 4"]
+    row = next(o.number for o in build_menu(scenario("turn")) if o.command == "ROW")
+    assert texts(f"option {row}") == ["ROW"]
+    assert texts("card 2", "vote") == ["VOTE 2"]
