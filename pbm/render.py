@@ -93,6 +93,7 @@ HELP_FILES = {
     "": "general", "VOTE": "vote", "ATTACK": "vote", "MUTINY": "vote", "BRAWL": "vote",
     "TURN": "turn", "VIEW": "turn", "REVEAL": "turn", "FORCE": "turn", "ROW": "turn",
     "BOARD": "turn", "LAND": "turn", "MAROON": "turn", "SHIFT": "turn", "ACTIONS": "turn",
+    "RANKS": "turn", "VOTES": "vote",
     "CARDS": "cards", "MARQUE": "cards", "SAVE": "cards", "SHOOT": "cards", "GIVE": "cards",
     "MAP": "cards", "TAKE": "cards", "PLACE": "cards", "FOUNTAIN": "cards", "ACCEPT": "cards",
     "ATLANTIS": "cards", "CHOOSE": "cards", "EVENTS": "cards",
@@ -907,7 +908,8 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
                             MessageKind.NOTICE):
         prefix = {MessageKind.REMINDER: "Reminder!", MessageKind.FINAL_WARNING: "LAST CALL!",
                   MessageKind.RESUMED: "Game resumed.",
-                  MessageKind.SEAT_REPLACED: "You took over a seat.",
+                  MessageKind.SEAT_REPLACED: f"You took over seat {me['number']}, you are "
+                  f"{me['loyalty_name']}." if me else "You took over a seat.",
                   MessageKind.GAME_STARTED: f"Game on! You are {me['loyalty_name']}."
                   if me else "Game on!"}.get(kind, "")
         talk = model["table_talk"]

@@ -503,6 +503,9 @@ def _meta(line: str, head: str, rest: list[str], ctx: ParseContext) -> Meta | No
     if name == "HELP":
         topic = ""
         for tok in rest:
+            if tok.upper() in _HELP_TOPICS:
+                topic = tok.upper()
+                break
             if tok in VERBS:
                 topic = VERBS[tok][0]
                 break
@@ -571,6 +574,8 @@ def parse_line(line: str, ctx: ParseContext) -> Understood | Meta | NotUnderstoo
 
 #: Asides in brackets are the player's comments, not arguments: "REVEAL 3 (the Pistol)".
 _ASIDE_RE = re.compile(r"\([^()]*[^\W\d_][^()]*\)|\[[^\[\]]*[^\W\d_][^\[\]]*\]")
+#: HELP topics that are not command words.
+_HELP_TOPICS = frozenset({"TURN", "CARDS", "EVENTS", "ACTIONS", "TALK", "VOTES", "RANKS"})
 _OPTION_WORDS = frozenset({"option", "opt", "choice", "number", "nr", "no", "num"})
 
 _SPLIT_RE = re.compile(r"\s*(?:;|,|\bthen\b|\band\b|&|\+|\s/\s)\s*", re.IGNORECASE)
