@@ -100,7 +100,7 @@ def _hold(draw: ImageDraw.ImageDraw, x: int, y: int, label: str, count: int,
     _chests(draw, x + 78, y + 6, count, color, max_shown=max(1, (width - 84) // 15))
 
 
-def _crew_line(draw: ImageDraw.ImageDraw, x: int, y: int, index: int, player: Mapping[str, Any],
+def _crew_line(draw: ImageDraw.ImageDraw, x: int, y: int, player: Mapping[str, Any],
                width: int) -> None:
     font = _font(14)
     small = _font(11)
@@ -138,7 +138,7 @@ def _ship(draw: ImageDraw.ImageDraw, x: int, y: int, ship: Mapping[str, Any],
     if not line:
         _text(draw, (x + 20, y + 52), "nobody aboard", font=_font(13), fill=MUTED)
     for i, seat in enumerate(line[:5]):
-        _crew_line(draw, x + 16, y + 46 + i * 23, i + 1, players[seat], w - 32)
+        _crew_line(draw, x + 16, y + 46 + i * 23, players[seat], w - 32)
     hy = y + h + 6
     _hold(draw, x + 4, hy, "British", ship["british"], BRITISH, 116)
     _hold(draw, x + 124, hy, "French", ship["french"], FRENCH, 116)
@@ -173,7 +173,7 @@ def _tortuga(draw: ImageDraw.ImageDraw, x: int, y: int, public: Mapping[str, Any
     if not line:
         _text(draw, (x + 24, y + 34), "nobody ashore", font=_font(13), fill=MUTED)
     for i, seat in enumerate(line):
-        _crew_line(draw, x + 14, y + 32 + i * 22, i + 1, players[seat], w - 28)
+        _crew_line(draw, x + 14, y + 32 + i * 22, players[seat], w - 28)
     ay = y + h - 28
     small = _font(12)
     _text(draw, (x + 18, ay + 2), f"Brit {public['tortuga_british']}", font=small, fill=BRITISH)

@@ -148,7 +148,6 @@ _GSM7_REPLACE = str.maketrans({
     "\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2026": "...", "\u00a0": " ",
     "\u2022": "*", "\u00b7": "*", "\u2192": "->", "\u2190": "<-", "\t": " ",
 })
-SMS_MAX_SEGMENTS = 2
 SMS_MAX_SEPTETS = 306  # 2 concatenated segments of 153 septets
 
 
@@ -461,10 +460,6 @@ def awaited_model(seat_view: Mapping[str, Any] | None) -> dict[str, Any] | None:
             details.append(VOTE_RULE.get(vote, ""))
             details.append("Nobody learns who played which card; 1 card from the deck is "
                            "added. You draw a new card afterwards.")
-            section = VOTE_SECTION.get(vote, "top")
-            sms_info = " ".join(
-                f"{card['number']}={'+'.join(SYMBOL_NAMES.get(s, s) for s in card[section])}"
-                for card in seat_view["hand"])
         elif kind == "CHOOSE":
             a, b = c.get("positions", ["?", "?"])
             by = names.get(c.get("forced_by", -1), "Someone")
@@ -851,7 +846,7 @@ def _sms_awaited(model: Mapping[str, Any], head: str) -> str:
     if awaited["kind"] == "VOTE" and model["me"]:
         hand = {c["number"]: "+".join(SYMBOL_NAMES.get(x, x) for x in c["sections"][section])
                 for c in model["me"]["hand"]}
-    info = "" if hand else awaited["sms_info"]
+    info = awaited["sms_info"]
     options = [
         "Reply " + _sms_options(menu, None, False, hand),
         "Reply " + _sms_options(menu, 10, False, hand),

@@ -419,7 +419,7 @@ def _strip_leading(toks: list[str]) -> list[str]:
     return toks[i:]
 
 
-def _has_signal(toks: Sequence[str], ctx: ParseContext) -> bool:
+def _has_signal(toks: Sequence[str]) -> bool:
     """True if the line looks like an attempt at a command (verb, number, name, hold ...)."""
     for tok in toks:
         if tok in VERBS or tok in META or number_of(tok) is not None or _fuzzy_verb(tok):
@@ -498,7 +498,7 @@ def _menu_pick(line: str, toks: list[str], ctx: ParseContext) -> Understood | No
     return _try_keywords(line, [option.verb], rest, ctx, note)
 
 
-def _meta(line: str, head: str, rest: list[str], ctx: ParseContext) -> Meta | NotUnderstood:
+def _meta(line: str, head: str, rest: list[str]) -> Meta | NotUnderstood:
     name = META[head]
     if name == "HELP":
         topic = ""
@@ -552,7 +552,7 @@ def parse_line(line: str, ctx: ParseContext) -> Understood | Meta | NotUnderstoo
             head = fixed
             keywords = VERBS.get(fixed)
     if keywords is None and head in META:
-        return _meta(line, head, rest, ctx)
+        return _meta(line, head, rest)
     if keywords is not None:
         return _try_keywords(line, keywords, rest, ctx, note)
     # No verb: maybe the bare arguments of the one thing awaited ("british", "Cleo").
@@ -567,7 +567,7 @@ def parse_line(line: str, ctx: ParseContext) -> Understood | Meta | NotUnderstoo
             readings.append(_understood(line, text, ctx, "; ".join(notes) or None))
     if len(readings) == 1:
         return readings[0]
-    if not _has_signal(toks, ctx):
+    if not _has_signal(toks):
         return None
     return NotUnderstood(line, "not a command", suggest(line, ctx))
 
