@@ -67,7 +67,8 @@ class Settings(BaseSettings):
     # Admin web page
     secret_key: SecretStr = SecretStr("dev-only-change-me")
     admin_users: str = Field(
-        default="", description="Comma-separated name:argon2-hash pairs (see `pbm admin hash`)."
+        default="",
+        description="Comma-separated name:argon2-hash pairs (`pbm admin hash-password`).",
     )
 
     # Workers (Celery) and delivery

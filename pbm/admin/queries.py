@@ -89,6 +89,9 @@ class HistoryItem:
     status: str
     error: str | None
     id: int
+    address: str = ""  # to (outbound) or from (inbound)
+    sent_at: datetime | None = None
+    attempts: int = 0
 
 
 @dataclass
@@ -209,7 +212,7 @@ def status_counts(session: Session) -> dict[str, int]:
 def _outbound_item(m: OutboundMessage) -> HistoryItem:
     body = m.sms_body if m.channel == "sms" and m.sms_body else m.text
     return HistoryItem(
-        at=m.sent_at or m.created_at,
+        at=m.created_at,  # when the service decided to send it (sent_at may lag)
         direction="out",
         channel=m.channel,
         kind=m.kind,
@@ -218,6 +221,9 @@ def _outbound_item(m: OutboundMessage) -> HistoryItem:
         status=m.status,
         error=m.last_error,
         id=m.id or 0,
+        address=m.to_address,
+        sent_at=m.sent_at,
+        attempts=m.attempts,
     )
 
 
@@ -232,6 +238,8 @@ def _inbound_item(m: InboundMessage) -> HistoryItem:
         status=m.status,
         error=m.error,
         id=m.id or 0,
+        address=m.sender,
+        attempts=m.attempts,
     )
 
 

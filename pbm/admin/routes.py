@@ -48,12 +48,26 @@ def _safe_next(target: str | None) -> str:
 
 # ------------------------------------------------------------------ sign-in
 
+DEV_SECRET_KEY = "dev-only-change-me"
+INSECURE_KEY = ("SECRET_KEY is still the development default: set a secret value before "
+                "signing in over HTTPS.")
+
+
+def _default_key_in_production() -> bool:
+    """True when a public (HTTPS) deployment still signs sessions with the dev default."""
+    settings = get_settings()
+    return (settings.secret_key.get_secret_value() == DEV_SECRET_KEY
+            and settings.public_base_url.startswith("https://"))
+
 
 @router.get("/login", name="admin_login_form")
 def login_form(request: Request, next: str = "") -> Response:
     """The sign-in form."""
     if get_session(request).user:
         return _redirect(_safe_next(next))
+    if _default_key_in_production():
+        return page(request, "login.html", status_code=503, next=_safe_next(next), name="",
+                    error=INSECURE_KEY)
     return page(request, "login.html", next=_safe_next(next), name="", error=None)
 
 
@@ -77,7 +91,11 @@ def login(
         )
         response.headers["Retry-After"] = str(int(wait) + 1)
         return response
-    admins = parse_admin_users(get_settings().admin_users)
+    settings = get_settings()
+    if _default_key_in_production():
+        return page(request, "login.html", status_code=503, next=_safe_next(next), name=name,
+                    error=INSECURE_KEY)
+    admins = parse_admin_users(settings.admin_users)
     if not check_password(admins, name, password):
         THROTTLE.failed(keys, monotonic())
         log.warning("admin sign-in failed for %r", name)

@@ -181,3 +181,19 @@ def test_a_plain_text_password_in_admin_users_signs_nobody_in(
             assert "No admin is configured" in response.text
     finally:
         server.stop()
+
+
+def test_an_https_deployment_with_the_development_secret_key_refuses_sign_in(
+    web_db_url: str, admin_users: str, tmp_path: Path
+) -> None:
+    server = start_server(web_db_url, admin_users, tmp_path,
+                          {"SECRET_KEY": "dev-only-change-me",
+                           "PUBLIC_BASE_URL": "https://tortuga.example.org"})
+    try:
+        with httpx.Client(base_url=server.url) as http:
+            form = http.get("/admin/login")
+            assert form.status_code == 503
+            assert "SECRET_KEY is still the development default" in form.text
+            assert "Secure" in form.headers["set-cookie"]  # HTTPS-only session cookie
+    finally:
+        server.stop()
