@@ -328,8 +328,10 @@ service anvil {{
   chroot =
 }}
 """)
-        subprocess.run([self.binary, "-c", str(d / "dovecot.conf")], check=True,
-                       capture_output=True, timeout=30)
+        # dovecot forks into the background: give it no pipes to hold open
+        subprocess.run([self.binary, "-c", str(d / "dovecot.conf")], check=True, timeout=30,
+                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
 
         def answers() -> bool:
             with contextlib.suppress(OSError), socket.create_connection(
