@@ -22,7 +22,7 @@ from pbm.admin.session import AdminRoute, AdminSession, current_admin, get_sessi
 from pbm.admin.templating import page
 from pbm.config import get_settings
 from pbm.db import session_scope
-from pbm.models import GameStatus
+from pbm.models import GameStatus, InboundMessage
 
 log = logging.getLogger(__name__)
 router = APIRouter(prefix="/admin", route_class=AdminRoute, include_in_schema=False)
@@ -268,6 +268,17 @@ def quarantine(request: Request) -> Response:
         rows = queries.quarantined(db)
         items = [(m, queries.inbound_preview(m)) for m in rows]
     return page(request, "quarantine.html", items=items)
+
+
+@router.get("/quarantine/{message_id}/retry", name="admin_quarantine_confirm")
+def quarantine_confirm(request: Request, message_id: int) -> Response:
+    """The confirmation page of a retry, with the whole message and its error."""
+    with session_scope(write=False) as db:
+        message = db.get(InboundMessage, message_id)
+        if message is None:
+            raise HTTPException(404, "No such message.")
+        preview = queries.inbound_preview(message)
+    return page(request, "quarantine_retry.html", m=message, preview=preview)
 
 
 @router.post("/quarantine/{message_id}/retry", name="admin_quarantine_retry")
