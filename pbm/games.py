@@ -684,10 +684,10 @@ def _after_change(session: Session, game: Game, pre: engine.GameState, post: eng
         decision = post.decision_id(s)
         if decision is not None and decision != pre.decision_id(s):
             kind, dedupe = MessageKind.PROMPT, f"prompt:{decision}"
+        elif s != actor and vote_results and s in voters:  # its own news are in the recap
+            kind, dedupe = MessageKind.VOTE_RESULT, f"vote_result:v{post.version}"
         elif s != actor and any(_concerns(e, s) for e in events):
             kind, dedupe = MessageKind.NOTICE, f"notice:v{post.version}"
-        elif s != actor and vote_results and s in voters:
-            kind, dedupe = MessageKind.VOTE_RESULT, f"vote_result:v{post.version}"
         else:
             continue
         extra: dict[str, Any] = {"decision_ids": [decision] if decision else []}

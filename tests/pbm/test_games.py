@@ -20,6 +20,7 @@ from pbm.models import (
     Deadline,
     DeadlineStatus,
     Game,
+    GameEvent,
     GameStatus,
     OutboundMessage,
     Player,
@@ -81,6 +82,8 @@ def test_a_five_player_game_runs_from_invitation_to_the_end_with_one_prompt_per_
         assert row.in_reply_to == seat.thread_message_id  # threaded under the invitation
         assert f"Player {row.seat + 1}" in row.text and row.html
         assert row.board_image_key is not None
+    if any(e.kind == "vote.result" for e in rows(eng, GameEvent, game_id=game_id)):
+        assert kinds["vote_result"] > 0, "voters who are not prompted next hear the result"
     invitations = [r for r in outbox if r.kind == "invitation"]
     assert all(r.message_id == seats[r.seat].thread_message_id for r in invitations)
     assert len({r.dedupe_key for r in outbox}) == len(outbox)
