@@ -75,6 +75,12 @@ def sms_seats(players: int) -> set[int]:
     return {2, 5} if players >= 6 else {2}
 
 
+def human_seat(players: int, name: str) -> int:
+    """The seat a human called ``name`` takes: that roster seat, else the first."""
+    key = " ".join(name.split()).casefold()
+    return next((i for i, n in enumerate(ROSTER[:players]) if n.casefold() == key), 0)
+
+
 def make_table(players: int, human: str | None = None) -> list[SeatSpec]:
     """The demo's seats; ``human`` (a roster name or a new one) takes a seat by email."""
     if not 2 <= players <= len(ROSTER):
@@ -85,8 +91,7 @@ def make_table(players: int, human: str | None = None) -> list[SeatSpec]:
         human = " ".join(human.split())
         if not human or len(human) > 40:
             raise DemoError("--as needs a name of 1 to 40 characters")
-        matches = [i for i, n in enumerate(names) if n.casefold() == human.casefold()]
-        human_index = matches[0] if matches else 0
+        human_index = human_seat(players, human)
         names[human_index] = human
     sms = sms_seats(players) - ({human_index} if human_index is not None else set())
     seats = []
@@ -368,12 +373,12 @@ class Table:
     """One demo game: folder, database, workers, players, and the loop that runs it."""
 
     def __init__(self, folder: Path, seed: int, seats: list[SeatSpec], *,
-                 players: dict[int, Seat] | None = None) -> None:
+                 players: dict[int, Seat] | None = None, game_name: str | None = None) -> None:
         self.folder = folder
         self.seed = seed
         self.specs = seats
         self.env = demo_environment(folder)
-        self.game_name = f"demo-{seed}"
+        self.game_name = game_name or f"demo-{seed}"
         self.game_id: int | None = None
         names = tuple(s.name for s in seats)
         self.seats: dict[int, Seat] = players or {}
@@ -518,8 +523,10 @@ class Table:
     # -- the loop
 
     def run(self, *, on_progress: Callable[[Progress], None] | None = None,
-            tick: Callable[[], None] | None = None, human: int | None = None) -> Progress:
-        """Play until the game is over. ``tick`` runs often (a human's terminal)."""
+            tick: Callable[[], None] | None = None, human: int | None = None,
+            until: Callable[[Progress], bool] | None = None) -> Progress:
+        """Play until the game is over (or ``until`` says so). ``tick`` runs often (a
+        human's terminal); ``human`` is the seat typed at the keyboard, if any."""
         last_activity = last_change = time.monotonic()
         decisions = -1
         nudged_at = -1
@@ -529,7 +536,8 @@ class Table:
             progress = self.progress()
             if on_progress is not None:
                 on_progress(progress)
-            if progress.over and not arrived and self.quiet():
+            if (progress.over and not arrived and self.quiet()) or (
+                    until is not None and until(progress)):
                 return progress
             if progress.decisions != decisions:
                 decisions, last_change = progress.decisions, time.monotonic()

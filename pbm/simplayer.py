@@ -93,7 +93,7 @@ _DID_YOU_MEAN = re.compile(r"[Dd]id you mean (.+?)\?")
 _LOYALTY = re.compile(r"Loyalty: (British|French|Dutch)")
 _INVITED = re.compile(r"Players invited: (.+?)\.\s*$", re.MULTILINE)
 _SEAT_LINE = re.compile(r"^\s+\d+\. ([^(\n]+?)(?: \(|  <-|  \[|\s*$| - )", re.MULTILINE)
-_SMS_OPTIONS = re.compile(r"(?:Reply|Still awaited:) ((?:\d+=.*)$)", re.DOTALL)
+_SMS_OPTIONS = re.compile(r"(?:Reply|Still awaited:) (?:([A-Z]+): )?((?:\d+=.*)$)", re.DOTALL)
 _SMS_OPTION = re.compile(r"(?:^|\s)(\d+)=")
 _SMS_OPTIONS_END = re.compile(r"\s(?:Face down:|You saw|By [A-Z][a-z]{2} |STATUS=|HELP=|LOG=)")
 
@@ -185,11 +185,14 @@ def read_sms(body: str, names: Sequence[str] = ()) -> Reading:
     options: list[Option] = []
     found = _SMS_OPTIONS.search(body)
     if found:
-        part = _SMS_OPTIONS_END.split(found.group(1), maxsplit=1)[0]
+        verb = found.group(1)  # "Reply SHOOT: 1=Zed 2=Bart"
+        part = _SMS_OPTIONS_END.split(found.group(2), maxsplit=1)[0]
         starts = list(_SMS_OPTION.finditer(part))
         for i, start in enumerate(starts):
             end = starts[i + 1].start() if i + 1 < len(starts) else len(part)
             command = _command_tokens(part[start.end():end], names)
+            if command and verb and not command.split()[0].isupper():
+                command = f"{verb} {command}"
             # "1=Helm" (a vote card shown by its symbol): the number is the answer
             options.append(Option(int(start.group(1)), command or start.group(1)))
     face_down: tuple[int, ...] = ()
@@ -199,9 +202,15 @@ def read_sms(body: str, names: Sequence[str] = ()) -> Reading:
     known = {int(p): t for p, t in re.findall(r"(\d)=([A-Z][A-Za-z' ]+?)(?=[,.])",
                                               body.split("You saw", 1)[1])} \
         if "You saw" in body else {}
+    if not options and "Your turn" in body:
+        # The options did not fit in the text; a player knows the basic moves anyway.
+        options = [Option(1, "REVEAL _"), Option(2, "VIEW _ _")]
+    elif not options and "Play a card" in body:
+        options = [Option(n, str(n)) for n in (1, 2, 3)]
     suggestion = re.search(r"Did you mean (.+?)\?", body)
     loyalty = re.search(r"You are (British|French|Dutch)", body)
     headline = body.split(":", 1)[1].strip() if ":" in body else body
+    headline = headline.split(" Reply ", 1)[0]
     return Reading(
         headline=headline,
         options=tuple(options),
