@@ -93,6 +93,17 @@ def db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
 
 
 @pytest.fixture
+def pg_db_url(postgres_url: str, migrated_postgres_template: str) -> Iterator[str]:
+    """A fresh migrated PostgreSQL database only (for what SQLite cannot show)."""
+    url = fresh_postgres_database(postgres_url, migrated_postgres_template)
+    try:
+        yield url
+    finally:
+        db.dispose_engines()
+        drop_postgres_database(postgres_url, url)
+
+
+@pytest.fixture
 def eng(db_url: str) -> Iterator[Engine]:
     """A SQLAlchemy engine on the migrated test database."""
     yield db.get_engine(db_url)
