@@ -669,7 +669,7 @@ def run_demo(players: int = 5, seed: int = 1, folder: Path | None = None,
              echo: Callable[[str], None] = print) -> Result:
     """Play a whole game with simulated players; print where everything lies."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
     from rich.progress import Progress as Bar
 
     started = time.monotonic()
@@ -685,17 +685,22 @@ def run_demo(players: int = 5, seed: int = 1, folder: Path | None = None,
             table.workers.start()
             echo("Workers: celery worker (2 processes) and beat, with the filesystem broker; "
                  f"logs in {place / 'logs'}")
-            with Bar(TextColumn("{task.description:<22}"), BarColumn(), MofNCompleteColumn(),
-                     TimeElapsedColumn(), console=console,
+            with Bar(TextColumn("{task.description:<22}"), BarColumn(),
+                     TextColumn("{task.fields[info]}"), TimeElapsedColumn(), console=console,
                      disable=not console.is_terminal) as bar:
-                cards = bar.add_task("Event cards revealed", total=21)
-                decisions = bar.add_task("Decisions made", total=None)
+                cards = bar.add_task("Event cards revealed", total=21, info="")
+                decisions = bar.add_task("Decisions made", total=None, info="")
                 last_line = [0.0]
 
                 def show(p: Progress) -> None:
-                    bar.update(cards, completed=p.revealed, total=max(p.event_total, 1))
-                    bar.update(decisions, completed=p.decisions)
-                    if not console.is_terminal and time.monotonic() - last_line[0] > 10:
+                    total = max(p.event_total, p.revealed, 1)
+                    bar.update(cards, completed=p.revealed, total=total,
+                               info=f"{p.revealed}/{total}")
+                    messages = sum(table.tally.sent.values())
+                    bar.update(decisions, completed=p.decisions,
+                               info=f"{p.decisions} ({messages} messages sent)")
+                    if (not console.is_terminal and p.event_total
+                            and time.monotonic() - last_line[0] > 10):
                         last_line[0] = time.monotonic()
                         echo(f"  ... {p.revealed}/{p.event_total} Event cards revealed, "
                              f"{p.decisions} decisions made")

@@ -151,7 +151,7 @@ class Mailroom:
                 dict.fromkeys([*original.references.split(), original.message_id]))
         quoted = "\n".join(f"> {line}".rstrip() for line in original.text.splitlines())
         attribution = f"On {original.date or 'an earlier day'}, {original.sender} wrote:"
-        mail.set_content(f"{text.rstrip()}\n\n{attribution}\n{quoted}\n")
+        mail.set_content(f"{text.rstrip()}\n\n{attribution}\n{quoted}\n", cte="8bit")
         return bytes(mail)
 
     def send_email(self, name: str, address: str, original: Delivered, text: str) -> Posted:
