@@ -17,15 +17,9 @@ same seed always plays the same game.
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
 import shutil
-import signal
-import subprocess
-import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -33,6 +27,14 @@ from typing import Any, Protocol
 
 import sqlalchemy as sa
 
+from pbm.demo_workers import (
+    DemoError,
+    WorkerError,
+    Workers,
+    adopt_environment,
+    demo_environment,
+    terminate_as_interrupt,
+)
 from pbm.mailroom import Delivered, Mailroom, Posted
 from pbm.simplayer import SimPlayer
 
@@ -42,12 +44,10 @@ STALL_NUDGE_SECONDS = 8.0  # nobody acts for this long: awaited players ask for 
 STALL_FAIL_SECONDS = 90.0  # ... and after this long the demo gives up
 QUIET_POLL = 0.05
 RULE = "-" * 72
-#: kombu's filesystem transport with atomic writes (see ``pbm.demo_broker`` for why).
-BROKER_TRANSPORT = "pbm.demo_broker:Transport"
 
 
-class DemoError(RuntimeError):
-    """The demo cannot go on (one line for the terminal)."""
+__all__ = ["DemoError", "Table", "WorkerError", "Workers", "adopt_environment",
+           "demo_environment", "make_table", "run_demo", "terminate_as_interrupt"]
 
 
 # ------------------------------------------------------------------ the table
@@ -122,142 +122,6 @@ def fresh_folder(folder: Path) -> Path:
     folder.mkdir(parents=True)
     (folder / MARKER).write_text("made by pbm demo; wiped by the next run\n")
     return folder
-
-
-def demo_environment(folder: Path) -> dict[str, str]:
-    """The settings of every demo process: SQLite, filesystem broker, file transports."""
-    return {
-        "DATABASE_URL": f"sqlite:///{folder / 'tortuga.db'}",
-        "DATA_DIR": str(folder),
-        "REDIS_URL": "",
-        "BROKER_URL": "",
-        "EMAIL_TRANSPORT": "file",
-        "SMS_TRANSPORT": "file",
-        "IMAP_HOST": "",
-        "TWILIO_FROM_NUMBER": "+15550001667",
-        # Replies come fast in a demo: quicker relays, no throttling of a busy table.
-        "RELAY_INTERVAL": "5",
-        "SWEEP_INTERVAL": "5",
-        "RELAY_GRACE_SECONDS": "20",
-        "OUTBOUND_EMAIL_PER_SECOND": "1000",
-        "OUTBOUND_SMS_PER_SECOND": "1000",
-        "INBOUND_PER_SENDER_PER_HOUR": "100000",
-    }
-
-
-def adopt_environment(env: dict[str, str]) -> None:
-    """Point this process (settings, database engines, Celery app) at ``env``."""
-    os.environ.update(env)
-    from pbm.config import reset_settings
-    from pbm.db import dispose_engines
-
-    reset_settings()
-    dispose_engines()
-    import workers.app
-
-    workers.app.app.conf.broker_transport = BROKER_TRANSPORT
-    workers.app.reconfigure()
-
-
-# ------------------------------------------------------------------ worker processes
-
-
-class Workers:
-    """A Celery worker (prefork, 2 processes) and beat, as the Procfile runs them.
-
-    They run in their own session, so Ctrl-C in the terminal reaches only the demo, which
-    then stops them: a warm shutdown (SIGTERM), and SIGKILL for whatever is left.
-    """
-
-    def __init__(self, env: dict[str, str], log_dir: Path, *, concurrency: int = 2,
-                 polling_interval: float = 0.05) -> None:
-        self.env = {**os.environ, **env, "PYTHONUNBUFFERED": "1"}
-        self.log_dir = log_dir
-        self.concurrency = concurrency
-        self.polling_interval = polling_interval
-        self.processes: dict[str, subprocess.Popen[bytes]] = {}
-
-    def _broker_options(self) -> str:
-        """The filesystem broker's options plus a short polling interval (worker side)."""
-        from pbm.config import Settings
-        from workers.app import make_celery
-
-        settings = Settings(**{k.lower(): v for k, v in self.env.items()
-                               if k.lower() in Settings.model_fields})
-        options = dict(make_celery(settings).conf.broker_transport_options or {})
-        options["polling_interval"] = self.polling_interval
-        return "broker_transport_options=(json)" + json.dumps(options)
-
-    def commands(self) -> dict[str, list[str]]:
-        celery = [sys.executable, "-m", "celery", "-A", "workers.app"]
-        return {
-            "worker": [*celery, "worker", "--loglevel=INFO", f"--concurrency={self.concurrency}",
-                       "--pool=prefork", "--without-gossip", "--without-mingle",
-                       "--without-heartbeat", "--hostname=demo@%h", self._broker_options(),
-                       f"broker_transport={BROKER_TRANSPORT}"],
-            "beat": [*celery, "beat", "--loglevel=INFO", f"broker_transport={BROKER_TRANSPORT}"],
-        }
-
-    def start(self) -> None:
-        self.log_dir.mkdir(parents=True, exist_ok=True)
-        for name, command in self.commands().items():
-            log = (self.log_dir / f"{name}.log").open("ab")
-            self.processes[name] = subprocess.Popen(
-                command, env=self.env, stdout=log, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL, start_new_session=True)
-            log.close()
-
-    def check(self) -> None:
-        """Raise if a worker process died."""
-        for name, process in self.processes.items():
-            if process.poll() is not None:
-                tail = self.log_tail(name)
-                raise DemoError(f"the Celery {name} exited ({process.returncode}); "
-                                f"its log ends with:\n{tail}")
-
-    def log_tail(self, name: str, lines: int = 15) -> str:
-        path = self.log_dir / f"{name}.log"
-        if not path.exists():
-            return "(no log)"
-        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
-
-    def stop(self, timeout: float = 20.0) -> None:
-        """Warm shutdown; whatever is still running after ``timeout`` is killed."""
-        for process in self.processes.values():
-            if process.poll() is None:
-                with contextlib.suppress(ProcessLookupError):
-                    process.send_signal(signal.SIGTERM)
-        end = time.monotonic() + timeout
-        for process in self.processes.values():
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                process.wait(timeout=max(0.1, end - time.monotonic()))
-        for process in self.processes.values():
-            # The worker's pool children share its process group (its own session).
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(process.pid, signal.SIGKILL)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                process.wait(timeout=5)
-        self.processes.clear()
-
-    def __enter__(self) -> Workers:
-        self.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
-
-@contextlib.contextmanager
-def terminate_as_interrupt() -> Iterator[None]:
-    """SIGTERM (a closed terminal, a test's timeout) cleans up like Ctrl-C does."""
-    def handler(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 # ------------------------------------------------------------------ transcript
