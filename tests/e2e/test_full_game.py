@@ -38,7 +38,7 @@ DECISION_SECONDS = 5.0  # every decision's deadline in this game
 GAME_TIMEOUT = 450.0
 EVE_ANSWERS = 2  # Eve answers this many prompts, then goes silent
 
-_EMAIL_OPTION = re.compile(r"^\s{1,6}(\d+) = (\S.*?)(?:\s{2,}.*)?$")
+_EMAIL_OPTION = re.compile(r"^\s{1,6}(\d+) = (\S.*)$")
 _SMS_OPTION = re.compile(r"(\d+)=(.+?)(?= \d+=| By | STATUS=|$)")
 
 
@@ -146,7 +146,7 @@ class Table:
         reminder = re.search(r"reminder|last call", text[:160], re.IGNORECASE) is not None
         if reminder and sim.answered_since_prompt:
             return None  # already answered the question this reminds about
-        complete = [o for o in options if "_" not in o]
+        complete = [c for c in (self.fill(o, text) for o in options) if c]
         if not reminder:
             sim.answered_since_prompt = bool(complete)
         if not complete:
@@ -154,8 +154,28 @@ class Table:
         sim.answered_since_prompt = True
         # A player who wants the game to move on: revealing Event cards brings the Armada.
         boost = {"REVEAL": 8, "FORCE": 2}
-        weights = [boost.get(o.split()[0].upper(), 1) for o in complete]
+        weights = [boost.get(c.split()[0].upper(), 1) for c in complete]
         return self.rng.choices(complete, weights)[0]
+
+    def fill(self, option: str, text: str) -> str | None:
+        """A menu option as the player would type it, blanks filled from the prompt."""
+        command, _, rest = option.partition("  ")
+        command = command.strip()
+        if "_" not in command:
+            return command
+        row = re.search(r"Event row:(.*)", text)
+        face_down = re.findall(r"\[(\d): \?\]", row.group(1)) if row else []
+        if not row:  # an SMS has no board: any position, the reply tells if it was wrong
+            face_down = [str(n) for n in range(1, 6)]
+        verb = command.split()[0].upper()
+        if verb == "REVEAL" and face_down:
+            return f"REVEAL {self.rng.choice(face_down)}"
+        if verb == "VIEW" and face_down:
+            picked = self.rng.sample(face_down, min(2, len(face_down)))
+            return "VIEW " + " ".join(picked)
+        example = re.search(r"\(e\.g\. ([^)]+)\)", option + rest)
+        return example.group(1).strip() if example else None
+
 
     # ---------------------------------------------------------------- answering
 
