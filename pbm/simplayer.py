@@ -289,8 +289,8 @@ class SimPlayer:
         if reading.invitation and not reading.options:
             return self._decorate(self.rng.choice(JOIN_WORDS), careful=False)
         careful = self.attempts > 0
-        command, number = self.choose(reading)
-        text = self._style(command, number, careful)
+        command, option = self.choose(reading)
+        text = self._style(command, option, careful)
         return self._decorate(text, careful)
 
     def choose(self, reading: Reading) -> tuple[str, Option | None]:

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from email import message_from_bytes, policy
 from pathlib import Path
 
@@ -110,3 +111,29 @@ def test_pbm_demo_plays_a_whole_game_with_real_workers_and_leaves_a_readable_tra
 
     assert processes_with(f"DATA_DIR={folder.resolve()}") == []  # workers stopped
     assert os.path.isdir(folder / "logs")
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_the_demo_and_its_worker_processes(tmp_path: Path) -> None:
+    import pexpect
+
+    folder = tmp_path / "demo"
+    command = pbm_command()
+    child = pexpect.spawn(command[0], [*command[1:], "demo", "--seed", "4", "--dir",
+                                       str(folder)], cwd=str(tmp_path), encoding="utf-8",
+                          timeout=120, dimensions=(30, 100))
+    try:
+        child.expect("Decisions made")  # the progress bar: workers are running
+        marker = f"DATA_DIR={folder.resolve()}"
+        end = time.monotonic() + 30
+        while len(processes_with(marker)) < 4 and time.monotonic() < end:
+            time.sleep(0.2)
+        assert len(processes_with(marker)) >= 4  # the worker, its 2 pool processes, beat
+        time.sleep(2)
+        child.sendintr()
+        child.expect("Interrupted: stopping the workers.")
+        child.expect(pexpect.EOF, timeout=60)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 130
+    assert processes_with(marker) == []
