@@ -1011,7 +1011,9 @@ def default_command(state: engine.GameState, seat: int) -> engine.Command:
 
 def handle_expired(session: Session, deadline: Deadline, now: datetime,
                    report: timing.SweepReport) -> None:
-    """After deadline + grace: play the default (and tell the table) or pause the game."""
+    """After deadline + grace: play the default (and tell the table) or pause the game.
+    A default that completes a round of silence (``timing.is_stalled``) pauses the game
+    too, with the admin alerted and the table told."""
     game = lock_game(session, deadline.game_id)
     policy = policy_of(game)
     if now < deadline.due_at + timedelta(hours=policy.grace_hours):
@@ -1046,8 +1048,8 @@ def handle_expired(session: Session, deadline: Deadline, now: datetime,
     record_events(session, game, [_service_event(
         "timeout.played", public_text, seat=deadline.seat, kind=deadline.kind,
         command=None if secret else str(command))], now=now)
-    result = submit(session, game.id, deadline.seat, command, origin="timeout", now=now,
-                    decision_id=deadline.decision_key)
+    result = submit(session, game.id, deadline.seat, command, origin=timing.TIMEOUT_ORIGIN,
+                    now=now, decision_id=deadline.decision_key)
     if not result.ok:
         raise RuntimeError(f"default {command} for seat {deadline.seat + 1} failed: "
                            f"{result.message}")
@@ -1068,6 +1070,23 @@ def handle_expired(session: Session, deadline: Deadline, now: datetime,
                       extra={"played": str(command), "decision_kind": deadline.kind} if you
                       else {"headline": public_text, "who": player.display_name,
                             "who_seat_number": deadline.seat + 1})
+    seat_count = len(seats_of(session, game.id))
+    if game.status == GameStatus.RUNNING and timing.is_stalled(session, game.id, seat_count):
+        _pause_stalled(session, game, deadline, now, report)
+
+
+def _pause_stalled(session: Session, game: Game, deadline: Deadline, now: datetime,
+                   report: timing.SweepReport) -> None:
+    """Every seat ran out of time since anyone last answered: stop playing defaults."""
+    assert game.id is not None
+    outbox.alert_admin(
+        session, game, "paused: nobody answers",
+        f"{game.name}: every seat has run out of time at least once since anyone last "
+        f"answered, so the game is paused instead of playing defaults forever. Replace "
+        f"seats or ask the players, then: pbm game resume {game.name}",
+        now=now, dedupe=f"stalled:{deadline.id}")
+    pause(session, game.id, timing.STALL_REASON, now=now)
+    report.paused_games.append(game.id)
 
 
 def _escalate(session: Session, game: Game, deadline: Deadline, now: datetime,

@@ -3,8 +3,10 @@
 Every pending decision has a ``Deadline`` row. ``sweep_deadlines(session, now)`` (run by
 beat every few minutes) sends reminders and the final warning, and after the grace period
 applies the game's timeout policy: ``"default"`` plays ``engine.default_command`` for the
-seat and tells the table, ``"pause"`` pauses the game and alerts the admin. Reminders wait
-out the player's quiet hours; deadlines never do. Everything takes ``now``.
+seat and tells the table, ``"pause"`` pauses the game and alerts the admin. The stall guard
+(``is_stalled``) stops ``"default"`` from playing a silent table forever: once every seat
+has timed out since anyone last answered, the game pauses and the admin is alerted.
+Reminders wait out the player's quiet hours; deadlines never do. Everything takes ``now``.
 """
 
 from __future__ import annotations
@@ -17,13 +19,17 @@ from datetime import datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, func, select
 
-from pbm.models import Deadline, DeadlineStatus, Game, GameStatus
+from pbm.models import CommandLog, Deadline, DeadlineStatus, Game, GameEvent, GameStatus
 
 log = logging.getLogger(__name__)
 
 INVITATION = "INVITATION"
+TIMEOUT_ORIGIN = "timeout"  # ``CommandLog.origin`` of a default played for a silent seat
+STALL_REASON = "nobody has answered for a full round"
+#: Service events after which silence is counted afresh (the admin stepped in).
+FRESH_START_EVENTS = ("game.resumed", "seat.replaced")
 
 DEFAULT_DECISION_HOURS: dict[str, float] = {
     "ACTION": 48,
@@ -273,6 +279,37 @@ def shift_open_deadlines(session: Session, game_id: int, by: timedelta, *,
         if deadline.next_reminder_at is not None:
             deadline.next_reminder_at = deadline.next_reminder_at + by
     return moved
+
+
+# ---------------------------------------------------------------- stall guard
+
+
+def silent_seats(session: Session, game_id: int) -> set[int]:
+    """Seats that timed out since anyone last answered: seats of ``timeout`` commands after
+    the game's last command from a player (any other origin), counted only since the
+    admin last resumed the game or replaced a seat."""
+    last_answer = session.exec(
+        select(func.max(CommandLog.seq)).where(
+            CommandLog.game_id == game_id, CommandLog.origin != TIMEOUT_ORIGIN)
+    ).one()
+    fresh_start = session.exec(
+        select(func.max(GameEvent.created_at)).where(
+            GameEvent.game_id == game_id, col(GameEvent.kind).in_(FRESH_START_EVENTS))
+    ).one()
+    query = select(CommandLog.seat).distinct().where(
+        CommandLog.game_id == game_id,
+        CommandLog.origin == TIMEOUT_ORIGIN,
+        CommandLog.seq > (last_answer or 0),
+    )
+    if fresh_start is not None:
+        query = query.where(col(CommandLog.created_at) >= fresh_start)
+    return set(session.exec(query).all())
+
+
+def is_stalled(session: Session, game_id: int, seat_count: int) -> bool:
+    """True when every seat has had a decision timed out since anyone last answered: the
+    table is playing defaults against itself and would do so forever."""
+    return len(silent_seats(session, game_id)) >= seat_count
 
 
 # ---------------------------------------------------------------- the sweep

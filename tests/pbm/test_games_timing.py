@@ -177,3 +177,78 @@ def test_an_answer_closes_its_deadline_and_opens_the_next(eng: Engine, now: date
     state = state_of(eng, game_id)
     open_ = {(d.seat, d.decision_key) for d in deadlines if d.status == "open"}
     assert open_ == {(d.seat, state.decision_id(d.seat)) for d in engine.pending(state)}
+
+
+def _expire_next(eng: Engine, game_id: int, now: datetime) -> tuple[datetime, timing.SweepReport]:
+    """Sweep just after the earliest open deadline's grace period."""
+    due = min(d.due_at for d in rows(eng, Deadline, game_id=game_id, status="open"))
+    now = max(now, due + timedelta(hours=1, minutes=1))
+    return now, sweep(eng, now)
+
+
+def test_a_table_where_nobody_answers_is_paused_after_one_round_of_timeouts(
+    eng: Engine, now: datetime
+) -> None:
+    game_id = new_game(eng, now, 3, seed=5)
+    submit(eng, game_id, engine.pending(state_of(eng, game_id))[0].seat,
+           engine.pending(state_of(eng, game_id))[0].legal[0], now)  # someone answered once
+
+    for _ in range(20):
+        now, report = _expire_next(eng, game_id, now)
+        assert not report.errors
+        if report.paused_games:
+            break
+    game = rows(eng, Game, id=game_id)[0]
+
+    assert report.paused_games == [game_id] and game.status == "paused"
+    assert game.pause_reason == "nobody has answered for a full round"
+    defaults = [r for r in rows(eng, CommandLog, game_id=game_id) if r.origin == "timeout"]
+    assert {r.seat for r in defaults} == {0, 1, 2}
+    assert {r.seat for r in defaults[:-1]} == {0, 1, 2} - {defaults[-1].seat}, \
+        "paused as soon as the last silent seat completed the round, not later"
+    alerts = [r for r in rows(eng, OutboundMessage) if r.kind == "admin_alert"]
+    assert len(alerts) == 1 and "paused: nobody answers" in alerts[0].subject
+    assert "pbm game resume" in alerts[0].text
+    paused = [r for r in rows(eng, OutboundMessage, game_id=game_id) if r.kind == "paused"]
+    assert sorted(r.seat for r in paused) == [0, 1, 2]
+    assert all("nobody has answered for a full round" in r.text for r in paused)
+    assert sweep(eng, now + timedelta(days=10)).total == 0, "a paused game stays put"
+
+    # Resumed by the admin, the count starts afresh: one more timeout does not pause it.
+    db.run_transaction(lambda s: games.resume(s, game_id, now=now), eng)
+    now, report = _expire_next(eng, game_id, now)
+    assert len(report.timeouts) >= 1 and report.paused_games == []
+    assert rows(eng, Game, id=game_id)[0].status == "running"
+
+
+def test_one_silent_seat_is_played_by_default_while_the_others_play_on(
+    eng: Engine, now: datetime
+) -> None:
+    game_id = new_game(eng, now, 3, seed=9)
+    silent, rng = 1, random.Random(2)
+    timeouts: list[datetime] = []
+    while len(timeouts) < 3:
+        state = state_of(eng, game_id)
+        assert not state.over, "the game should outlast three silent turns"
+        others = [d for d in engine.pending(state) if d.seat != silent]
+        if others:
+            decision = rng.choice(others)
+            now += timedelta(minutes=30)
+            assert submit(eng, game_id, decision.seat,
+                          rng.choice(decision.legal), now).ok
+            continue
+        now, report = _expire_next(eng, game_id, now)
+        assert report.timeouts and report.paused_games == [] and not report.errors
+        timeouts.append(now)
+
+    assert rows(eng, Game, id=game_id)[0].status == "running"
+    defaults = [r for r in rows(eng, CommandLog, game_id=game_id) if r.origin == "timeout"]
+    assert {r.seat for r in defaults} == {silent} and len(defaults) >= 3
+    assert [r for r in rows(eng, OutboundMessage) if r.kind == "admin_alert"] == []
+    messages = rows(eng, OutboundMessage, game_id=game_id)
+    for when in timeouts:  # every seat hears of it at once, the silent one first of all
+        told = {r.seat for r in messages
+                if r.created_at == when and "Player 2" in r.text and "ran out of time" in r.text}
+        assert told >= {0, 2}, when
+        assert any(r.seat == silent and r.kind == "timed_out" and r.created_at == when
+                   for r in messages)
