@@ -156,12 +156,14 @@ class Workers:
 
 @contextlib.contextmanager
 def terminate_as_interrupt() -> Iterator[None]:
-    """SIGTERM (a closed terminal, a test's timeout) cleans up like Ctrl-C does."""
+    """SIGTERM and SIGHUP (a test's timeout, a closed terminal) clean up like Ctrl-C does."""
     def handler(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGTERM, handler)
+    signals = [signal.SIGTERM, signal.SIGHUP]
+    previous = {sig: signal.signal(sig, handler) for sig in signals}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for sig, old in previous.items():
+            signal.signal(sig, old)
