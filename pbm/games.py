@@ -786,7 +786,10 @@ def _hours(delta: timedelta) -> str:
 
 def extend(session: Session, game_id: int, hours: float, *, now: datetime,
            seat: int | None = None) -> Result:
-    """Give more time: the open deadlines (of one seat, or all) move later by ``hours``."""
+    """Give more time: the open deadlines (of one seat, or all) move later by ``hours``.
+
+    Each awaited seat is told its new deadline in a short NOTICE (not in a paused game:
+    its RESUMED message will carry the deadline as moved by the pause)."""
     if not 0 < hours <= 24 * 30:
         raise InvalidRequest("extend by 1 hour to 30 days")
     game = lock_game(session, game_id)
@@ -798,8 +801,38 @@ def extend(session: Session, game_id: int, hours: float, *, now: datetime,
                          + (f" for seat {seat + 1}" if seat is not None else ""))
     game.updated_at = now
     session.add(game)
-    return _result(session, game, seat, ok=True,
+    notified = []
+    if game.status != GameStatus.PAUSED:
+        for deadline in moved:
+            if deadline.seat is None:
+                continue
+            seat_row, player = seat_of(session, game_id, deadline.seat)
+            outbox.notify(
+                session, game, seat_row, player, MessageKind.NOTICE, now=now, recap=False,
+                deadline=deadline.due_at,
+                dedupe=f"g{game_id}:s{deadline.seat}:extended:{deadline.id}:"
+                       f"{deadline.due_at.isoformat()}",
+                extra={"headline": _more_time_text(deadline, hours, player.time_zone),
+                       "extended_hours": hours})
+            notified.append(deadline.seat)
+    return _result(session, game, seat, ok=True, notified=notified,
                    message=f"{len(moved)} deadline(s) of {game.name} moved {hours:g} h later")
+
+
+_AWAITED_WORDS = {"ACTION": "your turn", "VOTE": "your vote",
+                  INVITATION: "your answer to the invitation (JOIN or DECLINE)"}
+
+
+def _more_time_text(deadline: Deadline, hours: float, time_zone: str) -> str:
+    """The NOTICE line: ``You have 24 more hours: your turn is now due <local> (<UTC>).``"""
+    from pbm.render import format_deadline
+
+    when = format_deadline(deadline.due_at, time_zone)
+    assert when is not None
+    utc = "" if when["same"] else f" ({when['utc']})"
+    what = _AWAITED_WORDS.get(deadline.kind, "your decision")
+    return (f"You have {hours:g} more hour{'' if hours == 1 else 's'}: {what} is now due "
+            f"{when['local']}{utc}.")
 
 
 def replace_seat(session: Session, game_id: int, seat_index: int, spec: PlayerSpec, *,

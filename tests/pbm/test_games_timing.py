@@ -11,7 +11,16 @@ from sqlalchemy.engine import Engine
 
 import engine
 from pbm import db, games, timing
-from pbm.models import CommandLog, Deadline, DeadlineStatus, Game, GameEvent, OutboundMessage
+from pbm.models import (
+    CommandLog,
+    Deadline,
+    DeadlineStatus,
+    Game,
+    GameEvent,
+    OutboundMessage,
+    Player,
+    Seat,
+)
 from pbm.timing import TimingPolicy
 from tests.pbm.conftest import new_game, play_until, rows, state_of, submit
 
@@ -150,6 +159,34 @@ def test_extend_gives_a_seat_more_time(eng: Engine, now: datetime) -> None:
         hours=36)
     assert sweep(eng, deadline.due_at + timedelta(hours=2)).timeouts == []
     assert len(sweep(eng, deadline.due_at + timedelta(hours=38)).timeouts) == 1
+
+
+def test_extend_tells_the_awaited_seat_its_new_deadline_in_its_own_zone(
+    eng: Engine, now: datetime
+) -> None:
+    game_id = new_game(eng, now, 3, sms_seats=(0, 1, 2))
+    deadline = rows(eng, Deadline, game_id=game_id, status="open")[0]
+    seat = rows(eng, Seat, game_id=game_id, seat_index=deadline.seat)[0]
+    db.run_transaction(lambda s: setattr(s.get(Player, seat.player_id), "time_zone",
+                                         "Europe/Berlin"), eng)
+    before = max(r.id for r in rows(eng, OutboundMessage))
+
+    result = db.run_transaction(lambda s: games.extend(s, game_id, 24, now=now), eng)
+
+    new = [r for r in rows(eng, OutboundMessage) if r.id > before]
+    assert result.notified == [deadline.seat]
+    assert [(r.seat, r.kind) for r in new] == [(deadline.seat, "notice")]
+    due = deadline.due_at + timedelta(hours=24)  # Wednesday 12:00 UTC
+    assert deadline.kind == "PLACE"  # the opening Captain's choice of hold
+    assert new[0].sms_body == (
+        "Tortuga Test game: You have 24 more hours: your decision is now due "
+        "Wed 04 Mar 2026, 13:00 CET (Wed 04 Mar, 12:00 UTC). STATUS=full picture")
+    assert rows(eng, Deadline, id=deadline.id)[0].due_at == due
+
+    db.run_transaction(lambda s: games.pause(s, game_id, "lunch", now=now), eng)
+    db.run_transaction(lambda s: games.extend(s, game_id, 2, now=now), eng)
+    assert [r.kind for r in rows(eng, OutboundMessage) if r.id > new[0].id] == ["paused"] * 3, \
+        "while paused nobody is told: RESUMED carries the deadline"
 
 
 def test_an_unanswered_invitation_is_reminded_and_then_escalated(eng: Engine,
