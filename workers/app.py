@@ -104,7 +104,6 @@ def configure(app: Celery, settings: Settings) -> None:
         task_reject_on_worker_lost=True,
         task_acks_on_failure_or_timeout=True,
         worker_prefetch_multiplier=1,
-        worker_cancel_long_running_tasks_on_connection_loss=True,
         task_serializer="json",
         accept_content=["json"],
         task_default_queue="pbm",
@@ -116,7 +115,7 @@ def configure(app: Celery, settings: Settings) -> None:
     )
     if redis:
         app.conf.update(
-            beat_scheduler="redbeat.RedBeatScheduler",
+            beat_scheduler="workers.scheduler:ResilientRedBeatScheduler",
             redbeat_redis_url=settings.redis_url or broker,
             redbeat_redis_options={"socket_timeout": 10, "socket_connect_timeout": 5,
                                    "retry_period": 600},

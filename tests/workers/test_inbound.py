@@ -107,8 +107,7 @@ def test_a_reply_not_understood_changes_nothing_and_is_answered(setup: Env) -> N
 
 
 def test_our_own_messages_are_never_commands(setup: Env) -> None:
-    game_id, seat, _, _ = game_and_reply()
-    _, player = h.seat_row(game_id, seat)
+    game_id, _, _, _ = game_and_reply()
     looped = h.reply_email(f"play@{DOMAIN}", "whatever1", "REVEAL 1", DOMAIN)
 
     assert inbound.process(h.store_email(looped).id, h.utcnow()).startswith("ignored")
