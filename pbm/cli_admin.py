@@ -455,23 +455,13 @@ def quarantine_list() -> None:
 @human_errors
 def quarantine_retry(message_id: int = typer.Argument(..., help="Inbound message id.")) -> None:
     """Put a quarantined message back in line for processing."""
+    from pbm import inbound
 
-    def requeue(session: Session) -> int:
-        message = session.get(InboundMessage, message_id, with_for_update=True)
-        if message is None:
-            raise games.InvalidRequest(f"no inbound message {message_id}")
-        if message.status != InboundStatus.QUARANTINED:
-            raise games.WrongState(f"message {message_id} is {message.status}, "
-                                   "not quarantined")
-        message.status = InboundStatus.NEW
-        session.add(message)
-        return message_id
-
-    _write(requeue)
+    ids = _write(lambda s: inbound.requeue(s, message_id))
     try:
         from workers.enqueue import enqueue_inbound
 
-        enqueue_inbound([message_id])
+        enqueue_inbound(ids)
     except Exception:
         pass
     console.print(f"Message {message_id} is back in line for processing.")

@@ -1037,6 +1037,23 @@ def send_reminder(session: Session, deadline: Deadline, now: datetime,
     session.add(deadline)
 
 
+def nudge(session: Session, game_id: int, *, now: datetime) -> int:
+    """Remind every awaited seat now (the admin's "nudge"); returns how many reminders
+    were written.
+
+    Each counts as the deadline's next scheduled reminder (a nudge never doubles the
+    schedule) and ignores the quiet hours: the admin asked for it now.
+    """
+    game = lock_game(session, game_id)
+    if game.status not in {GameStatus.RUNNING, GameStatus.INVITING}:
+        raise WrongState(f"game {game.name!r} is {game.status}: nobody is awaited")
+    report = timing.SweepReport()
+    for deadline in timing.open_deadlines(session, game_id):
+        if deadline.seat is not None:
+            send_reminder(session, deadline, now, report)
+    return len(report.reminders) + len(report.final_warnings)
+
+
 def default_command(state: engine.GameState, seat: int) -> engine.Command:
     """The safe answer played for a seat that ran out of time (the engine's choice)."""
     return engine.default_command(state, seat)

@@ -304,6 +304,25 @@ def quarantine(inbound_id: int, error: str, now: datetime) -> None:
     run_transaction(work)
 
 
+class RequeueError(ValueError):
+    """A message that cannot go back in line (unknown, or not quarantined)."""
+
+
+def requeue(session: Session, inbound_id: int) -> list[int]:
+    """Put a quarantined message back in line (its last error stays for the record);
+    returns the ids for the caller to enqueue after the commit."""
+    from pbm.models import InboundMessage, InboundStatus
+
+    message = session.get(InboundMessage, inbound_id, with_for_update=True)
+    if message is None:
+        raise RequeueError(f"no inbound message {inbound_id}")
+    if message.status != InboundStatus.QUARANTINED:
+        raise RequeueError(f"message {inbound_id} is {message.status}, not quarantined")
+    message.status = InboundStatus.NEW
+    session.add(message)
+    return [inbound_id]
+
+
 def _finish(session: Session, inbound_id: int, status: str, now: datetime, *,
             error: str | None = None, game_id: int | None = None,
             seat: int | None = None) -> str:

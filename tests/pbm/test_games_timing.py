@@ -7,6 +7,7 @@ import random
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from sqlalchemy.engine import Engine
 
 import engine
@@ -289,3 +290,22 @@ def test_one_silent_seat_is_played_by_default_while_the_others_play_on(
         assert told >= {0, 2}, when
         assert any(r.seat == silent and r.kind == "timed_out" and r.created_at == when
                    for r in messages)
+
+
+def test_a_nudge_reminds_the_awaited_seat_now_in_place_of_the_next_scheduled_reminder(
+    eng: Engine, now: datetime
+) -> None:
+    game_id = new_game(eng, now, 3)
+    deadline = rows(eng, Deadline, game_id=game_id, status="open")[0]
+    late = now + timedelta(hours=11)  # 23:00 UTC: quiet hours, but the admin asked
+
+    assert db.run_transaction(lambda s: games.nudge(s, game_id, now=late), eng) == 1
+
+    reminders = [r for r in rows(eng, OutboundMessage, game_id=game_id) if r.kind == "reminder"]
+    assert [(r.seat, r.created_at) for r in reminders] == [(deadline.seat, late)]
+    assert sweep(eng, datetime(2026, 3, 3, 8, 1, tzinfo=UTC)).reminders == [], \
+        "the nudge was the half-way reminder"
+    assert sweep(eng, datetime(2026, 3, 3, 10, 1, tzinfo=UTC)).final_warnings == [deadline.id]
+    db.run_transaction(lambda s: games.pause(s, game_id, "lunch", now=now), eng)
+    with pytest.raises(games.WrongState, match="paused: nobody is awaited"):
+        db.run_transaction(lambda s: games.nudge(s, game_id, now=late), eng)
