@@ -285,5 +285,7 @@ def draw_board(public_view: Mapping[str, Any]) -> bytes:
     _tortuga(draw, WIDTH // 2 - 100, 240, public_view, players)
     _footer(draw, height - 68, public_view)
     out = io.BytesIO()
-    image.save(out, format="PNG", optimize=True)
+    # zlib's default level, not optimize=True: measured 16 ms instead of 63 ms to encode,
+    # for files 5% larger (40 KiB instead of 38).
+    image.save(out, format="PNG")
     return out.getvalue()
