@@ -324,17 +324,19 @@ class SweepReport:
     timeouts: list[int] = field(default_factory=list)
     paused_games: list[int] = field(default_factory=list)
     escalations: list[int] = field(default_factory=list)
+    digests: list[int] = field(default_factory=list)  # outbox ids of "tell me everything"
     errors: list[str] = field(default_factory=list)
 
     @property
     def total(self) -> int:
         return len(self.reminders) + len(self.final_warnings) + len(self.timeouts) + len(
             self.escalations
-        )
+        ) + len(self.digests)
 
 
 def sweep_deadlines(session: Session, now: datetime, *, limit: int = 500) -> SweepReport:
-    """Send due reminders and act on expired deadlines of running games.
+    """Send due reminders, act on expired deadlines of running games, then send the
+    hourly "tell me everything" digests (``pbm.games.send_digests``).
 
     Each deadline is handled in its own savepoint: one failure is logged in the report and
     leaves the others alone. The caller commits, then enqueues ``pending_outbox_ids``.
@@ -369,6 +371,7 @@ def sweep_deadlines(session: Session, now: datetime, *, limit: int = 500) -> Swe
     for deadline_id in expired:
         _guarded(session, report, deadline_id,
                  lambda d: games.handle_expired(session, d, now, report))
+    games.send_digests(session, now, report, limit=limit)
     return report
 
 

@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy.engine import Engine
+from sqlmodel import Session
 
 import engine
 from pbm import db, games, timing
@@ -309,3 +310,69 @@ def test_a_nudge_reminds_the_awaited_seat_now_in_place_of_the_next_scheduled_rem
     db.run_transaction(lambda s: games.pause(s, game_id, "lunch", now=now), eng)
     with pytest.raises(games.WrongState, match="paused: nobody is awaited"):
         db.run_transaction(lambda s: games.nudge(s, game_id, now=late), eng)
+
+
+def flat(text: str) -> str:
+    """Text with its line wrapping undone."""
+    return " ".join(text.split())
+
+
+def _view(eng: Engine, game_id: int, now: datetime) -> None:
+    """The awaited seat answers (PLACE, or VIEW on its turn): public news for the table."""
+    decision = engine.pending(state_of(eng, game_id))[0]
+    command = next((c for c in decision.legal if str(c).startswith("VIEW")), decision.legal[0])
+    assert submit(eng, game_id, decision.seat, command, now).ok
+
+
+def test_tell_me_everything_sends_an_hourly_digest_of_untold_public_events(
+    eng: Engine, now: datetime
+) -> None:
+    game_id = new_game(eng, now, 5, sms_seats=(4,))  # Monday 12:00 UTC, players in UTC
+    by_seat = {s.seat_index: s.player_id for s in rows(eng, Seat, game_id=game_id)}
+
+    def flag(session: Session) -> None:
+        for seat in (1, 4):  # seat 1 reads email, seat 4 prefers SMS; seat 0 is a control
+            session.get(Player, by_seat[seat]).tell_everything = True  # type: ignore[union-attr]
+
+    db.run_transaction(flag, eng)
+
+    def digests(seat: int | None = None) -> list[OutboundMessage]:
+        return [r for r in rows(eng, OutboundMessage, game_id=game_id)
+                if ":digest:" in r.dedupe_key and (seat is None or r.seat == seat)]
+
+    for minutes in (10, 20, 30):  # PLACE, PLACE, VIEW: seats 1 and 4 are not concerned
+        _view(eng, game_id, now + timedelta(minutes=minutes))
+    public = [e.text for e in rows(eng, GameEvent, game_id=game_id)
+              if e.audience is None and e.kind in {"treasure.placed", "event.viewed"}]
+
+    first = sweep(eng, now + timedelta(minutes=40))
+
+    assert len(first.digests) == 2 and not first.errors
+    [email] = digests(1)
+    assert email.channel == "email" and email.kind == "notice"
+    assert "Everything that happened in Test game" in email.text
+    assert all(text in flat(email.text) for text in public)
+    [sms] = digests(4)
+    assert sms.channel == "sms" and sms.sms_body is not None
+    assert sms.sms_body.startswith(f"Tortuga Test game: {len(public)} new events; latest: ")
+    assert digests(0) == [], "only players who asked for everything"
+    told = {s.seat_index: s.last_event_seq for s in rows(eng, Seat, game_id=game_id)}
+    newest = max(e.seq for e in rows(eng, GameEvent, game_id=game_id))
+    assert told[1] == told[4] == newest
+    assert sweep(eng, now + timedelta(minutes=41)).digests == [], "nothing new"
+
+    _view(eng, game_id, now + timedelta(minutes=50))  # seat 3 looks; seat 4 is prompted
+    latest = [e.text for e in rows(eng, GameEvent, game_id=game_id)
+              if e.audience is None and e.kind == "event.viewed"][-1]
+    assert sweep(eng, now + timedelta(minutes=80)).digests == [], "at most one an hour"
+    second = sweep(eng, now + timedelta(minutes=101))
+    assert [r.seat for r in rows(eng, OutboundMessage) if r.id in second.digests] == [1]
+    assert latest in flat(digests(1)[-1].text) and public[0] not in flat(digests(1)[-1].text)
+    assert len(digests(4)) == 1, "seat 4's prompt told it already"
+
+    _view(eng, game_id, now + timedelta(hours=4))  # seat 4 looks at 16:00 (no REPLY here)
+    night = datetime(2026, 3, 2, 23, 30, tzinfo=UTC)
+    assert sweep(eng, night).digests == [], "quiet hours: it waits for the morning"
+    morning = sweep(eng, datetime(2026, 3, 3, 8, 5, tzinfo=UTC))
+    assert sorted(r.seat for r in rows(eng, OutboundMessage)
+                  if r.id in morning.digests) == [1, 4]
