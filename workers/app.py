@@ -9,6 +9,7 @@ Celery's file-backed default scheduler otherwise.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from celery import Celery
@@ -141,6 +142,38 @@ def reconfigure(settings: Settings | None = None) -> None:
     app.amqp._producer_pool = None
 
 
+def _tolerate_lost_connection() -> None:
+    """Keep the worker alive when kombu touches a Redis connection that is already gone.
+
+    kombu 5.7's Redis transport, on losing the broker with tasks in flight, acknowledges or
+    hands back those tasks through the dead connection and dies with ``AttributeError``
+    (seen when Redis restarts). The tasks stay in Redis's unacked index either way and are
+    redelivered after the visibility timeout (tasks are idempotent); the relays cover the
+    rest. So log it and carry on.
+    """
+    from kombu.transport import redis as kombu_redis
+
+    def tolerant(method: Any) -> Any:
+        if getattr(method, "_pbm_tolerant", False):
+            return method
+
+        def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return method(self, *args, **kwargs)
+            except (AttributeError, OSError, kombu_redis.redis.RedisError) as exc:
+                logging.getLogger(__name__).warning(
+                    "broker connection gone during %s (%r); Redis redelivers the task after "
+                    "the visibility timeout", method.__name__, exc)
+                return None
+
+        wrapper._pbm_tolerant = True  # type: ignore[attr-defined]
+        wrapper.__name__ = method.__name__
+        return wrapper
+
+    kombu_redis.QoS.restore_unacked = tolerant(kombu_redis.QoS.restore_unacked)
+    kombu_redis.QoS.ack = tolerant(kombu_redis.QoS.ack)
+
+
 @worker_process_init.connect
 def _fresh_connections_after_fork(**_: Any) -> None:
     """A forked pool child must not share the parent's database connections."""
@@ -151,4 +184,5 @@ def _fresh_connections_after_fork(**_: Any) -> None:
     dispose_engines()
 
 
+_tolerate_lost_connection()
 app = make_celery()
