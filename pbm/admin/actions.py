@@ -410,8 +410,8 @@ ACTIONS: dict[str, Action] = {a.name: a for a in (
            "Deadlines restart, moved later by the length of the pause, and every player is "
            "told.", frozenset({GameStatus.PAUSED.value}), _resume, primary=True),
     Action("extend", "Extend deadline", "Extend",
-           "The current deadline(s) and their reminders move later; the awaited players are "
-           "not messaged.", _LIVE, _extend,
+           "The current deadline(s) and their reminders move later; each awaited player "
+           "is told the new deadline.", _LIVE, _extend,
            (FormField("hours", "Extra hours", "number", default="24"),
             FormField("seat", "Only this seat", "seat", required=False))),
     Action("nudge", "Nudge now", "Send a reminder now",
