@@ -49,3 +49,14 @@ def install_outbox_hook() -> None:
     event.listen(Session, "after_commit", _after_commit)
     event.listen(Session, "after_soft_rollback", _after_soft_rollback)
     _installed = True
+
+
+def uninstall_outbox_hook() -> None:
+    """Remove the session events (tests that installed them for a while)."""
+    global _installed
+    if not _installed:
+        return
+    event.remove(Session, "after_flush", _after_flush)
+    event.remove(Session, "after_commit", _after_commit)
+    event.remove(Session, "after_soft_rollback", _after_soft_rollback)
+    _installed = False

@@ -120,7 +120,8 @@ class Env:
 
 
 @pytest.fixture
-def env(tmp_path: Path, database_url: str, smtp: SmtpSink) -> Iterator[Env]:
+def env(tmp_path: Path, database_url: str, smtp: SmtpSink,
+        monkeypatch: pytest.MonkeyPatch) -> Iterator[Env]:
     """Settings for a test on PostgreSQL with real SMTP; extend ``env.values`` and call
     ``apply(env)`` before use. No broker unless a test adds one."""
     values = {
@@ -139,8 +140,11 @@ def env(tmp_path: Path, database_url: str, smtp: SmtpSink) -> Iterator[Env]:
     }
     environment = Env(values)
     yield environment
-    reset_settings()
-    db.dispose_engines()
+    # Leave the process as found: environment, then settings, Celery app and hooks.
+    monkeypatch.undo()
+    from tests.workers.stack import restore_defaults
+
+    restore_defaults()
 
 
 def apply(environment: Env, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -125,5 +125,16 @@ class Stack:
         self.smtp.stop()
         self.twilio.stop()
         self.monkeypatch.undo()
-        reset_settings()
-        db.dispose_engines()
+        restore_defaults()
+
+
+def restore_defaults() -> None:
+    """Leave this process as the test found it: settings from the environment, the Celery
+    app on them, no outbox hook (later tests must not publish into our brokers)."""
+    from workers.app import reconfigure
+    from workers.hooks import uninstall_outbox_hook
+
+    uninstall_outbox_hook()
+    reset_settings()
+    db.dispose_engines()
+    reconfigure()
