@@ -319,6 +319,7 @@ def requeue(session: Session, inbound_id: int) -> list[int]:
     if message.status != InboundStatus.QUARANTINED:
         raise RequeueError(f"message {inbound_id} is {message.status}, not quarantined")
     message.status = InboundStatus.NEW
+    message.attempts = 0  # else one that killed workers would be quarantined again at once
     session.add(message)
     return [inbound_id]
 
