@@ -27,6 +27,9 @@ class Settings(BaseSettings):
         default=None, description="Celery broker; defaults to REDIS_URL, else the filesystem."
     )
     data_dir: Path = Path("var")
+    broker_polling_interval: float = Field(
+        default=0.2, description="Seconds between polls of the filesystem broker (no Redis)."
+    )
 
     # Public identity of the service
     public_base_url: str = "http://127.0.0.1:8000"

@@ -9,7 +9,6 @@ Procfile does in production.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import signal
 import subprocess
@@ -18,9 +17,6 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-#: kombu's filesystem transport with atomic writes (see ``pbm.demo_broker`` for why).
-BROKER_TRANSPORT = "pbm.demo_broker:Transport"
 
 
 class DemoError(RuntimeError):
@@ -49,6 +45,7 @@ def demo_environment(folder: Path) -> dict[str, str]:
         "OUTBOUND_EMAIL_PER_SECOND": "1000",
         "OUTBOUND_SMS_PER_SECOND": "1000",
         "INBOUND_PER_SENDER_PER_HOUR": "100000",
+        "BROKER_POLLING_INTERVAL": "0.05",
     }
 
 
@@ -62,7 +59,6 @@ def adopt_environment(env: dict[str, str]) -> None:
     dispose_engines()
     import workers.app
 
-    workers.app.app.conf.broker_transport = BROKER_TRANSPORT
     workers.app.reconfigure()
 
 
@@ -76,33 +72,19 @@ class Workers:
     then stops them: a warm shutdown (SIGTERM), and SIGKILL for whatever is left.
     """
 
-    def __init__(self, env: dict[str, str], log_dir: Path, *, concurrency: int = 2,
-                 polling_interval: float = 0.05) -> None:
+    def __init__(self, env: dict[str, str], log_dir: Path, *, concurrency: int = 2) -> None:
         self.env = {**os.environ, **env, "PYTHONUNBUFFERED": "1"}
         self.log_dir = log_dir
         self.concurrency = concurrency
-        self.polling_interval = polling_interval
         self.processes: dict[str, subprocess.Popen[bytes]] = {}
-
-    def _broker_options(self) -> str:
-        """The filesystem broker's options plus a short polling interval (worker side)."""
-        from pbm.config import Settings
-        from workers.app import make_celery
-
-        settings = Settings(**{k.lower(): v for k, v in self.env.items()
-                               if k.lower() in Settings.model_fields})
-        options = dict(make_celery(settings).conf.broker_transport_options or {})
-        options["polling_interval"] = self.polling_interval
-        return "broker_transport_options=(json)" + json.dumps(options)
 
     def commands(self) -> dict[str, list[str]]:
         celery = [sys.executable, "-m", "celery", "-A", "workers.app"]
         return {
             "worker": [*celery, "worker", "--loglevel=INFO", f"--concurrency={self.concurrency}",
                        "--pool=prefork", "--without-gossip", "--without-mingle",
-                       "--without-heartbeat", "--hostname=demo@%h", self._broker_options(),
-                       f"broker_transport={BROKER_TRANSPORT}"],
-            "beat": [*celery, "beat", "--loglevel=INFO", f"broker_transport={BROKER_TRANSPORT}"],
+                       "--without-heartbeat", "--hostname=demo@%h"],
+            "beat": [*celery, "beat", "--loglevel=INFO"],
         }
 
     def start(self) -> None:

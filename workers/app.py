@@ -24,6 +24,9 @@ TASK_RELAY_INBOUND = "pbm.relay_inbound"
 TASK_SWEEP_DEADLINES = "pbm.sweep_deadlines"
 TASK_POLL_IMAP = "pbm.poll_imap"
 
+#: The filesystem broker with atomic writes (see ``workers.fs_broker``).
+FILESYSTEM_TRANSPORT = "workers.fs_broker:Transport"
+
 
 def uses_redis(settings: Settings) -> bool:
     """True when the broker is Redis (then beat uses redbeat and its Redis lock)."""
@@ -40,6 +43,7 @@ def _filesystem_options(settings: Settings) -> dict[str, Any]:
         "processed_folder": str(folder / "processed"),
         "store_processed": False,
         "control_folder": str(folder / "control"),
+        "polling_interval": settings.broker_polling_interval,
     }
 
 
@@ -90,6 +94,8 @@ def configure(app: Celery, settings: Settings) -> None:
     )
     app.conf.update(
         broker_url=broker,
+        # kombu's own filesystem transport can hand a worker a half-written message file.
+        broker_transport=FILESYSTEM_TRANSPORT if broker.startswith("filesystem") else None,
         broker_transport_options=options,
         broker_connection_retry_on_startup=True,
         broker_connection_max_retries=None,  # a Redis restart must not end the worker
