@@ -1,4 +1,4 @@
-"""kombu's filesystem transport with atomic writes (the demo's serverless broker).
+"""kombu's filesystem transport with atomic writes: the serverless broker of the embedded default.
 
 kombu 5.7's filesystem ``Channel._put`` creates ``<queue>.msg`` and only then writes the
 payload into it; a consumer polling the folder can move and read the file in between, get
@@ -6,7 +6,7 @@ an empty payload, raise ``JSONDecodeError`` out of the Celery consumer loop, and
 exits (the message is lost too). Seen here within a few dozen tasks at a 50 ms polling
 interval, and reproduced with plain kombu: 2 of 3,000 messages. This transport writes the
 payload to a hidden temporary name first and renames it into place, so a reader only ever
-sees complete files. Select it with ``broker_transport="pbm.demo_broker:Transport"``.
+sees complete files. ``workers.app`` selects it whenever the broker is ``filesystem://``.
 """
 
 from __future__ import annotations
