@@ -5,6 +5,7 @@ Usage (from the repository root)::
     .venv/bin/python benchmarks/bench_engine.py              # 5-player games/s, decisions/s
     .venv/bin/python benchmarks/bench_engine.py --games 500  # more games for the quick run
     .venv/bin/python benchmarks/bench_engine.py --full       # + 10,000 games of 2..9 players
+    .venv/bin/python benchmarks/bench_engine.py --rounds 60  # more interleaved ratio rounds
 
 The quick run plays random 5-player games (random legal commands, default starred cards:
 Atlantis, El Dorado, Fountain of Youth) and reports games/s and decisions/s (one decision =
@@ -12,6 +13,16 @@ one applied command). ``--full`` plays 10,000 games (``--full-games`` to change)
 through 2..9 players with every implementable Event card in the deck, checks that every
 game ended with all cards and tokens accounted for, and prints per-card reveal counts and
 games/s. Times are wall-clock for the engine plus the random driver.
+
+Then, in the same run, ratios measured side by side (see ``benchmarks/ratios.py``): a fixed
+sample of ``--positions`` positions from random games (the state before a decision, the
+deciding seat and its command) is put through each operation once per round, for
+``--rounds`` rounds, in an order rotated every round. The baseline is the JSON round trip
+``from_json(to_json(state))`` that the service pays to load and save a game; reported are
+the per-round ratios apply / round trip, and pending() and view() / apply, as median and
+p90 over rounds, with the absolute time per position for context. The engine memoises legal
+moves on a state object, so that memo is cleared before each operation (a state loaded from
+the database is always cold).
 """
 
 from __future__ import annotations
@@ -20,14 +31,29 @@ import argparse
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from itertools import cycle
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine import EVENT_CARDS, Command, Event, EventTitle, GameState
+from benchmarks.ratios import interleaved, print_ratios, print_times, timed
+from engine import (
+    EVENT_CARDS,
+    Command,
+    Event,
+    EventTitle,
+    GameState,
+    apply,
+    from_json,
+    pending,
+    to_json,
+    view,
+)
 from engine.cards import DEFAULT_STARRED
 from engine.simulate import random_game
+
+Position = tuple[GameState, int, Command]
 
 
 def quick(games: int, players: int) -> None:
@@ -80,6 +106,50 @@ def full(games: int) -> None:
     print(f"winners: {dict(winners)}; games that went to sudden death: {sudden}")
 
 
+def sample_positions(count: int, players: int) -> list[Position]:
+    """``count`` positions spread evenly over enough random ``players``-player games."""
+    seen: list[Position] = []
+    seed = 2_000_000
+    while len(seen) < 8 * count:
+        random_game(players, seed, observe=lambda before, seat, command, _after, _events:
+                    seen.append((before, seat, command)))
+        seed += 1
+    step = len(seen) / count
+    return [seen[int(i * step)] for i in range(count)]
+
+
+def _cold(positions: list[Position]) -> None:
+    """Forget memoised legal moves (kept in the state's ``__dict__`` under ``_`` names)."""
+    for state, _, _ in positions:
+        for key in [k for k in state.__dict__ if k.startswith("_")]:
+            del state.__dict__[key]
+
+
+def ratios(rounds: int, count: int, players: int) -> None:
+    """Interleaved rounds over one sample of positions; ratios to the JSON round trip."""
+    positions = sample_positions(count, players)
+
+    def op(work: Callable[[Position], object]) -> Callable[[int], float]:
+        def run(_round: int) -> float:
+            _cold(positions)
+            return timed(lambda: [work(p) for p in positions], len(positions))
+        return run
+
+    times = interleaved({
+        "apply": op(lambda p: apply(*p)),
+        "json round trip": op(lambda p: from_json(to_json(p[0]))),
+        "pending": op(lambda p: pending(p[0])),
+        "view": op(lambda p: view(p[0], p[1])),
+        "view.to_dict": op(lambda p: view(p[0], p[1]).to_dict()),
+    }, rounds)
+    print(f"\nside by side: {count} positions of {players}-player random games, "
+          f"{rounds} interleaved rounds")
+    print_times(times, "time per position:")
+    print_ratios(times, [("apply", "json round trip"), ("pending", "apply"),
+                         ("view", "apply"), ("view.to_dict", "apply")],
+                 "ratios (per round, then median / p90 over rounds):")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -87,8 +157,14 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=5, help="players in the quick run")
     parser.add_argument("--full", action="store_true", help="also run the long 2..9 run")
     parser.add_argument("--full-games", type=int, default=10_000, help="games in --full")
+    parser.add_argument("--rounds", type=int, default=30,
+                        help="interleaved rounds of the side-by-side ratios (0: skip)")
+    parser.add_argument("--positions", type=int, default=100,
+                        help="positions put through every operation each round")
     args = parser.parse_args()
     quick(args.games, args.players)
+    if args.rounds > 0:
+        ratios(args.rounds, args.positions, args.players)
     if args.full:
         full(args.full_games)
 
