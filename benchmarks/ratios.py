@@ -16,18 +16,25 @@ from collections.abc import Callable, Mapping, Sequence
 Timings = dict[str, list[float]]
 
 
-def interleaved(ops: Mapping[str, Callable[[int], float | None]], rounds: int) -> Timings:
+def interleaved(ops: Mapping[str, Callable[[int], float | None]], rounds: int, *,
+                before_round: Callable[[int], object] | None = None,
+                after_round: Callable[[int], object] | None = None) -> Timings:
     """Run ``rounds`` rounds of every op; ``op(round)`` returns seconds per unit of work
-    (or None: "not measured this round", e.g. a skipped server). Returns name -> times,
-    NaN where an op returned None."""
+    (or None: "not measured this round", e.g. a skipped server). ``before_round(r)`` and
+    ``after_round(r)`` run untimed around each round. Returns name -> times, NaN where an
+    op returned None."""
     names = list(ops)
     times: Timings = {name: [math.nan] * rounds for name in names}
     for r in range(rounds):
+        if before_round is not None:
+            before_round(r)
         k = r % len(names)
         for name in names[k:] + names[:k]:
             seconds = ops[name](r)
             if seconds is not None:
                 times[name][r] = seconds
+        if after_round is not None:
+            after_round(r)
     return times
 
 
