@@ -17,12 +17,12 @@ games/s. Times are wall-clock for the engine plus the random driver.
 Then, in the same run, ratios measured side by side (see ``benchmarks/ratios.py``): a fixed
 sample of ``--positions`` positions from random games (the state before a decision, the
 deciding seat and its command) is put through each operation once per round, for
-``--rounds`` rounds, in an order rotated every round. The baseline is the JSON round trip
-``from_json(to_json(state))`` that the service pays to load and save a game; reported are
-the per-round ratios apply / round trip, and pending() and view() / apply, as median and
-p90 over rounds, with the absolute time per position for context. The engine memoises legal
-moves on a state object, so that memo is cleared before each operation (a state loaded from
-the database is always cold).
+``--rounds`` rounds (after one unreported warm-up round), in an order rotated every round.
+The baseline is the JSON round trip ``from_json(to_json(state))`` that the service pays to
+load and save a game; reported are the per-round ratios apply / round trip, and pending()
+and view() / apply, as median and p90 over rounds, with the absolute time per position for
+context. The engine memoises legal moves on a state object, so that memo is cleared before
+each operation (a state loaded from the database is always cold).
 """
 
 from __future__ import annotations
@@ -141,9 +141,10 @@ def ratios(rounds: int, count: int, players: int) -> None:
         "pending": op(lambda p: pending(p[0])),
         "view": op(lambda p: view(p[0], p[1])),
         "view.to_dict": op(lambda p: view(p[0], p[1]).to_dict()),
-    }, rounds)
+    }, rounds + 1)
+    times = {name: values[1:] for name, values in times.items()}  # round 0 warms up
     print(f"\nside by side: {count} positions of {players}-player random games, "
-          f"{rounds} interleaved rounds")
+          f"{rounds} interleaved rounds after one warm-up round")
     print_times(times, "time per position:")
     print_ratios(times, [("apply", "json round trip"), ("pending", "apply"),
                          ("view", "apply"), ("view.to_dict", "apply")],
