@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import types
 import typing
@@ -31,6 +32,12 @@ def _encode(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [_encode(v) for v in value]
     return value
+
+
+@functools.cache
+def _type_hints(tp: type) -> dict[str, Any]:
+    """A dataclass's resolved field types, computed once per class (loads are frequent)."""
+    return typing.get_type_hints(tp)
 
 
 def _decode(tp: Any, value: Any) -> Any:
@@ -63,7 +70,7 @@ def _decode(tp: Any, value: Any) -> Any:
     if tp is int:
         return int(value)
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
-        hints = typing.get_type_hints(tp)
+        hints = _type_hints(tp)
         kwargs = {f.name: _decode(hints[f.name], value[f.name])
                   for f in dataclasses.fields(tp) if f.name in value}
         return tp(**kwargs)
