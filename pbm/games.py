@@ -525,7 +525,7 @@ def start(session: Session, game_id: int, *, now: datetime, force: bool = False)
     game.started_at = now
     session.add(game)
     session.flush()
-    record_events(session, game, [_service_event(
+    started = record_events(session, game, [_service_event(
         "game.started", f"{game.name} has begun with {len(seats)} players.")], now=now)
     policy = policy_of(game)
     _sync_deadlines(session, game, state, policy, now)
@@ -537,7 +537,7 @@ def start(session: Session, game_id: int, *, now: datetime, force: bool = False)
         else:
             kind, dedupe = MessageKind.GAME_STARTED, f"g{game_id}:s{seat.seat_index}:started"
         outbox.notify(session, game, seat, player, kind, now=now, dedupe=dedupe, state=state,
-                      deadline=_due(session, game_id, seat.seat_index),
+                      deadline=_due(session, game_id, seat.seat_index), announced=started,
                       extra={"started": True, "decision_ids": [decision] if decision else []})
         notified.append(seat.seat_index)
     return _result(session, game, None, ok=True, state=state, notified=notified,
@@ -751,7 +751,7 @@ def pause(session: Session, game_id: int, reason: str, *, now: datetime) -> Resu
     for seat, player in seats_of(session, game_id):
         outbox.notify(session, game, seat, player, MessageKind.PAUSED, now=now, state=state,
                       dedupe=f"g{game_id}:s{seat.seat_index}:paused:{events[0].seq}",
-                      extra={"reason": reason})
+                      extra={"reason": reason}, announced=events)
     return _result(session, game, None, ok=True, state=state, message=f"{game.name} paused")
 
 
@@ -773,7 +773,7 @@ def resume(session: Session, game_id: int, *, now: datetime) -> Result:
     for seat, player in seats_of(session, game_id):
         outbox.notify(session, game, seat, player, MessageKind.RESUMED, now=now, state=state,
                       dedupe=f"g{game_id}:s{seat.seat_index}:resumed:{events[0].seq}",
-                      deadline=_due(session, game_id, seat.seat_index),
+                      deadline=_due(session, game_id, seat.seat_index), announced=events,
                       extra={"paused_hours": round(paused_for.total_seconds() / 3600, 2),
                              "decision_ids": [d for d in [state.decision_id(seat.seat_index)]
                                               if d] if state else []})

@@ -37,12 +37,23 @@ from pbm.models import (
 )
 
 RECAP_LIMIT = 100  # at most this many recent events in one "since your last message"
-RECORD_SEAT_KINDS = {  # kinds after which the seat has been told everything it may see
-    MessageKind.PROMPT, MessageKind.NOTICE, MessageKind.STATUS, MessageKind.GAME_STARTED,
-    MessageKind.GAME_OVER, MessageKind.REMINDER, MessageKind.FINAL_WARNING,
-    MessageKind.TIMED_OUT, MessageKind.SEAT_REPLACED, MessageKind.VOTE_RESULT,
-    MessageKind.REPLY, MessageKind.PAUSED, MessageKind.RESUMED,
-}
+#: Kinds whose (email) message lists the seat's events in its "since your last message"
+#: recap. Only what a message shows counts as told (``Seat.last_event_seq``).
+RECAP_KINDS = frozenset(kind for kind, sections in render.SECTIONS.items()
+                        if "recap" in sections)
+
+
+def shows_events(kind: MessageKind, extra: dict[str, Any] | None = None) -> bool:
+    """True if a message of ``kind`` lists its context's events to the seat: its recap,
+    or a REPLY's LOG (mirrors ``pbm.render`` sections; a test keeps the two in step)."""
+    extra = extra or {}
+    if kind in (MessageKind.REMINDER, MessageKind.FINAL_WARNING) and extra.get("invitation"):
+        return False  # an invitation reminder: no game news
+    if kind is MessageKind.SEAT_REPLACED and extra.get("you_were_replaced"):
+        return False
+    if kind is MessageKind.REPLY:
+        return bool(extra.get("log"))
+    return kind in RECAP_KINDS
 
 
 def reply_address(seat: Seat) -> str:
@@ -146,11 +157,14 @@ def notify(
     extra: dict[str, Any] | None = None,
     recap: bool = True,
     events: Sequence[GameEvent] | None = None,
+    announced: Sequence[GameEvent] = (),
 ) -> list[OutboundMessage]:
     """Render one message for one seat and add it to the outbox (once per dedupe key).
 
-    ``events`` defaults to the seat's unseen events (``recap``); the seat is then marked
-    as told up to the newest of them. Returns the rows added (none if already there).
+    ``events`` defaults to the seat's unseen events (``recap``). The seat is marked as told
+    only the events the message shows (``shows_events``) and those it ``announced`` (the
+    pause a PAUSED message is about), never past an unseen event it did not show: that one
+    stays in the next recap. Returns the rows added (none if already there).
     """
     channels = channels_for(player)
     if (kind is MessageKind.FINAL_WARNING and player.phone and not player.sms_opted_out
@@ -163,7 +177,6 @@ def notify(
     ctx = build_context(session, game, seat, player, kind, state=state, deadline=deadline,
                         extra=extra, events=events, recap=recap)
     assert game.id is not None
-    told = [e["seq"] for e in ctx.events]
     rows = []
     for channel in todo:
         rendered = render.render(ctx, channel)
@@ -199,13 +212,34 @@ def notify(
         )
         session.add(row)
         rows.append(row)
-    if kind in RECORD_SEAT_KINDS and told:
-        seat.last_event_seq = max(seat.last_event_seq, *told)
+    shown = {e["seq"] for e in ctx.events} if shows_events(kind, ctx.extra) else set()
+    seat.last_event_seq = told_through(session, game.id, seat, shown | {
+        e.seq for e in announced}, whole_recap=bool(shown) and events is None and recap)
     if kind in {MessageKind.PROMPT, MessageKind.REMINDER, MessageKind.FINAL_WARNING}:
         seat.last_prompted_at = now
     session.add(seat)
     session.flush()
     return rows
+
+
+def told_through(session: Session, game_id: int, seat: Seat, covered: set[int], *,
+                 whole_recap: bool = False) -> int:
+    """The seat's new ``last_event_seq`` once it has been shown the events ``covered``.
+
+    The mark moves over the seat's unseen events while each was shown (or is recap noise,
+    ``render.RECAP_SKIP``), and stops before the first it was not shown. A ``whole_recap``
+    (the newest ``RECAP_LIMIT`` unseen events) covers everything up to its newest event.
+    """
+    if not covered:
+        return seat.last_event_seq
+    if whole_recap:
+        return max(seat.last_event_seq, *covered)
+    told = seat.last_event_seq
+    for event in events_for(session, game_id, seat.seat_index, after=told, limit=None):
+        if event.seq not in covered and event.kind not in render.RECAP_SKIP:
+            break
+        told = event.seq
+    return told
 
 
 def build_context(
