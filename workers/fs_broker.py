@@ -6,7 +6,12 @@ an empty payload, raise ``JSONDecodeError`` out of the Celery consumer loop, and
 exits (the message is lost too). Seen here within a few dozen tasks at a 50 ms polling
 interval, and reproduced with plain kombu: 2 of 3,000 messages. This transport writes the
 payload to a hidden temporary name first and renames it into place, so a reader only ever
-sees complete files. ``workers.app`` selects it whenever the broker is ``filesystem://``.
+sees complete files. The exchange table (``control/<exchange>.exchange``) has the same
+race when it is first created: kombu creates it empty and only then locks and writes it, so
+a publisher reading it at that moment gets ``JSONDecodeError``. Here a new table appears
+complete, by a hard link that fails if another process created it first (then we fall
+back to kombu's locked update of the existing file). ``workers.app`` selects this
+transport whenever the broker is ``filesystem://``.
 """
 
 from __future__ import annotations
@@ -35,6 +40,25 @@ class Channel(filesystem.Channel):  # type: ignore[misc]
             os.replace(temporary, final)
         except OSError as exc:
             raise ChannelError(f"Cannot add file {final!r} to directory") from exc
+
+    def _queue_bind(self, exchange: str, routing_key: str, pattern: str, queue: str) -> None:
+        table = self._exchange_file(exchange)
+        if not table.exists():
+            self.control_folder.mkdir(parents=True, exist_ok=True)
+            row = filesystem.exchange_queue_t(routing_key or "", pattern or "", queue or "")
+            temporary = table.with_name(f".{table.name}.{uuid.uuid4()}.tmp")
+            try:
+                temporary.write_bytes(str_to_bytes(dumps([row])))
+                try:
+                    os.link(temporary, table)  # atomic: succeeds only if absent
+                    return
+                except FileExistsError:
+                    pass  # another process made it: update it under kombu's lock below
+            except OSError as exc:
+                raise ChannelError(f"Cannot create {table}") from exc
+            finally:
+                temporary.unlink(missing_ok=True)
+        super()._queue_bind(exchange, routing_key, pattern, queue)
 
 
 class Transport(filesystem.Transport):  # type: ignore[misc]

@@ -65,3 +65,41 @@ def test_redis_brokers_keep_kombus_redis_transport(tmp_path: Path) -> None:
     app = make_celery(settings)
     assert app.conf.broker_transport is None
     assert "polling_interval" not in app.conf.broker_transport_options
+
+
+def test_exchange_tables_appear_whole_while_processes_bind_and_publish(tmp_path: Path) -> None:
+    """New exchange tables race: binders create them while publishers read them."""
+    rounds, binders = 40, 4
+    problems: list[BaseException] = []
+    folder = tmp_path / "q"
+
+    def bind(exchange: str, index: int) -> None:
+        try:
+            with fs_connection(folder) as conn:
+                conn.default_channel.exchange_declare(exchange=exchange, type="direct")
+                conn.default_channel.queue_declare(queue=f"{exchange}-{index}")
+                conn.default_channel.queue_bind(queue=f"{exchange}-{index}", exchange=exchange,
+                                                routing_key=f"{exchange}-{index}")
+        except BaseException as exc:
+            problems.append(exc)
+
+    def read(exchange: str) -> None:
+        try:
+            with fs_connection(folder) as conn:
+                for _ in range(200):
+                    conn.default_channel.get_table(exchange)
+        except BaseException as exc:
+            problems.append(exc)
+
+    for n in range(rounds):
+        exchange = f"ex{n}"
+        threads = [threading.Thread(target=read, args=(exchange,))]
+        threads += [threading.Thread(target=bind, args=(exchange, i)) for i in range(binders)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+        assert not problems, problems[:3]
+        with fs_connection(folder) as conn:
+            bound = {row.queue for row in conn.default_channel.get_table(exchange)}
+        assert bound == {f"{exchange}-{i}" for i in range(binders)}, (exchange, bound)
