@@ -38,13 +38,15 @@ def test_every_message_arrives_whole_while_publisher_and_consumer_race(tmp_path:
                 received.append(int(message.payload["n"]))
                 message.ack()
 
+    with fs_connection(tmp_path / "q") as conn:
+        queue(conn.default_channel).declare()  # bound before anything is published
     consumer = threading.Thread(target=consume, daemon=True)
     consumer.start()
     with fs_connection(tmp_path / "q") as conn, conn.SimpleQueue(queue) as simple:
         for n in range(total):
             simple.put({"n": n, "padding": "x" * 2000})
     consumer.join(timeout=120)
-    assert not errors, errors
+    assert not errors, (errors, len(received), sorted(set(range(total)) - set(received))[:10])
     assert sorted(received) == list(range(total))
 
 
