@@ -261,16 +261,25 @@ def process(inbound_id: int, now: datetime) -> str:
 
 
 def _claim(session: Session, inbound_id: int, now: datetime, settings: Settings) -> Any | None:
+    """``new`` -> ``processing`` with a lease (``claimed_at``); ``processed_at`` is set only
+    when the message is finished (done, ignored or quarantined)."""
     table = _inbound_table()
-    stale = now - timedelta(seconds=settings.outbox_lease_seconds)
     return session.execute(
         sa.update(table)
         .where(table.c.id == inbound_id)
         .where(sa.or_(table.c.status == "new",
-                      sa.and_(table.c.status == "processing", table.c.processed_at < stale)))
-        .values(status="processing", attempts=table.c.attempts + 1, processed_at=now)
+                      sa.and_(table.c.status == "processing",
+                              _lease_expired(table, now, settings))))
+        .values(status="processing", attempts=table.c.attempts + 1, claimed_at=now)
         .returning(table.c.id, table.c.attempts)
     ).first()
+
+
+def _lease_expired(table: sa.Table, now: datetime, settings: Settings
+                   ) -> sa.ColumnElement[bool]:
+    """The claim is older than the lease (or there is none: nobody can be waited for)."""
+    stale = now - timedelta(seconds=settings.outbox_lease_seconds)
+    return sa.or_(table.c.claimed_at < stale, table.c.claimed_at.is_(None))
 
 
 def _release(inbound_id: int) -> None:
@@ -668,10 +677,9 @@ def relay_candidates(session: Session, now: datetime, settings: Settings,
     """Inbound rows that should have been processed by now: never enqueued, or abandoned."""
     table = _inbound_table()
     grace = now - timedelta(seconds=settings.relay_grace_seconds)
-    stale = now - timedelta(seconds=settings.outbox_lease_seconds)
     rows = session.execute(
         sa.select(table.c.id).where(sa.or_(
             sa.and_(table.c.status == "new", table.c.received_at < grace),
-            sa.and_(table.c.status == "processing", table.c.processed_at < stale),
+            sa.and_(table.c.status == "processing", _lease_expired(table, now, settings)),
         )).order_by(table.c.id).limit(limit)).scalars()
     return [int(i) for i in rows]

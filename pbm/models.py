@@ -100,6 +100,21 @@ class OutboundStatus(StrEnum):
     FAILED = "failed"
 
 
+class DeliveryStatus(StrEnum):
+    """What the provider says became of a sent message (Twilio status callbacks use these
+    words; SMTP only ever says ``accepted``). Later reports never go back."""
+
+    ACCEPTED = "accepted"  # the provider took it (SMTP 250, Twilio API 201)
+    SCHEDULED = "scheduled"
+    QUEUED = "queued"
+    SENDING = "sending"
+    SENT = "sent"  # handed to the carrier
+    DELIVERY_UNKNOWN = "delivery_unknown"
+    DELIVERED = "delivered"
+    UNDELIVERED = "undelivered"
+    FAILED = "failed"
+
+
 class DeadlineStatus(StrEnum):
     OPEN = "open"
     DONE = "done"  # answered
@@ -238,7 +253,8 @@ class InboundMessage(SQLModel, table=True):
     attempts: int = 0
     game_id: int | None = Field(default=None, foreign_key="games.id", index=True)
     seat: int | None = None
-    processed_at: datetime | None = _ts()
+    processed_at: datetime | None = _ts()  # when it was done, ignored or quarantined
+    claimed_at: datetime | None = _ts()  # a worker's lease while processing (last claim)
 
 
 class OutboundMessage(SQLModel, table=True):
@@ -267,7 +283,10 @@ class OutboundMessage(SQLModel, table=True):
     reply_to: str | None = Field(default=None, max_length=320)  # play+TOKEN@domain
     dedupe_key: str = Field(max_length=255, unique=True)
     created_at: datetime = _created()
-    sent_at: datetime | None = _ts()
+    sent_at: datetime | None = _ts()  # when the provider accepted it (None until then)
+    claimed_at: datetime | None = _ts()  # a worker's lease while sending (last attempt)
+    delivery_status: str | None = Field(default=None, max_length=20)  # DeliveryStatus
+    delivered_at: datetime | None = _ts()  # when the provider reported it delivered
 
 
 class BoardImage(SQLModel, table=True):

@@ -135,34 +135,51 @@ async def inbound_sms(request: Request) -> Response:
 
 @router.post("/twilio/status")
 async def sms_status(request: Request) -> Response:
-    """Record a delivery report for an SMS we sent (failed and undelivered ones matter)."""
+    """Record a delivery report for an SMS we sent (``delivered``, ``undelivered``, ...)."""
     form = await _signed_form(request)
     sid = str(form.get("MessageSid") or form.get("SmsSid") or "")
     status = str(form.get("MessageStatus") or form.get("SmsStatus") or "").lower()
     error_code = str(form.get("ErrorCode") or "")
-    if sid and status in FAILED_DELIVERY:
+    if sid and status in DELIVERY_STAGE:
         from pbm.db import run_transaction
 
-        await run_in_threadpool(run_transaction, lambda session: record_failed_delivery(
-            session, sid, status, error_code))
+        now = _now()
+        await run_in_threadpool(run_transaction, lambda session: record_delivery_report(
+            session, sid, status, error_code, now))
     return Response(status_code=204)
 
 
-def record_failed_delivery(session: Any, sid: str, status: str, error_code: str) -> None:
-    """Mark the outbox row of ``sid`` failed; error 21610 means the player opted out."""
+#: How far along a message is, by the provider's word: a report never moves it back
+#: (Twilio's callbacks may arrive out of order); the first final word stays.
+DELIVERY_STAGE = {"accepted": 0, "scheduled": 0, "queued": 1, "sending": 2, "sent": 3,
+                  "delivery_unknown": 4, "delivered": 5, "undelivered": 5, "failed": 5}
+
+
+def record_delivery_report(session: Any, sid: str, status: str, error_code: str,
+                           now: datetime) -> None:
+    """Record Twilio's word on the outbox row of ``sid`` (``delivery_status``, and
+    ``delivered_at`` when delivered). Undelivered and failed fail the row; error 21610
+    means the player opted out."""
     from pbm.models import OutboundMessage, OutboundStatus, Player
 
     table = OutboundMessage.__table__  # type: ignore[attr-defined]
-    row = session.execute(sa.select(table.c.id, table.c.player_id)
+    row = session.execute(sa.select(table.c.id, table.c.player_id, table.c.delivery_status)
                           .where(table.c.provider_id == sid)).first()
     if row is None:
         log.info("delivery report for unknown message %s", sid)
         return
-    session.execute(sa.update(table).where(table.c.id == row.id).values(
-        status=OutboundStatus.FAILED.value,
-        last_error=f"delivery report: {status}" + (f" (error {error_code})" if error_code else ""),
-    ))
-    if error_code == "21610" and row.player_id is not None:
+    if row.delivery_status is not None and (
+            DELIVERY_STAGE.get(row.delivery_status, 0) >= DELIVERY_STAGE[status]):
+        return  # a late report of an earlier stage (or a repeat): nothing new
+    values: dict[str, Any] = {"delivery_status": status}
+    if status == "delivered":
+        values["delivered_at"] = now
+    if status in FAILED_DELIVERY:
+        values["status"] = OutboundStatus.FAILED.value
+        values["last_error"] = (f"delivery report: {status}"
+                                + (f" (error {error_code})" if error_code else ""))
+    session.execute(sa.update(table).where(table.c.id == row.id).values(**values))
+    if status in FAILED_DELIVERY and error_code == "21610" and row.player_id is not None:
         players = Player.__table__  # type: ignore[attr-defined]
         session.execute(sa.update(players).where(players.c.id == row.player_id)
                         .values(sms_opted_out=True, preferred_channel="email"))

@@ -1,9 +1,11 @@
 """Deliver one outbox row: claim it, hand it to its transport, record the outcome.
 
 The row's status is the lock. ``claim`` moves it from ``pending`` to ``sending`` in one
-UPDATE (``attempts`` + 1, ``sent_at`` = the claim time while unsent), so two deliveries of
-the same task, or a task and the relay, never send it twice at once. A row left in
-``sending`` by a killed worker is claimable again once its lease has passed. A crash after
+UPDATE (``attempts`` + 1, ``claimed_at`` = the lease), so two deliveries of the same task,
+or a task and the relay, never send it twice at once. A row left in ``sending`` by a killed
+worker is claimable again once its lease has passed. ``sent_at`` is set only when the
+provider accepted the message (``delivery_status`` ``accepted``; Twilio's status callback
+moves it on to ``delivered`` and the like, see ``pbm.webhooks``). A crash after
 the provider accepted a message but before we recorded it re-sends it: delivery is at least
 once, with the same Message-ID, and never silent.
 
@@ -74,16 +76,21 @@ def backoff(attempts: int, settings: Settings, rng: random.Random | None = None)
 def claim(session: Session, outbox_id: int, now: datetime, settings: Settings) -> Any | None:
     """Take the row for sending; None when it is sent, failed, or being sent by someone else."""
     table = _outbox()
-    stale = now - timedelta(seconds=settings.outbox_lease_seconds)
     statement = (
         sa.update(table)
         .where(table.c.id == outbox_id)
         .where(sa.or_(table.c.status == "pending",
-                      sa.and_(table.c.status == "sending", table.c.sent_at < stale)))
-        .values(status="sending", attempts=table.c.attempts + 1, sent_at=now)
+                      sa.and_(table.c.status == "sending", lease_expired(table, now, settings))))
+        .values(status="sending", attempts=table.c.attempts + 1, claimed_at=now)
         .returning(*table.c)
     )
     return session.execute(statement).first()
+
+
+def lease_expired(table: sa.Table, now: datetime, settings: Settings) -> sa.ColumnElement[bool]:
+    """The row's claim is older than the lease (or it has none: nobody can be waited for)."""
+    stale = now - timedelta(seconds=settings.outbox_lease_seconds)
+    return sa.or_(table.c.claimed_at < stale, table.c.claimed_at.is_(None))
 
 
 def message_id_for(row: Any, settings: Settings) -> str:
@@ -195,10 +202,12 @@ def _refusal(session: Session, row: Any) -> str | None:
 
 def _record_sent(session: Session, row: Any, receipt: Receipt, message: OutgoingMessage,
                  now: datetime) -> None:
+    from pbm.models import DeliveryStatus
+
     table = _outbox()
     session.execute(sa.update(table).where(table.c.id == row.id, table.c.status == "sending")
                     .values(status="sent", provider_id=receipt.provider_id, sent_at=now,
-                            last_error=None,
+                            last_error=None, delivery_status=DeliveryStatus.ACCEPTED.value,
                             message_id=row.message_id or (message.message_id
                                                           if row.channel == "email" else None)))
 
@@ -272,21 +281,21 @@ def relay_candidates(session: Session, now: datetime, settings: Settings,
     """Outbox rows that should be moving and are not: never enqueued, lost, or stuck."""
     table = _outbox()
     grace = now - timedelta(seconds=settings.relay_grace_seconds)
-    stale = now - timedelta(seconds=settings.outbox_lease_seconds)
     rows = session.execute(
-        sa.select(table.c.id, table.c.status, table.c.attempts, table.c.sent_at)
+        sa.select(table.c.id, table.c.status, table.c.attempts, table.c.claimed_at)
         .where(sa.or_(
             sa.and_(table.c.status == "pending", table.c.created_at < grace),
-            sa.and_(table.c.status == "sending", table.c.sent_at < stale),
+            sa.and_(table.c.status == "sending", lease_expired(table, now, settings)),
         ))
         .order_by(table.c.id).limit(limit)
     ).all()
     due: list[int] = []
     for row in rows:
-        if row.status == "pending" and row.attempts and row.sent_at is not None:
+        if row.status == "pending" and row.attempts and row.claimed_at is not None:
             # a retry is scheduled; only relay it when its backoff has surely passed
             wait = min(settings.retry_backoff_max, 2.0 ** row.attempts * 5)
-            if row.sent_at > now - timedelta(seconds=max(wait, settings.relay_grace_seconds)):
+            if row.claimed_at > now - timedelta(seconds=max(wait,
+                                                            settings.relay_grace_seconds)):
                 continue
         due.append(int(row.id))
     return due

@@ -92,6 +92,8 @@ class HistoryItem:
     address: str = ""  # to (outbound) or from (inbound)
     sent_at: datetime | None = None
     attempts: int = 0
+    delivery_status: str | None = None  # the provider's latest word (outbound)
+    delivered_at: datetime | None = None
 
 
 @dataclass
@@ -224,6 +226,8 @@ def _outbound_item(m: OutboundMessage) -> HistoryItem:
         address=m.to_address,
         sent_at=m.sent_at,
         attempts=m.attempts,
+        delivery_status=m.delivery_status,
+        delivered_at=m.delivered_at,
     )
 
 

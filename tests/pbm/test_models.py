@@ -17,12 +17,13 @@ from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import Session, SQLModel, select
 
 from pbm import db
-from pbm.models import Game, InboundMessage, Player
+from pbm.models import Game, InboundMessage, OutboundMessage, Player
 
 TABLES = {
     "players", "games", "seats", "command_log", "game_events", "inbound_messages",
     "outbound_messages", "board_images", "deadlines",
 }
+HEAD = "0003"
 
 
 def test_upgrade_creates_every_table_from_an_empty_database(empty_db_url: str) -> None:
@@ -34,7 +35,7 @@ def test_upgrade_creates_every_table_from_an_empty_database(empty_db_url: str) -
     finally:
         engine.dispose()
     assert names >= TABLES
-    assert db.current_revision(empty_db_url) == "0002"
+    assert db.current_revision(empty_db_url) == HEAD
 
 
 def test_the_models_match_the_migrations(db_url: str) -> None:
@@ -50,7 +51,7 @@ def test_the_models_match_the_migrations(db_url: str) -> None:
     assert diff == []
 
 
-def test_upgrade_from_the_previous_revision_keeps_games(empty_db_url: str) -> None:
+def test_upgrade_from_the_first_revision_keeps_games(empty_db_url: str) -> None:
     db.upgrade(empty_db_url, "0001")
     engine = db.make_engine(empty_db_url)
     try:
@@ -66,13 +67,81 @@ def test_upgrade_from_the_previous_revision_keeps_games(empty_db_url: str) -> No
     finally:
         engine.dispose()
     db.upgrade(empty_db_url)
-    assert db.current_revision(empty_db_url) == "0002"
+    assert db.current_revision(empty_db_url) == HEAD
     with db.session_scope(db.make_engine(empty_db_url)) as session:
         game = session.exec(select(Game)).one()
         player = session.exec(select(Player)).one()
     assert (game.name, game.state_version, game.seed) == ("old", 7, 42)
     assert player.tell_everything is False
     assert game.created_at.tzinfo is not None
+
+
+def test_upgrade_from_the_previous_revision_keeps_games_and_moves_claims_to_leases(
+    empty_db_url: str
+) -> None:
+    db.upgrade(empty_db_url, "0002")
+    t0, t1 = datetime(2026, 1, 1, 9, tzinfo=UTC), datetime(2026, 1, 1, 10, tzinfo=UTC)
+    engine = db.make_engine(empty_db_url)
+    if engine.dialect.name == "sqlite":  # stored as naive UTC there (pbm.models.UTCDateTime)
+        t0, t1 = t0.replace(tzinfo=None), t1.replace(tzinfo=None)
+    try:
+        with engine.begin() as conn:
+            conn.execute(sa.text(
+                "INSERT INTO games (name, status, state_version, version, seed, options_json,"
+                " timing_json, created_at, updated_at) VALUES ('old', 'running', 7, 3, 42,"
+                " '{}', '{}', :t, :t)"), {"t": t0})
+            for key, status, provider_id in (("in-flight", "sending", None),
+                                             ("retrying", "pending", None),
+                                             ("gone", "sent", "<m1@x>"),
+                                             ("bounced", "failed", "SM9")):
+                conn.execute(sa.text(
+                    "INSERT INTO outbound_messages (game_id, channel, kind, to_address,"
+                    " subject, text, status, attempts, provider_id, dedupe_key, created_at,"
+                    " sent_at) SELECT id, 'email', 'prompt', 'a@x.org', '', 'hi', :status, 1,"
+                    " :provider_id, :key, :t0, :t1 FROM games"),
+                    {"status": status, "provider_id": provider_id, "key": key, "t0": t0,
+                     "t1": t1})
+            for provider_id, status in (("<r1@x>", "processing"), ("<r2@x>", "done")):
+                conn.execute(sa.text(
+                    "INSERT INTO inbound_messages (channel, provider_message_id, sender,"
+                    " recipient, raw, received_at, status, attempts, processed_at) VALUES"
+                    " ('email', :p, 'a@x.org', 'play@x.org', 'raw', :t0, :status, 1, :t1)"),
+                    {"p": provider_id, "status": status, "t0": t0, "t1": t1})
+    finally:
+        engine.dispose()
+
+    db.upgrade(empty_db_url)
+
+    assert db.current_revision(empty_db_url) == HEAD
+    t1 = t1.replace(tzinfo=UTC)
+    with db.session_scope(db.make_engine(empty_db_url)) as session:
+        game = session.exec(select(Game)).one()
+        out = {m.dedupe_key: m for m in session.exec(select(OutboundMessage))}
+        into = {m.provider_message_id: m for m in session.exec(select(InboundMessage))}
+    assert (game.name, game.state_version, game.seed, game.version) == ("old", 7, 42, 3)
+    assert [(out[k].claimed_at, out[k].sent_at) for k in ("in-flight", "retrying")] == [
+        (t1, None), (t1, None)], "the claim time of unsent rows is their lease"
+    assert [(out[k].claimed_at, out[k].sent_at) for k in ("gone", "bounced")] == [
+        (None, t1), (None, t1)], "what was sent keeps its time"
+    assert all(m.game_id == game.id and m.delivery_status is None for m in out.values())
+    assert (into["<r1@x>"].claimed_at, into["<r1@x>"].processed_at) == (t1, None)
+    assert (into["<r2@x>"].claimed_at, into["<r2@x>"].processed_at) == (None, t1)
+
+    db.downgrade(empty_db_url, "0002")  # and back, losing nothing
+    engine = db.make_engine(empty_db_url)
+    try:
+        with engine.connect() as conn:
+            sent = dict(conn.execute(sa.text(
+                "SELECT dedupe_key, sent_at FROM outbound_messages")).all())
+            processed = conn.execute(sa.text(
+                "SELECT count(*) FROM inbound_messages WHERE processed_at IS NOT NULL")
+            ).scalar()
+            games = conn.execute(sa.text("SELECT count(*) FROM games")).scalar()
+    finally:
+        engine.dispose()
+    assert set(sent) == {"in-flight", "retrying", "gone", "bounced"}
+    assert all(value is not None for value in sent.values())
+    assert (processed, games) == (2, 1)
 
 
 def test_a_stale_game_write_fails_as_a_conflict_instead_of_overwriting(eng: sa.Engine
@@ -171,4 +240,4 @@ def test_plain_alembic_creates_the_schema_and_autogenerate_finds_nothing_to_do(
 
     assert upgraded.returncode == 0, upgraded.stderr
     assert checked.returncode == 0 and "No new upgrade operations" in checked.stdout
-    assert db.current_revision(empty_db_url) == "0002"
+    assert db.current_revision(empty_db_url) == HEAD

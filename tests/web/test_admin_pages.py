@@ -216,6 +216,37 @@ def test_invite_sends_invitations_and_the_page_shows_them(
     assert "Still waiting for Anne, Jack, Mary, Edward to join" in not_joined.text
 
 
+def test_the_message_history_shows_what_the_provider_reported(
+    admin_client: httpx.Client, live_server: LiveServer
+) -> None:
+    started = datetime.now(UTC) - timedelta(hours=2)
+    game_id = make_game(live_server.database_url, "Report Reef", started)
+    sent, delivered = started + timedelta(minutes=1), started + timedelta(minutes=3)
+    reports = {0: ("sent", "accepted", None), 1: ("failed", "undelivered", None),
+               2: ("sent", "delivered", delivered)}
+
+    def record(session: Session) -> None:
+        for row in session.exec(select(OutboundMessage).where(
+                OutboundMessage.game_id == game_id)):
+            status, report, at = reports.get(row.seat, ("pending", None, None))  # type: ignore[arg-type]
+            row.status, row.delivery_status, row.delivered_at = status, report, at
+            row.sent_at = sent if status != "pending" else None
+            row.claimed_at = sent
+
+    run_transaction(record, get_engine(live_server.database_url))
+    page = admin_client.get(f"/admin/games/{game_id}").text
+    seats = {int(m.group(1)): m.group(2) for m in re.finditer(
+        r'<div class="seat-history" data-seat="(\d+)">(.*?)</div>\s*(?=<div class="seat|</div>)',
+        page, re.S)}
+
+    assert f"sent {sent:%Y-%m-%d %H:%M} UTC · delivery: accepted" in seats[1]
+    assert '<span class="badge delivery' not in seats[1], "an accepted email is no news"
+    assert '<span class="badge delivery undelivered"' in seats[2]
+    assert f"delivery: delivered {delivered:%Y-%m-%d %H:%M} UTC" in seats[3]
+    assert "to teach@example.org" in seats[4]
+    assert "delivery:" not in seats[4] and " · sent " not in seats[4], "not sent yet"
+
+
 def test_the_new_game_form_explains_what_is_wrong(admin_client: httpx.Client) -> None:
     token = csrf_of(admin_client.get("/admin/games/new").text)
     response = admin_client.post("/admin/games/new", data={

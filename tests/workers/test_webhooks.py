@@ -178,10 +178,11 @@ def test_a_delivery_report_of_an_opted_out_number_switches_the_player_to_email(
     assert player.sms_opted_out and player.preferred_channel == "email"
 
 
-def test_a_delivered_report_changes_nothing_and_a_forged_one_is_refused(
+def test_a_delivered_report_is_recorded_and_a_forged_one_is_refused(
         web: ThreadedWeb, twilio: FakeTwilio) -> None:
     row_id = sent_sms_row("SMdef")
     path = "/webhooks/twilio/status"
+    before = datetime.now(UTC)
 
     delivered = post_signed(web.url + path, PUBLIC + path, status_form("SMdef", "delivered"),
                             twilio.auth_token)
@@ -190,4 +191,6 @@ def test_a_delivered_report_changes_nothing_and_a_forged_one_is_refused(
 
     assert (delivered, forged) == (204, 403)
     with db.session_scope(write=False) as session:
-        assert session.get(OutboundMessage, row_id).status == "sent"
+        row = session.get(OutboundMessage, row_id)
+    assert (row.status, row.delivery_status) == ("sent", "delivered")
+    assert row.delivered_at is not None and row.delivered_at >= before
