@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, time, timedelta
 from typing import Any
@@ -334,6 +334,21 @@ class SweepReport:
         ) + len(self.digests)
 
 
+def _open_deadlines_due(session: Session, moment: Any, running: Any, now: datetime,
+                        limit: int) -> Sequence[int]:
+    """Ids of open deadlines of running games whose ``moment`` column has come, oldest first."""
+    return session.exec(
+        select(Deadline.id)
+        .where(
+            Deadline.status == DeadlineStatus.OPEN,
+            col(moment) <= now,
+            col(Deadline.game_id).in_(running),
+        )
+        .order_by(col(moment))
+        .limit(limit)
+    ).all()
+
+
 def sweep_deadlines(session: Session, now: datetime, *, limit: int = 500) -> SweepReport:
     """Send due reminders, act on expired deadlines of running games, then send the
     hourly "tell me everything" digests (``pbm.games.send_digests``).
@@ -345,30 +360,10 @@ def sweep_deadlines(session: Session, now: datetime, *, limit: int = 500) -> Swe
 
     report = SweepReport()
     running = select(Game.id).where(Game.status.in_([GameStatus.RUNNING, GameStatus.INVITING]))  # type: ignore[attr-defined]
-    due_reminders = session.exec(
-        select(Deadline.id)
-        .where(
-            Deadline.status == DeadlineStatus.OPEN,
-            col(Deadline.next_reminder_at) <= now,
-            col(Deadline.game_id).in_(running),
-        )
-        .order_by(col(Deadline.next_reminder_at))
-        .limit(limit)
-    ).all()
-    for deadline_id in due_reminders:
+    for deadline_id in _open_deadlines_due(session, Deadline.next_reminder_at, running, now, limit):
         _guarded(session, report, deadline_id,
                  lambda d: games.send_reminder(session, d, now, report))
-    expired = session.exec(
-        select(Deadline.id)
-        .where(
-            Deadline.status == DeadlineStatus.OPEN,
-            col(Deadline.due_at) <= now,
-            col(Deadline.game_id).in_(running),
-        )
-        .order_by(col(Deadline.due_at))
-        .limit(limit)
-    ).all()
-    for deadline_id in expired:
+    for deadline_id in _open_deadlines_due(session, Deadline.due_at, running, now, limit):
         _guarded(session, report, deadline_id,
                  lambda d: games.handle_expired(session, d, now, report))
     games.send_digests(session, now, report, limit=limit)
