@@ -31,6 +31,9 @@ def cli_db(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iter
     monkeypatch.setenv("BROKER_URL", "memory://")
     reset_settings()
     yield db_url
+    from workers.hooks import uninstall_outbox_hook
+
+    uninstall_outbox_hook()  # the in-process CLI installed it: later tests must not publish
     reset_settings()
 
 

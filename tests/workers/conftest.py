@@ -149,6 +149,8 @@ def env(tmp_path: Path, database_url: str, smtp: SmtpSink,
 
 def apply(environment: Env, monkeypatch: pytest.MonkeyPatch) -> None:
     """Make this process see the test's settings."""
+    from kombu import pools
+
     from workers.app import reconfigure
 
     for key, value in environment.values.items():
@@ -156,6 +158,9 @@ def apply(environment: Env, monkeypatch: pytest.MonkeyPatch) -> None:
     reset_settings()
     db.dispose_engines()
     reconfigure()
+    # reconfigure() closes the old broker pool, but kombu keeps it registered by broker URL:
+    # a test on the same URL as an earlier one (memory://) would get it back closed.
+    pools.reset()
 
 
 def with_twilio(environment: Env, fake: FakeTwilio) -> None:
