@@ -31,7 +31,7 @@ def test_every_message_arrives_whole_while_publisher_and_consumer_race(tmp_path:
         with fs_connection(tmp_path / "q") as conn, conn.SimpleQueue(queue) as simple:
             while len(received) < total:
                 try:
-                    message = simple.get(block=True, timeout=20)
+                    message = simple.get(block=True, timeout=90)
                 except BaseException as exc:  # a torn file would surface here
                     errors.append(exc)
                     return
