@@ -14,6 +14,7 @@ returns a ``Result`` with ``ok=False`` and changes nothing.
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import secrets
@@ -25,7 +26,7 @@ from typing import Any
 from sqlmodel import Session, col, func, select
 
 import engine
-from pbm import outbox, settings, timing
+from pbm import outbox, settings, timing, unmasking
 from pbm.messages import Channel, MessageContext, MessageKind, RenderedMessage
 from pbm.models import (
     CommandLog,
@@ -711,11 +712,14 @@ def _finish(session: Session, game: Game, state: engine.GameState, now: datetime
     game.finished_at = now
     session.add(game)
     score = engine.score(state).to_dict()
+    story = unmasking.story(session, game.id)  # told now that the game is over
+    chart = base64.b64encode(unmasking.chart_png(story["treasure"])).decode()
     notified = []
     for seat, player in seats_of(session, game.id):
         outbox.notify(session, game, seat, player, MessageKind.GAME_OVER, now=now,
                       dedupe=f"g{game.id}:s{seat.seat_index}:game_over", state=state,
-                      extra={"aborted": False, "reason": state.end_reason, "score": score})
+                      extra={"aborted": False, "reason": state.end_reason, "score": score,
+                             "unmasking": story, "unmasking_chart": chart})
         notified.append(seat.seat_index)
     return notified
 

@@ -786,6 +786,8 @@ def _sections(ctx: MessageContext, model: Mapping[str, Any]) -> tuple[str, ...]:
     if kind is MessageKind.TIMED_OUT and not model["timed_out_you"]:
         return ("recap", "awaited", "board")
     sections = SECTIONS.get(kind, ())
+    if kind is MessageKind.GAME_OVER and extra.get("unmasking"):  # pbm.unmasking
+        sections = (*sections[:1], "unmasking", *sections[1:])
     if kind is MessageKind.REPLY and model["answers"]:
         sections = ("answers", *sections)
     if kind is MessageKind.PROMPT and extra.get("started"):
