@@ -666,6 +666,7 @@ def _model(ctx: MessageContext) -> dict[str, Any]:
         "played": display_command(str(extra["played"]), view) if extra.get("played") else None,
         "timed_out_you": bool(extra.get("you", True)),
         "answers": list(extra.get("answers") or []),  # settings (pbm.settings)
+        "subject": subject_for(ctx.game_name),  # one-tap mailto: buttons reply in thread
     }
     model["headline"] = _headline(ctx, model)
     return model
