@@ -14,6 +14,7 @@ returns a ``Result`` with ``ok=False`` and changes nothing.
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import secrets
@@ -25,7 +26,7 @@ from typing import Any
 from sqlmodel import Session, col, func, select
 
 import engine
-from pbm import outbox, timing
+from pbm import outbox, settings, timing, unmasking
 from pbm.messages import Channel, MessageContext, MessageKind, RenderedMessage
 from pbm.models import (
     CommandLog,
@@ -457,7 +458,7 @@ def invite(session: Session, game_id: int, *, now: datetime) -> Result:
 
 def _timing_extra(policy: TimingPolicy) -> dict[str, float]:
     return {"action_hours": policy.hours_for("ACTION"), "vote_hours": policy.hours_for("VOTE"),
-            "other_hours": policy.hours_for("CHOOSE")}
+            "other_hours": policy.hours_for("CHOOSE"), "away_hours": policy.away_hours}
 
 
 def respond(session: Session, game_id: int, seat_index: int, *, join: bool,
@@ -557,8 +558,9 @@ def _sync_deadlines(session: Session, game: Game, state: engine.GameState,
     zones = {s.seat_index: p.time_zone for s, p in seats_of(session, game.id)}  # type: ignore[arg-type]
     decisions = [(d.seat, state.decision_id(d.seat) or "", d.kind.value)
                  for d in engine.pending(state)]
-    timing.sync_decision_deadlines(session, game, decisions, policy,
-                                   lambda seat: zones.get(seat, "UTC"), now)
+    created = timing.sync_decision_deadlines(session, game, decisions, policy,
+                                             lambda seat: zones.get(seat, "UTC"), now)
+    settings.hold_new_deadlines(session, game, created, now)  # AWAY seats, own QUIET hours
     session.flush()
 
 
@@ -710,11 +712,14 @@ def _finish(session: Session, game: Game, state: engine.GameState, now: datetime
     game.finished_at = now
     session.add(game)
     score = engine.score(state).to_dict()
+    story = unmasking.story(session, game.id)  # told now that the game is over
+    chart = base64.b64encode(unmasking.chart_png(story["treasure"])).decode()
     notified = []
     for seat, player in seats_of(session, game.id):
         outbox.notify(session, game, seat, player, MessageKind.GAME_OVER, now=now,
                       dedupe=f"g{game.id}:s{seat.seat_index}:game_over", state=state,
-                      extra={"aborted": False, "reason": state.end_reason, "score": score})
+                      extra={"aborted": False, "reason": state.end_reason, "score": score,
+                             "unmasking": story, "unmasking_chart": chart})
         notified.append(seat.seat_index)
     return notified
 
@@ -1034,7 +1039,8 @@ def send_reminder(session: Session, deadline: Deadline, now: datetime,
                          "decision_ids": [deadline.decision_key]})
     (report.final_warnings if final else report.reminders).append(deadline.id)  # type: ignore[arg-type]
     deadline.reminders_sent += 1
-    deadline.next_reminder_at = timing.next_reminder(deadline, policy, player.time_zone, now)
+    deadline.next_reminder_at = timing.next_reminder(
+        deadline, settings.quiet_policy(policy, player), player.time_zone, now)
     session.add(deadline)
 
 
@@ -1211,7 +1217,8 @@ def _send_digest(session: Session, game_id: int, seat_index: int, now: datetime)
         return []
     game = get_game(session, game_id)
     seat, player = seat_of(session, game_id, seat_index)
-    if timing.in_quiet_hours(now, player.time_zone, policy_of(game)):
+    if timing.in_quiet_hours(now, player.time_zone,
+                             settings.quiet_policy(policy_of(game), player)):
         return []  # the morning's digest (or the next prompt's recap) has it
     game = lock_game(session, game_id)
     if game.status != GameStatus.RUNNING or not player.tell_everything:

@@ -559,6 +559,7 @@ class _Outcome:
     result: dict[str, Any] | None = None
     told: bool = False  # the seat already got a fresh message in this transaction
     notes: list[str] | None = None
+    answers: list[str] | None = None  # the answers to settings (SETTINGS, ZONE, AWAY ...)
 
     def add_done(self, text: str) -> None:
         self.done = [*(self.done or []), text]
@@ -569,7 +570,7 @@ class _Outcome:
     def needs_reply(self, parsed: Any, seat: int) -> bool:
         if parsed.not_understood or self.rejected or self.help is not None or self.log:
             return True
-        if self.notes:
+        if self.notes or self.answers:
             return True
         return not self.told
 
@@ -642,6 +643,14 @@ def _meta(session: Session, row: Any, game: Any, seat: Any, player: Any, meta: A
         _set_sms_opt_out(session, player, name == "STOP", now)
         outcome.add_done(name)
         outcome.notes = [*(outcome.notes or []), name]
+    elif name == "SET":  # a player's own setting: pbm.settings
+        from pbm import settings
+
+        try:
+            outcome.answers = [*(outcome.answers or []),
+                               settings.apply(session, player, meta.arg, now)]
+        except settings.SettingError as exc:
+            outcome.reject(meta.arg, str(exc))
 
 
 def _write_reply(session: Session, game: Any, seat: Any, player: Any, row: Any, parsed: Any,
@@ -658,6 +667,7 @@ def _write_reply(session: Session, game: Any, seat: Any, player: Any, row: Any, 
         "rejected": outcome.rejected or [],
         "help": outcome.help,
         "log": outcome.log,
+        "answers": outcome.answers or [],
     }
     if outcome.result is not None:
         extra["result"] = outcome.result

@@ -137,6 +137,10 @@ class Player(SQLModel, table=True):
     email_failing: bool = False
     tell_everything: bool = False  # "tell me everything": every public event, batched
     sms_live_talk: bool = False  # SMS players who asked for table talk at once
+    quiet_start: int | None = None  # own quiet hours (QUIET 23-07); None: the game's
+    quiet_end: int | None = None
+    away_until: datetime | None = _ts()  # AWAY until ...: what the player said
+    calendar: bool = False  # CALENDAR ON: prompts carry an iCalendar event
     created_at: datetime = _created()
 
 
@@ -182,6 +186,8 @@ class Seat(SQLModel, table=True):
     last_prompted_at: datetime | None = _ts()
     last_event_seq: int = 0  # events this seat was told about (for "since your last message")
     replaced_player_ids: str = Field(default="", max_length=255)  # earlier holders, comma list
+    away_until: datetime | None = _ts()  # this seat's deadlines wait until then (AWAY)
+    away_used_seconds: int = 0  # of the game's away allowance (``TimingPolicy``)
 
 
 class CommandLog(SQLModel, table=True):

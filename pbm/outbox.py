@@ -70,7 +70,9 @@ def channels_for(player: Player) -> list[Channel]:
     """The channel a player is reached on: the preferred one if it works, else the other."""
     email_ok = bool(player.email) and not player.email_failing
     sms_ok = bool(player.phone) and not player.sms_opted_out
-    if player.preferred_channel == Channel.SMS and sms_ok:
+    if player.preferred_channel == "both" and email_ok and sms_ok:  # VIA BOTH
+        return [Channel.EMAIL, Channel.SMS]
+    if player.preferred_channel in (Channel.SMS, "both") and sms_ok:
         return [Channel.SMS]
     if email_ok:
         return [Channel.EMAIL]

@@ -99,6 +99,8 @@ HELP_FILES = {
     "ATLANTIS": "cards", "CHOOSE": "cards", "EVENTS": "cards",
     "SAY": "talk", "STATUS": "talk", "LOG": "talk", "STOP": "talk", "START": "talk",
     "JOIN": "talk", "DECLINE": "talk", "TALK": "talk", "HELP": "general",
+    "SETTINGS": "settings", "ZONE": "settings", "QUIET": "settings", "AWAY": "settings",
+    "BACK": "settings", "VIA": "settings", "DIGEST": "settings", "CALENDAR": "settings",
 }
 
 #: Events left out of recaps (noise there; LOG still lists them).
@@ -556,7 +558,7 @@ _OPTIONAL_EXTRA = (
     "inviter", "message", "respond_by", "reason", "policy", "paused", "paused_hours",
     "new_name", "briefing", "you_were_replaced", "aborted", "headline", "invitation", "who",
     "played", "help", "log", "reply", "done", "rejected", "table_talk", "reply_to", "result",
-    "started", "you",
+    "started", "you", "answers",
 )
 
 
@@ -663,6 +665,8 @@ def _model(ctx: MessageContext) -> dict[str, Any]:
         "reply_to": extra.get("reply_to"),
         "played": display_command(str(extra["played"]), view) if extra.get("played") else None,
         "timed_out_you": bool(extra.get("you", True)),
+        "answers": list(extra.get("answers") or []),  # settings (pbm.settings)
+        "subject": subject_for(ctx.game_name),  # one-tap mailto: buttons reply in thread
     }
     model["headline"] = _headline(ctx, model)
     return model
@@ -717,6 +721,8 @@ def _headline(ctx: MessageContext, m: Mapping[str, Any]) -> str:
     if kind is MessageKind.TABLE_TALK:
         return f"{extra.get('from', 'A player')} says"
     if kind is MessageKind.REPLY:
+        if m["answers"] and not (m["done"] or m["rejected"]):
+            return settings_headline(m["answers"])
         if m["done"]:
             return "Done: " + "; ".join(m["done"])
         if m["rejected"] or m["reply"]["not_understood"]:
@@ -730,6 +736,12 @@ def _headline(ctx: MessageContext, m: Mapping[str, Any]) -> str:
             return f"Game over: the {board['winner_name']} win"
         return "Game over"
     return f"Game {ctx.game_name}"
+
+
+def settings_headline(answers: Sequence[str]) -> str:
+    """The subject line of an answer to settings: ``Your settings`` or ``Set: ZONE, VIA``."""
+    verbs = [a.split(" ", 1)[0].rstrip(":") for a in answers]
+    return "Your settings" if verbs == ["SETTINGS"] else "Set: " + ", ".join(verbs)
 
 
 def _render_text(model: Mapping[str, Any]) -> str:
@@ -775,6 +787,10 @@ def _sections(ctx: MessageContext, model: Mapping[str, Any]) -> tuple[str, ...]:
     if kind is MessageKind.TIMED_OUT and not model["timed_out_you"]:
         return ("recap", "awaited", "board")
     sections = SECTIONS.get(kind, ())
+    if kind is MessageKind.GAME_OVER and extra.get("unmasking"):  # pbm.unmasking
+        sections = (*sections[:1], "unmasking", *sections[1:])
+    if kind is MessageKind.REPLY and model["answers"]:
+        sections = ("answers", *sections)
     if kind is MessageKind.PROMPT and extra.get("started"):
         sections = ("started", *sections)
     if model["me"] is None:
@@ -942,6 +958,8 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
 def _sms_reply(model: Mapping[str, Any], head: str) -> str:
     reply = model["reply"]
     parts: list[list[str]] = [[head]]
+    for answer in model["answers"]:
+        parts.append([answer, answer[:150].rsplit(" ", 1)[0] + "..."])
     if model["done"]:
         parts.append(["Done: " + "; ".join(model["done"]) + "."])
     for item in model["rejected"][:1]:
@@ -951,7 +969,8 @@ def _sms_reply(model: Mapping[str, Any], head: str) -> str:
         line = short_name(item["line"], 30)
         hint = f" Did you mean {item['suggestion']}?" if item.get("suggestion") else ""
         parts.append([f'Not understood: "{line}".{hint}', f"Not understood.{hint}"])
-    if reply["meta"] and not (model["done"] or model["rejected"] or reply["not_understood"]):
+    if reply["meta"] and not (model["done"] or model["rejected"] or reply["not_understood"]
+                              or model["answers"]):
         names = ", ".join(m["name"] for m in reply["meta"])
         parts.append([f"OK: {names}."])
     awaited = model["awaited"]

@@ -66,6 +66,7 @@ class TimingPolicy:
     quiet_start: int = 22  # local hour; reminders wait until quiet_end
     quiet_end: int = 8
     auto_start: bool = True  # start as soon as every seat has joined
+    away_hours: float = 72  # per seat and game: how long AWAY may hold its deadlines
 
     def __post_init__(self) -> None:
         if self.on_timeout not in {"default", "pause"}:

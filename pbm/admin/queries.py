@@ -74,6 +74,7 @@ class SeatInfo:
     sms_opted_out: bool
     email_failing: bool
     reply_token: str
+    away_until: datetime | None = None  # AWAY: this seat's deadlines wait until then
 
 
 @dataclass(frozen=True)
@@ -307,6 +308,7 @@ def game_detail(
             sms_opted_out=player.sms_opted_out,
             email_failing=player.email_failing,
             reply_token=seat.reply_token,
+            away_until=seat.away_until,
         )
         for seat, player in seat_rows
     ]

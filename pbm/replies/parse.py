@@ -32,6 +32,7 @@ from pbm.replies.menu import (
     pending_legal,
     player_names,
 )
+from pbm.replies.settings_words import read_setting
 from pbm.replies.words import (
     COURTESY_RE,
     FILLER,
@@ -529,6 +530,9 @@ def parse_line(line: str, ctx: ParseContext) -> Understood | Meta | NotUnderstoo
         if not text:
             return NotUnderstood(line, "SAY needs the words to say", "SAY good luck, all")
         return Meta(line, "SAY", text[:SAY_LIMIT], truncated=len(text) > SAY_LIMIT)
+    setting = read_setting(line)  # ZONE, AWAY, VIA ... (pbm.replies.settings_words)
+    if setting is not None:
+        return setting  # type: ignore[no-any-return]
     raw_toks = tokens(_ASIDE_RE.sub(" ", line))
     if ctx.invited and ctx.seat is None and raw_toks:
         if raw_toks[0] in ("yes", "y", "accept", "ok", "okay", "sure", "yep", "yeah"):

@@ -16,7 +16,9 @@ plays timeout defaults. Then every ``OutboundMessage`` row of the game before it
    A's own cards;
 4. peeks: "Event cards you know", the starred Event row and "N=Title" list exactly A's peeks;
 5. each row goes to the seat's own player with the seat's own reply address; reply
-   tokens, email addresses and phone numbers of other seats never appear.
+   tokens, email addresses and phone numbers of other seats never appear;
+6. the unmasking (who played which Vote card, ``pbm.unmasking``) appears in no row before
+   GAME_OVER, and every email GAME_OVER tells every play.
 
 Every check also counts what it found, and the test asserts it found plenty (a check that
 never matches anything proves nothing). ``TORTUGA_PRIVACY_GAMES=200`` plays more games.
@@ -43,7 +45,7 @@ import engine
 from engine.cards import EVENT_CARDS, VOTE_DECK, EventTitle, Loyalty
 from engine.rules import may_order_atlantis
 from engine.simulate import random_command
-from pbm import db, games, render, timing
+from pbm import db, games, render, timing, unmasking
 from pbm.models import (
     CommandLog,
     Deadline,
@@ -386,9 +388,24 @@ def scan_table(table: Table) -> Scan:
         told.setdefault(squash(e.text), []).append((e.seq, e.audience_seats()))
     private = {squash(e.text) for e in events if e.audience is not None}
     scan.seen["private events"] += sum(e.audience is not None for e in events)
+    with db.session_scope(table.eng, write=False) as session:
+        story = unmasking.story(session, table.game_id)
+    plays = {squash(p) for v in story["votes"] for p in v["plays"]}  # "Ann played ..."
+    scan.seen["unmasked plays"] += len(plays)
     calls = iter(table.calls)
     call = next(calls)
     for row in rows:
+        if row.kind == "game_over" and row.channel == "email":
+            told_all = all(p in squash(row.text) for p in plays)
+            scan.seen["unmasking told at the end"] += told_all and bool(plays)
+            if not told_all:
+                scan.findings.append(f"game {table.n}p#{table.seed} row {row.id}: the game-over "
+                                     "message does not tell every vote")
+        if row.seat is not None and row.kind != "game_over":
+            for play in plays:  # 6. the unmasking appears only once the game is over
+                if play in squash(row.text) or play in html_text(row.html or ""):
+                    scan.findings.append(f"game {table.n}p#{table.seed} row {row.id} "
+                                         f"({row.kind}) unmasks before the end: {play!r}")
         if row.seat is None or row.kind == "game_over":
             continue  # the admin's alerts; the end, where every loyalty is revealed
         assert row.id is not None and row.id < min(over)
@@ -550,6 +567,7 @@ def test_no_message_of_thousands_carries_another_seats_secrets(
     assert seen["loyalty statements"] >= 1000
     assert seen["private event shown to its audience"] >= 150
     assert seen["digests"] > 0
+    assert seen["unmasked plays"] >= 50 and seen["unmasking told at the end"] >= 5
 
 
 @pytest.mark.postgres

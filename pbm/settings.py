@@ -1,0 +1,414 @@
+"""A player's own settings, set by reply: ZONE, QUIET, AWAY / BACK, VIA, DIGEST, TALK,
+CALENDAR, and SETTINGS to see them all.
+
+Settings belong to the player (``players`` row), not to one game: a ZONE sent in one game
+shows every later deadline of every game in that zone. AWAY is the exception that touches
+games: each of the player's seats holds its deadlines while away, within the game's
+allowance (``TimingPolicy.away_hours``, counted per seat); past it the game's normal
+timeout policy applies. The table of each game is told.
+
+``apply(session, player, seat, text, now)`` reads one setting (the argument of a
+``Meta("SET", ...)`` from the parser) and returns the one short answer for the player;
+refusals raise ``SettingError`` with a line that says what would work.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import datetime, time, timedelta
+from functools import lru_cache
+from typing import Any
+from zoneinfo import ZoneInfo, available_timezones
+
+from rapidfuzz import fuzz, process
+from sqlmodel import Session, col, select
+
+from pbm.messages import MessageKind
+from pbm.models import Deadline, Game, GameStatus, Player, Seat
+from pbm.timing import TimingPolicy
+
+#: Games whose seats an AWAY / BACK concerns.
+ACTIVE = (GameStatus.RUNNING, GameStatus.PAUSED, GameStatus.INVITING)
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+CHANNELS = {"email": "email", "mail": "email", "e-mail": "email", "sms": "sms",
+            "text": "sms", "texts": "sms", "phone": "sms", "both": "both", "all": "both"}
+
+
+class SettingError(ValueError):
+    """A setting that cannot be applied; ``str()`` says why and what would work."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The one short answer to a setting, and the games whose table must be told."""
+
+    text: str
+    told: tuple[int, ...] = ()
+
+
+# ------------------------------------------------------------------ time zones
+
+
+@lru_cache(maxsize=1)
+def _zone_names() -> dict[str, str]:
+    """Lower-cased keys -> IANA zone: full names and their city parts ("paris")."""
+    names: dict[str, str] = {}
+    for name in sorted(available_timezones()):
+        if name.startswith(("Etc/", "SystemV/", "posix/", "right/")) or "/" not in name:
+            continue
+        names[name.lower()] = name
+        city = name.rsplit("/", 1)[1].lower()
+        for key in (city, city.replace("_", " "), city.replace("_", "")):
+            names.setdefault(key, name)
+    names.update({"utc": "UTC", "gmt": "UTC", "z": "UTC", "zulu": "UTC"})
+    return names
+
+
+_OFFSET_RE = re.compile(r"^(?:utc|gmt)?\s*([+-])\s*(\d{1,2})(?:[:h.]?(\d{2}))?$")
+
+
+def resolve_zone(text: str, now: datetime | None = None) -> str:
+    """An IANA zone name, a city ("paris", "New York") or a UTC offset ("+2", "UTC-5",
+    "+05:30") -> the zone to store. Unknown: ``SettingError`` with a suggestion."""
+    raw = " ".join(text.split()).strip()
+    key = raw.lower()
+    if not key:
+        raise SettingError("ZONE needs a place or an offset, e.g. ZONE Europe/Paris, "
+                           "ZONE London or ZONE UTC+2")
+    names = _zone_names()
+    for candidate in (key, key.replace(" ", "_")):
+        if candidate in names:
+            return names[candidate]
+    match = _OFFSET_RE.match(key.replace(" ", ""))
+    if match:
+        sign, hours, minutes = match.group(1), int(match.group(2)), int(match.group(3) or 0)
+        if hours > 14 or minutes not in (0, 15, 30, 45):
+            raise SettingError(f"{raw} is not a UTC offset: offsets run from UTC-12 to UTC+14")
+        if minutes == 0:
+            # IANA's Etc zones count the other way round: Etc/GMT-2 is UTC+2.
+            return "UTC" if hours == 0 else f"Etc/GMT{'-' if sign == '+' else '+'}{hours}"
+        return _zone_with_offset(timedelta(hours=hours, minutes=minutes) * (
+            1 if sign == "+" else -1), now, raw)
+    best = process.extractOne(key, list(names), scorer=fuzz.WRatio)
+    hint = f" Did you mean ZONE {names[best[0]]}?" if best and best[1] >= 70 else ""
+    raise SettingError(f"'{raw}' is not a time zone I know.{hint} Send a city "
+                       "(ZONE Paris), a zone (ZONE America/New_York) or an offset (ZONE UTC-5).")
+
+
+def _zone_with_offset(offset: timedelta, now: datetime | None, raw: str) -> str:
+    """A real zone whose offset is ``offset`` all year (for half-hour offsets)."""
+    moments = [datetime(2026, 1, 15, tzinfo=ZoneInfo("UTC")),
+               datetime(2026, 7, 15, tzinfo=ZoneInfo("UTC"))]
+    for name in sorted(set(_zone_names().values())):
+        zone = ZoneInfo(name)
+        if all(m.astimezone(zone).utcoffset() == offset for m in moments):
+            return name
+    raise SettingError(f"no time zone has the offset {raw}; send a city instead (ZONE Delhi)")
+
+
+def local_now(zone_name: str, now: datetime) -> str:
+    """``now`` as the player reads it in their zone: ``Fri 14:03 CET``."""
+    local = now.astimezone(ZoneInfo(zone_name))
+    return f"{local:%a %H:%M} {local.tzname()}"
+
+
+# ------------------------------------------------------------------ quiet hours, away
+
+
+_QUIET_RE = re.compile(r"^(\d{1,2})(?::00|h|00)?\s*(?:-|to|until|till)\s*(\d{1,2})(?::00|h|00)?$")
+
+
+def parse_quiet(text: str) -> tuple[int, int] | None:
+    """``"23-07"`` -> (23, 7); ``"off"`` -> None (the game's quiet hours again)."""
+    key = " ".join(text.lower().split())
+    if key in ("off", "none", "default", "reset"):
+        return None
+    match = _QUIET_RE.match(key)
+    if not match or int(match.group(1)) > 23 or int(match.group(2)) > 23:
+        raise SettingError("QUIET takes two whole hours of your day, e.g. QUIET 23-07 "
+                           "(no reminders from 23:00 to 07:00), or QUIET OFF")
+    start, end = int(match.group(1)), int(match.group(2))
+    if start == end:
+        raise SettingError("QUIET needs two different hours, e.g. QUIET 23-07")
+    return start, end
+
+
+_SPAN_RE = re.compile(r"^(?:for\s+)?(\d+(?:[.,]\d+)?|a|an|one|two|three|four|five|six|seven)"
+                      r"\s*(d|days?|h|hrs?|hours?|w|wks?|weeks?)$")
+_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+            "seven": 7}
+
+
+def parse_away(text: str, zone_name: str, now: datetime) -> datetime:
+    """``"3 days"``, ``"until Fri"``, ``"until tomorrow"``, ``"until 2026-12-24"``,
+    ``"until fri 18:00"`` -> when the player is back (aware, UTC). A day without an hour
+    means the start of that day in the player's zone."""
+    key = " ".join(text.lower().replace(",", " ").split())
+    span = _SPAN_RE.match(key)
+    if span:
+        amount = _NUMBERS.get(span.group(1)) or float(span.group(1).replace(",", "."))
+        unit = span.group(2)[0]
+        hours = amount * {"d": 24, "h": 1, "w": 168}[unit]
+        if not 0 < hours <= 24 * 60:
+            raise SettingError("AWAY lasts from an hour to 60 days")
+        return now + timedelta(hours=hours)
+    key = re.sub(r"^(?:until|till|til|to|back|back on|on)\s+", "", key)
+    zone = ZoneInfo(zone_name)
+    local = now.astimezone(zone)
+    at = time(0)
+    hour = re.search(r"\s*(?:at\s+)?(\d{1,2})[:h](\d{2})$", key)
+    if hour:
+        at = time(int(hour.group(1)) % 24, int(hour.group(2)) % 60)
+        key = key[: hour.start()].strip()
+    day = _day(key, local)
+    if day is None:
+        raise SettingError("AWAY takes a length or a day: AWAY 3 days, AWAY until Fri, "
+                           "AWAY until 2026-12-24 (BACK when you are back)")
+    back = datetime.combine(day, at, tzinfo=zone)
+    if back <= now:
+        raise SettingError(f"{back:%a %d %b} has already begun; send AWAY 2 days or a later day")
+    if back - now > timedelta(days=60):
+        raise SettingError("AWAY lasts from an hour to 60 days")
+    return back.astimezone(now.tzinfo)
+
+
+def _day(key: str, local: datetime) -> Any:
+    if key in ("tomorrow", "tmrw", "tomorow"):
+        return local.date() + timedelta(days=1)
+    for i, name in enumerate(WEEKDAYS):
+        if key[:3] == name and (len(key) == 3 or name.startswith(key[:3])) and key.isalpha():
+            ahead = (i - local.weekday()) % 7 or 7
+            return local.date() + timedelta(days=ahead)
+    match = re.match(r"^(\d{4})-(\d{1,2})-(\d{1,2})$", key)
+    if match:
+        try:
+            return datetime(int(match.group(1)), int(match.group(2)), int(match.group(3))).date()
+        except ValueError:
+            return None
+    return None
+
+
+def quiet_policy(policy: TimingPolicy, player: Player) -> TimingPolicy:
+    """The game's policy with the player's own quiet hours, if they set some."""
+    if player.quiet_start is None or player.quiet_end is None:
+        return policy
+    return replace(policy, quiet_start=player.quiet_start, quiet_end=player.quiet_end)
+
+
+def _when(at: datetime, zone_name: str) -> str:
+    local = at.astimezone(ZoneInfo(zone_name))
+    return f"{local:%a %d %b %H:%M} {local.tzname()}"
+
+
+def _span(delta: timedelta) -> str:
+    hours = delta.total_seconds() / 3600
+    if hours >= 47.5:
+        return f"{hours / 24:.0f} days"
+    if hours >= 1:
+        return f"{hours:.0f} hour{'s' if round(hours) != 1 else ''}"
+    return f"{max(1, round(hours * 60))} min"
+
+
+def _active_seats(session: Session, player: Player) -> list[tuple[Seat, Game]]:
+    return [(s, g) for s, g in session.exec(
+        select(Seat, Game).join(Game, col(Game.id) == Seat.game_id)
+        .where(Seat.player_id == player.id, col(Game.status).in_(ACTIVE))
+        .order_by(col(Seat.id))).all()]
+
+
+def go_away(session: Session, player: Player, until: datetime, now: datetime) -> list[str]:
+    """Hold the player's deadlines in every active game until ``until``, each within what
+    is left of its allowance; tell each table. Returns one line per game."""
+    from pbm import games, timing
+
+    player.away_until = until
+    session.add(player)
+    lines = []
+    for seat, game in _active_seats(session, player):
+        _come_back(session, seat, now)  # a new AWAY replaces the one before
+        allowance = timedelta(hours=games.policy_of(game).away_hours)
+        left = max(timedelta(0), allowance - timedelta(seconds=seat.away_used_seconds))
+        end = min(until, now + left)
+        hold = end - now
+        if hold <= timedelta(0):
+            lines.append(f"{game.name}: your away allowance ({_span(allowance)}) is used up; "
+                         "deadlines run as usual")
+            _tell_table(session, game, seat, player, now, "away", lambda tz: (
+                f"{player.display_name} is away until {_when(until, tz)}; their away "
+                "allowance is used up, so their deadlines run as usual."))
+            continue
+        seat.away_until = end
+        seat.away_used_seconds += int(hold.total_seconds())
+        session.add(seat)
+        timing.shift_open_deadlines(session, game.id, hold, seat=seat.seat_index)  # type: ignore[arg-type]
+        capped = "" if end >= until else f" (the most this game allows: {_span(allowance)})"
+        lines.append(f"{game.name}: your deadlines wait until {_when(end, player.time_zone)}"
+                     + capped)
+        _tell_table(session, game, seat, player, now, "away", lambda tz, end=end, capped=capped: (
+            f"{player.display_name} is away until {_when(until, tz)}: their deadlines "
+            f"wait until {_when(end, tz)}{capped}."))
+    return lines
+
+
+def come_back(session: Session, player: Player, now: datetime) -> list[str]:
+    """BACK: the unused part of each hold is given back (deadlines move earlier by it and
+    the allowance is refunded); each table is told."""
+    player.away_until = None
+    session.add(player)
+    lines = []
+    for seat, game in _active_seats(session, player):
+        if _come_back(session, seat, now):
+            lines.append(game.name)
+            _tell_table(session, game, seat, player, now, "back", lambda tz: (
+                f"{player.display_name} is back; their deadlines run again."))
+    return lines
+
+
+def _come_back(session: Session, seat: Seat, now: datetime) -> bool:
+    from pbm import timing
+
+    if seat.away_until is None:
+        return False
+    unused = seat.away_until - now
+    seat.away_until = None
+    session.add(seat)
+    if unused <= timedelta(0):
+        return False
+    seat.away_used_seconds = max(0, seat.away_used_seconds - int(unused.total_seconds()))
+    timing.shift_open_deadlines(session, seat.game_id, -unused, seat=seat.seat_index)
+    return True
+
+
+def hold_new_deadlines(session: Session, game: Game, created: list[Deadline],
+                       now: datetime) -> None:
+    """Deadlines opened for a seat that is away wait until it is back (already counted in
+    its allowance when it went away); reminders keep the player's own quiet hours."""
+    from pbm import games, timing
+
+    if not created:
+        return
+    policy = games.policy_of(game)
+    seats = {s.seat_index: (s, p) for s, p in games.seats_of(session, game.id)}  # type: ignore[arg-type]
+    for deadline in created:
+        if deadline.seat not in seats:
+            continue
+        seat, player = seats[deadline.seat]
+        held = seat.away_until is not None and seat.away_until > now
+        own_quiet = player.quiet_start is not None
+        if held:
+            deadline.due_at += seat.away_until - now  # type: ignore[operator]
+        if held or own_quiet:
+            deadline.next_reminder_at = timing.next_reminder(
+                deadline, quiet_policy(policy, player), player.time_zone,
+                seat.away_until if held else now)  # type: ignore[arg-type]
+
+
+def _tell_table(session: Session, game: Game, seat: Seat, player: Player, now: datetime,
+                what: str, sentence: Callable[[str], str]) -> None:
+    """A public event, and a short NOTICE to every other seat of the game (the times in
+    ``sentence(zone)`` in each reader's own zone; the event itself in UTC)."""
+    from pbm import games, outbox
+
+    events = games.record_events(session, game, [games._service_event(
+        f"seat.{what}", sentence("UTC"), seat=seat.seat_index, name=player.display_name)], now=now)
+    state = games.load_state(game) if game.state_json else None
+    for other, other_player in games.seats_of(session, game.id):  # type: ignore[arg-type]
+        if other.seat_index == seat.seat_index:
+            continue
+        outbox.notify(session, game, other, other_player, MessageKind.NOTICE, now=now,
+                      state=state, events=events, announced=events,
+                      deadline=games._due(session, game.id, other.seat_index),  # type: ignore[arg-type]
+                      dedupe=f"g{game.id}:s{other.seat_index}:{what}:{events[0].seq}",
+                      extra={"headline": sentence(other_player.time_zone),
+                             "decision_ids": [d for d in [
+                                 state.decision_id(other.seat_index)] if d] if state else []})
+
+
+# ------------------------------------------------------------------ applying
+
+
+def _on_off(word: str, name: str) -> bool:
+    key = word.strip().lower()
+    if key in ("on", "yes", "true", "1"):
+        return True
+    if key in ("off", "no", "false", "0"):
+        return False
+    raise SettingError(f"{name} takes ON or OFF, e.g. {name} ON")
+
+
+def apply(session: Session, player: Player, text: str, now: datetime) -> str:
+    """Apply one setting (``"ZONE paris"``, ``"AWAY 3 days"``, ``"SETTINGS"``...) to the
+    player; the one short answer. Raises ``SettingError``."""
+    verb, _, arg = text.strip().partition(" ")
+    verb, arg = verb.upper(), arg.strip()
+    if verb == "SETTINGS":
+        return summary(player, now)
+    if verb == "ZONE":
+        player.time_zone = resolve_zone(arg, now)
+        session.add(player)
+        return (f"ZONE {player.time_zone}: deadlines now shown in your time "
+                f"(it is {local_now(player.time_zone, now)}).")
+    if verb == "QUIET":
+        hours = parse_quiet(arg)
+        player.quiet_start, player.quiet_end = hours if hours else (None, None)
+        session.add(player)
+        if hours is None:
+            return "QUIET OFF: reminders keep each game's quiet hours."
+        return (f"QUIET {hours[0]:02d}-{hours[1]:02d}: no reminders from {hours[0]:02d}:00 "
+                f"to {hours[1]:02d}:00 your time (deadlines do not wait).")
+    if verb == "AWAY":
+        until = parse_away(arg, player.time_zone, now)
+        lines = go_away(session, player, until, now)
+        where = "; ".join(lines) if lines else "you have no game in progress"
+        return f"AWAY until {_when(until, player.time_zone)}, table told. {where}."
+    if verb == "BACK":
+        games_back = come_back(session, player, now)
+        if not games_back:
+            return "BACK: you were not away; nothing changed."
+        return f"BACK: welcome back! Your deadlines run again in {', '.join(games_back)}."
+    if verb == "VIA":
+        channel = CHANNELS.get(arg.lower())
+        if channel is None:
+            raise SettingError("VIA takes EMAIL, SMS or BOTH, e.g. VIA SMS")
+        if channel in ("sms", "both") and not player.phone:
+            raise SettingError("you have no phone number with us; ask the organiser to add "
+                               "it, then send VIA " + channel.upper())
+        if channel in ("email", "both") and not player.email:
+            raise SettingError("you have no email address with us; ask the organiser to add "
+                               "it, then send VIA " + channel.upper())
+        player.preferred_channel = channel
+        session.add(player)
+        return {"email": "VIA EMAIL: your messages come by email.",
+                "sms": "VIA SMS: your messages come by text.",
+                "both": "VIA BOTH: your messages come by email and by text."}[channel]
+    if verb == "DIGEST":
+        player.tell_everything = _on_off(arg, "DIGEST")
+        session.add(player)
+        return ("DIGEST ON: every public event, at most one digest an hour."
+                if player.tell_everything else "DIGEST OFF: news come with your next prompt.")
+    if verb == "TALK":
+        player.sms_live_talk = _on_off(arg, "TALK")
+        session.add(player)
+        return ("TALK ON: table talk reaches you by text at once." if player.sms_live_talk
+                else "TALK OFF: by text, table talk comes with your next prompt.")
+    if verb == "CALENDAR":
+        player.calendar = _on_off(arg, "CALENDAR")
+        session.add(player)
+        return ("CALENDAR ON: each prompt carries its deadline as a calendar event."
+                if player.calendar else "CALENDAR OFF: no more calendar events.")
+    raise SettingError(f"{verb} is not a setting; send SETTINGS to see them all")
+
+
+def summary(player: Player, now: datetime) -> str:
+    """Every setting of the player, in one short line each (the SETTINGS answer)."""
+    quiet = ("game's" if player.quiet_start is None
+             else f"{player.quiet_start:02d}-{player.quiet_end:02d}")
+    away = ("no" if player.away_until is None or player.away_until <= now
+            else f"until {_when(player.away_until, player.time_zone)}")
+    on = {True: "ON", False: "OFF"}
+    return (f"SETTINGS: ZONE {player.time_zone} ({local_now(player.time_zone, now)}); "
+            f"QUIET {quiet}; AWAY {away}; VIA {player.preferred_channel.upper()}; "
+            f"DIGEST {on[bool(player.tell_everything)]}; TALK {on[bool(player.sms_live_talk)]}; "
+            f"CALENDAR {on[bool(player.calendar)]}.")

@@ -1,0 +1,87 @@
+"""The unmasking: the whole story of a finished game, told only once it is over.
+
+``story(session, game_id)`` replays the command log through the engine and collects what
+the table never saw during play: for every vote, who called it and who played which card;
+the turn each treasure moved; the treasure per team after every turn. ``chart_png`` draws
+that last series (Pillow). Only ``pbm.games`` calls it, when the game ends: nothing of it
+is ever put in a message before GAME_OVER (the privacy scan checks that).
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from sqlmodel import Session
+
+import engine
+from engine.cards import VOTE_DECK
+
+TEAM_COLOURS = {"british": (179, 32, 46), "french": (31, 79, 160)}
+
+
+def story(session: Session, game_id: int) -> dict[str, Any]:
+    """``{"votes": [...], "moves": [...], "treasure": [{turn, british, french}]}``."""
+    from pbm import games
+
+    game = games.get_game(session, game_id)
+    names = [p.display_name for _, p in games.seats_of(session, game_id)]
+    state = engine.new_game(names, game.seed, games.options_of(game))
+    votes: list[dict[str, Any]] = []
+    moves: list[dict[str, Any]] = []
+    treasure: dict[int, dict[str, int]] = {}
+    for row in games.command_log(session, game_id):
+        turn = state.turn_number
+        state, events = engine.apply(state, row.seat, engine.parse_command(row.command))
+        for event in events:
+            data = dict(event.data)
+            if event.kind == "vote.called":
+                votes.append({"turn": turn, "vote": str(data["vote"]).capitalize(),
+                              "caller": names[data["caller"]], "plays": [], "outcome": ""})
+            elif event.kind == "vote.cast" and "cards" in data and votes:
+                cards = " and ".join(VOTE_DECK[c].describe() for c in data["cards"])
+                votes[-1]["plays"].append(f"{names[data['seat']]} played {cards}")
+            elif event.kind == "vote.result" and votes:
+                votes[-1]["outcome"] = event.text
+            elif event.kind in ("treasure.moved", "treasure.tortuga", "treasure.stormy"):
+                moves.append({"turn": turn, "text": event.text})
+        score = engine.score(state)
+        treasure[state.turn_number] = {"british": score.british, "french": score.french}
+    return {"votes": votes, "moves": moves,
+            "treasure": [{"turn": t, **v} for t, v in sorted(treasure.items())]}
+
+
+def chart_png(series: list[dict[str, int]], width: int = 640, height: int = 300) -> bytes:
+    """Treasure per team over the turns, as a PNG line chart."""
+    from PIL import Image, ImageDraw
+
+    image = Image.new("RGB", (width, height), (255, 253, 248))
+    draw = ImageDraw.Draw(image)
+    left, right, top, bottom = 48, width - 16, 34, height - 34
+    draw.text((left, 10), "Treasure per team, turn by turn", fill=(29, 43, 58))
+    turns = [p["turn"] for p in series] or [0]
+    most = max([p[t] for p in series for t in TEAM_COLOURS] + [1])
+    span = max(turns[-1] - turns[0], 1)
+
+    def xy(turn: int, value: int) -> tuple[float, float]:
+        return (left + (right - left) * (turn - turns[0]) / span,
+                bottom - (bottom - top) * value / most)
+
+    draw.line([(left, top), (left, bottom), (right, bottom)], fill=(138, 109, 59), width=1)
+    for value in range(0, most + 1, max(1, most // 5)):
+        y = xy(turns[0], value)[1]
+        draw.text((left - 22, y - 6), f"{value:>2}", fill=(122, 111, 94))
+        draw.line([(left, y), (right, y)], fill=(240, 230, 210))
+    draw.text(((left + right) // 2 - 14, bottom + 12), "turn", fill=(122, 111, 94))
+    for team, colour in TEAM_COLOURS.items():
+        points = [xy(p["turn"], p[team]) for p in series]
+        if len(points) > 1:
+            draw.line(points, fill=colour, width=3)
+        for x, y in points[-1:]:
+            draw.ellipse([x - 4, y - 4, x + 4, y + 4], fill=colour)
+    for i, (team, colour) in enumerate(TEAM_COLOURS.items()):
+        draw.rectangle([right - 150 + i * 75, 12, right - 140 + i * 75, 22], fill=colour)
+        draw.text((right - 135 + i * 75, 10), team.capitalize(), fill=colour)
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True)
+    return out.getvalue()
