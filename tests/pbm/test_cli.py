@@ -64,7 +64,8 @@ def test_db_upgrade_works_from_any_directory_and_human_errors_are_one_line(
     assert before.returncode == 2 and before.stderr.strip().count("\n") == 0
     assert "pbm db upgrade" in before.stderr
     assert upgraded.returncode == 0, upgraded.stderr
-    assert "0003" in upgraded.stdout and db.current_revision(url) == "0003"
+    assert "hot_path_indexes" in upgraded.stdout
+    assert db.current_revision(url) == "hot_path_indexes"
     assert unknown.returncode == 2
     assert unknown.stderr.strip() == "error: no game 'no-such-game' (see `pbm game list`)"
     assert "Traceback" not in unknown.stderr + unknown.stdout
