@@ -864,6 +864,7 @@ def replace_seat(session: Session, game_id: int, seat_index: int, spec: PlayerSp
     seat.player_id = new.id  # type: ignore[assignment]
     seat.reply_token = new_token()
     seat.thread_message_id = outbox.new_thread_id(game_id, seat_index)
+    seat.thread_started = False
     session.add(seat)
     text = f"{new.display_name} takes over seat {seat_index + 1} from {old.display_name}."
     if state is not None:

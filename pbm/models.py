@@ -59,6 +59,12 @@ def _ts(*, nullable: bool = True, index: bool = False) -> Any:
     )
 
 
+def _partial_index(name: str, columns: list[str], where: str) -> sa.Index:
+    """An index of the rows matching ``where`` only (PostgreSQL and SQLite alike)."""
+    return sa.Index(name, *columns, postgresql_where=sa.text(where),
+                    sqlite_where=sa.text(where))
+
+
 def _created() -> Any:
     return Field(
         default_factory=utcnow, sa_column=sa.Column(UTCDateTime(), nullable=False)
@@ -143,6 +149,13 @@ class Player(SQLModel, table=True):
     calendar: bool = False  # CALENDAR ON: prompts carry an iCalendar event
     created_at: datetime = _created()
 
+    __table_args__ = (
+        sa.Index("ix_players_tell_everything", "id",
+                 postgresql_where=sa.text("tell_everything IS true"),
+                 sqlite_where=sa.text("tell_everything IS true")),
+        sa.Index("ix_players_email_lower", sa.text("lower(email)")),
+    )
+
 
 version_col = sa.Column("version", sa.Integer, nullable=False)
 
@@ -183,6 +196,9 @@ class Seat(SQLModel, table=True):
     reply_token: str = Field(max_length=32, unique=True)
     invitation_status: str = Field(default=InvitationStatus.PENDING, max_length=16)
     thread_message_id: str | None = Field(default=None, max_length=255)  # email thread root
+    thread_started: bool = Field(  # an outbox row carries thread_message_id (the root)
+        default=False,
+        sa_column=sa.Column(sa.Boolean(), nullable=False, server_default=sa.false()))
     last_prompted_at: datetime | None = _ts()
     last_event_seq: int = 0  # events this seat was told about (for "since your last message")
     replaced_player_ids: str = Field(default="", max_length=255)  # earlier holders, comma list
@@ -245,6 +261,9 @@ class InboundMessage(SQLModel, table=True):
         sa.UniqueConstraint(
             "channel", "provider_message_id", name="uq_inbound_channel_provider_id"
         ),
+        _partial_index("ix_inbound_messages_unfinished", ["id"],
+                       "status IN ('new', 'processing')"),
+        sa.Index("ix_inbound_messages_sender_received_at", "sender", "channel", "received_at"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -267,6 +286,14 @@ class OutboundMessage(SQLModel, table=True):
     """The outbox: a rendered message waiting to be (or already) delivered."""
 
     __tablename__: ClassVar[str] = "outbound_messages"  # type: ignore[misc]
+    __table_args__ = (
+        _partial_index("ix_outbound_messages_unsent", ["id"],
+                       "status IN ('pending', 'sending')"),
+        _partial_index("ix_outbound_messages_message_id", ["message_id"],
+                       "message_id IS NOT NULL"),
+        _partial_index("ix_outbound_messages_provider_id", ["provider_id"],
+                       "provider_id IS NOT NULL"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     game_id: int | None = Field(default=None, foreign_key="games.id", index=True)
@@ -324,6 +351,12 @@ class Deadline(SQLModel, table=True):
     """When one pending decision of one seat is due, and how far its reminders got."""
 
     __tablename__: ClassVar[str] = "deadlines"  # type: ignore[misc]
+    __table_args__ = (
+        _partial_index("ix_deadlines_open_next_reminder_at", ["next_reminder_at"],
+                       "status = 'open'"),
+        _partial_index("ix_deadlines_open_due_at", ["due_at"], "status = 'open'"),
+        _partial_index("ix_deadlines_open_game_id", ["game_id", "seat"], "status = 'open'"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="games.id", index=True)

@@ -189,10 +189,12 @@ def notify(
         if channel is Channel.EMAIL:  # one thread per (game, seat), rooted at its first
             if not seat.thread_message_id:
                 seat.thread_message_id = new_thread_id(game.id, seat.seat_index)
-            if _thread_started(session, seat):
+                seat.thread_started = False
+            if seat.thread_started:
                 message_id, in_reply_to = new_message_id(), seat.thread_message_id
             else:
                 message_id = seat.thread_message_id
+                seat.thread_started = True
         row = OutboundMessage(
             game_id=game.id,
             seat=seat.seat_index,
@@ -284,12 +286,6 @@ def build_context(
         deadline=deadline,
         extra=data,
     )
-
-
-def _thread_started(session: Session, seat: Seat) -> bool:
-    return session.exec(
-        select(OutboundMessage.id).where(OutboundMessage.message_id == seat.thread_message_id)
-    ).first() is not None
 
 
 def new_message_id() -> str:

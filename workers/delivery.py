@@ -144,35 +144,35 @@ def deliver(outbox_id: int, now: datetime, settings: Settings,
     """Try to deliver one outbox row once. Safe to call any number of times."""
     import time
 
-    from pbm.db import run_transaction, session_scope
+    from pbm.db import run_transaction
 
     sleep = sleep or time.sleep
-    with session_scope(write=False) as session:
-        peek = session.execute(sa.select(_outbox().c.status, _outbox().c.channel)
-                               .where(_outbox().c.id == outbox_id)).first()
-    if peek is None:
-        return Outcome("skipped", detail="no such row")
-    if peek.status not in ("pending", "sending"):
-        return Outcome("skipped", detail=f"already {peek.status}")
-    if limiter is not None:
-        reserved, wait = limiter.reserve(peek.channel)
-        if not reserved:
-            return Outcome("throttled", retry_in=wait)
-        if wait > 0:
-            sleep(wait)
+    wait = 0.0
 
     def take(session: Session) -> tuple[Any, OutgoingMessage | None, str | None]:
+        # Claim first: a row already sent, failed or being sent costs no rate-limit slot;
+        # a throttled claim is rolled back with this transaction (nothing to undo).
+        nonlocal wait
         row = claim(session, outbox_id, now, settings)
         if row is None:
             return None, None, None
+        if limiter is not None:
+            reserved, wait = limiter.reserve(row.channel)
+            if not reserved:
+                raise _Throttled(wait)
         refusal = _refusal(session, row)
         if refusal:
             return row, None, refusal
         return row, outgoing(session, row, settings), None
 
-    row, message, refusal = run_transaction(take)
+    try:
+        row, message, refusal = run_transaction(take)
+    except _Throttled as throttled:
+        return Outcome("throttled", retry_in=throttled.retry_in)
     if row is None:
-        return Outcome("skipped", detail="claimed elsewhere or finished")
+        return Outcome("skipped", detail="no such row, finished, or claimed elsewhere")
+    if wait > 0:
+        sleep(wait)  # our slot is reserved; the claim's lease covers the wait
     if refusal is not None:
         error = TransportError(refusal, permanent=True, reason="opted_out")
         run_transaction(lambda s: _record_permanent(s, row, error, now, settings))
@@ -188,6 +188,14 @@ def deliver(outbox_id: int, now: datetime, settings: Settings,
         return Outcome("retry", retry_in=backoff(row.attempts, settings), detail=str(error))
     run_transaction(lambda s: _record_sent(s, row, receipt, message, now))
     return Outcome("sent", detail=receipt.provider_id or "")
+
+
+class _Throttled(Exception):
+    """The channel's rate limit has no slot soon enough: give the claim back, come later."""
+
+    def __init__(self, retry_in: float) -> None:
+        super().__init__(f"throttled for {retry_in:.1f} s")
+        self.retry_in = retry_in
 
 
 def _refusal(session: Session, row: Any) -> str | None:

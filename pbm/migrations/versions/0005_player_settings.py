@@ -12,7 +12,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision: str = 'player_settings'
-down_revision: str | Sequence[str] | None = '0003'
+down_revision: str | Sequence[str] | None = 'hot_path_indexes'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
