@@ -18,16 +18,16 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table('players', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('quiet_start', sa.Integer(), nullable=True))
-        batch_op.add_column(sa.Column('quiet_end', sa.Integer(), nullable=True))
-        batch_op.add_column(sa.Column('away_until', sa.DateTime(timezone=True), nullable=True))
-        batch_op.add_column(sa.Column('calendar', sa.Boolean(), nullable=False,
-                                      server_default=sa.false()))
-    with op.batch_alter_table('seats', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('away_until', sa.DateTime(timezone=True), nullable=True))
-        batch_op.add_column(sa.Column('away_used_seconds', sa.Integer(), nullable=False,
-                                      server_default='0'))
+    # Plain ADD COLUMN on both databases: a batch (copy-and-move) on SQLite would drop the
+    # expression index ix_players_email_lower, which SQLite reflection does not see.
+    op.add_column('players', sa.Column('quiet_start', sa.Integer(), nullable=True))
+    op.add_column('players', sa.Column('quiet_end', sa.Integer(), nullable=True))
+    op.add_column('players', sa.Column('away_until', sa.DateTime(timezone=True), nullable=True))
+    op.add_column('players', sa.Column('calendar', sa.Boolean(), nullable=False,
+                                       server_default=sa.false()))
+    op.add_column('seats', sa.Column('away_until', sa.DateTime(timezone=True), nullable=True))
+    op.add_column('seats', sa.Column('away_used_seconds', sa.Integer(), nullable=False,
+                                     server_default='0'))
 
 
 def downgrade() -> None:
@@ -39,3 +39,6 @@ def downgrade() -> None:
         batch_op.drop_column('away_until')
         batch_op.drop_column('quiet_end')
         batch_op.drop_column('quiet_start')
+    # the SQLite batch above rebuilt players without its expression index: put it back
+    op.create_index('ix_players_email_lower', 'players', [sa.text('lower(email)')],
+                    if_not_exists=True)
