@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, repeat
+from operator import is_
 from typing import Any
 
 from engine.board import (
@@ -138,7 +139,8 @@ def _row_actions(down: tuple[int, ...], seat: int, n: int) -> tuple[Command, ...
 
 def turn_actions(s: GameState, seat: int) -> tuple[Command, ...]:
     """Every legal turn action of ``seat`` (rules reference section 5)."""
-    out: list[Command] = list(_row_actions(tuple(face_down(s)), seat, s.n))
+    row_actions = _row_actions(tuple(face_down(s)), seat, s.n)  # shared, never copied
+    out: list[Command] = []
     loc = s.location(seat)
     if loc.is_ship:
         ship = loc.ship
@@ -168,7 +170,7 @@ def turn_actions(s: GameState, seat: int) -> tuple[Command, ...]:
         out += marque_moves(s)
     if map_options_ok(s, seat):
         out += [UseMap(h) for h in Hold]
-    return tuple(out)
+    return row_actions + tuple(out)
 
 
 def _decision_legal(s: GameState, stage: Stage, seat: int) -> tuple[Command, ...]:
@@ -205,7 +207,9 @@ def _compute_legal(s: GameState, stage: Stage, seat: int) -> tuple[Command, ...]
 
 
 def _context(s: GameState, stage: Stage, seat: int) -> dict[str, Any]:
-    ctx: dict[str, Any] = {"decision_id": s.decision_id(seat)}
+    # ``seat`` is awaited (see pending), so this is ``s.decision_id(seat)`` without
+    # asking the stage again.
+    ctx: dict[str, Any] = {"decision_id": f"{s.stage_serial}.{seat}"}
     if isinstance(stage, ActionStage):
         ctx.update(action=stage.action, of=stage.of, turn=s.turn_number)
     elif isinstance(stage, VoteStage):
@@ -301,7 +305,7 @@ def apply(state: GameState, seat: int, command: Command | str) -> tuple[GameStat
             f"{command} answers {' or '.join(sorted(k.value for k in kinds))}, but "
             f"{state.names[seat]} is asked for {wanted}"
         )
-    if command not in _decision_legal(state, stage, seat):
+    if not _offered(command, _decision_legal(state, stage, seat)):
         raise IllegalCommandError(f"{command} is not allowed: {_why(state, seat, command)}")
     s = state.copy()
     ev: list[Event] = []
@@ -310,6 +314,12 @@ def apply(state: GameState, seat: int, command: Command | str) -> tuple[GameStat
         _finish_action(s, ev)
     s.version += 1
     return s, ev
+
+
+def _offered(command: Command, legal: tuple[Command, ...]) -> bool:
+    """``command in legal``, first by identity (a command taken from :func:`pending` is one
+    of the memoised objects: no equality tests), then by value."""
+    return any(map(is_, legal, repeat(command))) or command in legal
 
 
 def _order_atlantis(state: GameState, seat: int) -> tuple[GameState, list[Event]]:
