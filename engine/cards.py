@@ -10,8 +10,8 @@ printed cards are verified (OQ-10).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from enum import StrEnum
+from functools import cached_property
 
 
 class Ship(StrEnum):
