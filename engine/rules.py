@@ -147,30 +147,47 @@ def turn_actions(s: GameState, seat: int) -> tuple[Command, ...]:
         assert ship is not None
         line = s.lines[ship.value]
         if s.rowboats[ship.value] is None:
-            out.append(Row())
+            out.append(_ROW)
         i = line.index(seat)
         if i == 0:
-            out.append(Attack())
-            out += [Maroon(t) for t in line[1:]]
+            out.append(_ATTACK)
+            out += [_maroon(t) for t in line[1:]]
         if i == 1:
-            out.append(Mutiny())
+            out.append(_MUTINY)
         if i == len(line) - 1:
-            out += [Shift(to) for to in Hold if s.treasure[hold_key(ship, to.other)] > 0]
+            out += [_SHIFT[to] for to in _HOLDS if s.treasure[hold_key(ship, to.other)] > 0]
     elif loc is Location.TORTUGA:
-        out += [Row(ship) for ship in Ship if s.rowboats[ship.value] is None]
+        out += [_ROW_TO[ship] for ship in _SHIPS if s.rowboats[ship.value] is None]
         if s.lines["TORTUGA"][0] == seat:
-            out.append(Brawl())
+            out.append(_BRAWL)
     else:
         ship = loc.ship
         assert ship is not None
         if ship_has_room(s, ship):
-            out.append(Board())
-        out.append(Land())
+            out.append(_BOARD)
+        out.append(_LAND)
     if kept_card(s, seat, EventTitle.LETTER_OF_MARQUE) is not None:
         out += marque_moves(s)
     if map_options_ok(s, seat):
-        out += [UseMap(h) for h in Hold]
+        out += _USE_MAP
     return row_actions + tuple(out)
+
+
+# Commands are immutable values: the legal-move lists share these instead of building new
+# ones for every state.
+_ROW, _ATTACK, _MUTINY, _BRAWL, _BOARD, _LAND = Row(), Attack(), Mutiny(), Brawl(), Board(), Land()
+_SHIPS, _HOLDS = tuple(Ship), tuple(Hold)
+_ROW_TO = {ship: Row(ship) for ship in Ship}
+_SHIFT = {hold: Shift(hold) for hold in Hold}
+_USE_MAP = tuple(UseMap(h) for h in Hold)
+_PLACE = (Place(Hold.BRITISH), Place(Hold.FRENCH))
+_FOUNTAIN = (Fountain(), Accept())
+_SAVE = Save()
+
+
+@lru_cache(maxsize=16)
+def _maroon(target: int) -> Maroon:
+    return Maroon(target)
 
 
 def _decision_legal(s: GameState, stage: Stage, seat: int) -> tuple[Command, ...]:
@@ -190,11 +207,11 @@ def _compute_legal(s: GameState, stage: Stage, seat: int) -> tuple[Command, ...]
     if isinstance(stage, VoteStage):
         return vote_options(s, seat)
     if isinstance(stage, PlaceStage):
-        return (Place(Hold.BRITISH), Place(Hold.FRENCH))
+        return _PLACE
     if isinstance(stage, ChooseStage):
         return tuple(Choose(p) for p in stage.positions)
     if isinstance(stage, MarqueStage):
-        return (*marque_moves(s), Save())
+        return (*marque_moves(s), _SAVE)
     if isinstance(stage, ShootStage):
         return tuple(Shoot(t) for t in range(s.n) if t != seat)
     if isinstance(stage, GiveStage):
@@ -202,7 +219,7 @@ def _compute_legal(s: GameState, stage: Stage, seat: int) -> tuple[Command, ...]
     if isinstance(stage, TakeStage):
         return take_options(s, seat)
     if isinstance(stage, FountainStage):
-        return (Fountain(), Accept())
+        return _FOUNTAIN
     return ()
 
 
