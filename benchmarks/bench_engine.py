@@ -6,6 +6,7 @@ Usage (from the repository root)::
     .venv/bin/python benchmarks/bench_engine.py --games 500  # more games for the quick run
     .venv/bin/python benchmarks/bench_engine.py --full       # + 10,000 games of 2..9 players
     .venv/bin/python benchmarks/bench_engine.py --rounds 60  # more interleaved ratio rounds
+    .venv/bin/python benchmarks/bench_engine.py --baseline main  # speedup against main
 
 The quick run plays random 5-player games (random legal commands, default starred cards:
 Atlantis, El Dorado, Fountain of Youth) and reports games/s and decisions/s (one decision =
@@ -23,12 +24,23 @@ load and save a game; reported are the per-round ratios apply / round trip, and 
 and view() / apply, as median and p90 over rounds, with the absolute time per position for
 context. The engine memoises legal moves on a state object, so that memo is cleared before
 each operation (a state loaded from the database is always cold).
+
+``--baseline REF`` compares this tree's engine with the engine of git commit ``REF``
+(extracted with ``git archive`` into a temporary folder): two child processes
+(``benchmarks/playout_worker.py``), one per engine, play the same ``--batch`` random games
+(same seeds) turn about, in an order swapped every round, for ``--baseline-rounds`` rounds
+after one warm-up round. The speedup of a round is baseline time / this tree's time; its
+min, median and p90 over rounds is the last line. Both sides must make the same number of
+decisions (same rules); a difference is reported.
 """
 
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -37,7 +49,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.ratios import interleaved, print_ratios, print_times, timed
+from benchmarks.ratios import (
+    interleaved,
+    per_round_ratio,
+    print_ratios,
+    print_times,
+    quantile,
+    timed,
+)
 from engine import (
     EVENT_CARDS,
     Command,
@@ -151,6 +170,64 @@ def ratios(rounds: int, count: int, players: int) -> None:
                  "ratios (per round, then median / p90 over rounds):")
 
 
+def _extract(ref: str, folder: Path) -> None:
+    """The ``engine`` package of git commit ``ref`` into ``folder``."""
+    repo = Path(__file__).resolve().parents[1]
+    archive = subprocess.run(["git", "-C", str(repo), "archive", "--format=tar", ref, "engine"],
+                             check=True, capture_output=True).stdout
+    tar = folder / "engine.tar"
+    tar.write_bytes(archive)
+    with tarfile.open(tar) as t:
+        t.extractall(folder, filter="data")
+
+
+def against_baseline(ref: str, rounds: int, batch: int, players: int) -> None:
+    """Baseline engine vs this tree's, same games, turn about; speedup per round."""
+    here = Path(__file__).resolve().parents[1]
+    worker = Path(__file__).resolve().with_name("playout_worker.py")
+    with tempfile.TemporaryDirectory(prefix="bench-engine-") as tmp:
+        _extract(ref, Path(tmp))
+        sides = {
+            f"baseline {ref}": subprocess.Popen(
+                [sys.executable, str(worker), tmp, str(players)],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True),
+            "this tree": subprocess.Popen(
+                [sys.executable, str(worker), str(here), str(players)],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True),
+        }
+        decisions: dict[str, int] = {}
+
+        def play(name: str) -> Callable[[int], float]:
+            def run(r: int) -> float:
+                child = sides[name]
+                assert child.stdin is not None and child.stdout is not None
+                child.stdin.write(f"{3_000_000 + r * batch} {batch}\n")
+                child.stdin.flush()
+                seconds, made = child.stdout.readline().split()
+                decisions[name] = decisions.get(name, 0) + int(made)
+                return float(seconds) / batch
+            return run
+
+        times = interleaved({name: play(name) for name in sides}, rounds + 1)
+        for child in sides.values():
+            assert child.stdin is not None
+            child.stdin.close()
+            child.wait()
+    times = {name: values[1:] for name, values in times.items()}  # round 0 warms up
+    base, mine = list(times)
+    print(f"\nside by side: {batch} random {players}-player games per side and round, "
+          f"{rounds} rounds after one warm-up round")
+    for name, values in times.items():
+        print(f"  {name:<{max(map(len, times))}}  median "
+              f"{1 / quantile(values, 0.5):7.1f} games/s   best {1 / min(values):7.1f} games/s")
+    if decisions[base] != decisions[mine]:
+        print(f"  NOTE: the engines made different decisions ({decisions[base]} vs "
+              f"{decisions[mine]}): their rules differ, so the games differ")
+    speedup = per_round_ratio(times, base, mine)
+    print(f"speedup (baseline time / this tree's time, per round): min {min(speedup):.2f}x, "
+          f"median {quantile(speedup, 0.5):.2f}x, p90 {quantile(speedup, 0.9):.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -162,7 +239,16 @@ def main() -> None:
                         help="interleaved rounds of the side-by-side ratios (0: skip)")
     parser.add_argument("--positions", type=int, default=100,
                         help="positions put through every operation each round")
+    parser.add_argument("--baseline", metavar="REF",
+                        help="git commit to compare with, side by side (e.g. main)")
+    parser.add_argument("--baseline-rounds", type=int, default=20,
+                        help="rounds of the --baseline comparison")
+    parser.add_argument("--batch", type=int, default=40,
+                        help="games per side and round in the --baseline comparison")
     args = parser.parse_args()
+    if args.baseline:
+        against_baseline(args.baseline, args.baseline_rounds, args.batch, args.players)
+        return
     quick(args.games, args.players)
     if args.rounds > 0:
         ratios(args.rounds, args.positions, args.players)

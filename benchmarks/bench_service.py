@@ -156,6 +156,7 @@ class Bench:
         self.now = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
         self.games = 0
         self.messages: list[int] = []
+        self.board_bytes: list[int] = []  # PNG size of each board_png drawn
         self.round: Round | None = None
 
     def new_games(self) -> None:
@@ -218,7 +219,8 @@ class Bench:
             "render email": lambda _r: timed(
                 lambda: render.render(current().prompt, Channel.EMAIL)),
             "render sms": lambda _r: timed(lambda: render.render(current().prompt, Channel.SMS)),
-            "board_png": lambda _r: timed(lambda: render.board_png(current().public)),
+            "board_png": lambda _r: timed(
+                lambda: self.board_bytes.append(len(render.board_png(current().public)))),
             "submit sqlite": submit(self.tables[0]),
             "submit postgres": submit(pg),
         }
@@ -295,6 +297,9 @@ def main() -> None:
         print("  (PostgreSQL ratios are n/a: the server was skipped)")
     print(f"(engine.apply: mean of {args.apply_repeat} calls per round; the submits include "
           "the commit)")
+    sizes = bench.board_bytes[args.warmup:]
+    print(f"board_png size: mean {sum(sizes) / max(len(sizes), 1) / 1024:.1f} KB, max "
+          f"{max(sizes, default=0) / 1024:.1f} KB ({len(sizes)} pictures)")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cached_property
 
 
 class Ship(StrEnum):
@@ -239,6 +240,11 @@ class VoteCard:
 
     def describe(self) -> str:
         """E.g. ``"Cannon / British / Skull"`` or ``"2 Torch / 2 French / 2 Skull"``."""
+        return self._description
+
+    @cached_property
+    def _description(self) -> str:
+        # Worked out once per card (the vote texts ask for it on every vote).
         parts = []
         for symbols in (self.top, self.middle, self.bottom):
             name = symbols[0].value.capitalize()

@@ -360,6 +360,8 @@ def apply_atlantis_orders(s: GameState, ev: Events) -> None:
     """Standing ATLANTIS orders take effect just before a turn begins (OQ-6). The owner
     must be on a ship and the other ship must have room; Atlantis is single use (OQ-5).
     An order that cannot be carried out lapses and the owner keeps the card."""
+    if True not in s.atlantis_ordered:  # the usual case, checked without a Python loop
+        return
     for seat in range(s.n):
         if not s.atlantis_ordered[seat]:
             continue

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, repeat
+from operator import is_
 from typing import Any
 
 from engine.board import (
@@ -138,37 +139,55 @@ def _row_actions(down: tuple[int, ...], seat: int, n: int) -> tuple[Command, ...
 
 def turn_actions(s: GameState, seat: int) -> tuple[Command, ...]:
     """Every legal turn action of ``seat`` (rules reference section 5)."""
-    out: list[Command] = list(_row_actions(tuple(face_down(s)), seat, s.n))
+    row_actions = _row_actions(tuple(face_down(s)), seat, s.n)  # shared, never copied
+    out: list[Command] = []
     loc = s.location(seat)
     if loc.is_ship:
         ship = loc.ship
         assert ship is not None
         line = s.lines[ship.value]
         if s.rowboats[ship.value] is None:
-            out.append(Row())
+            out.append(_ROW)
         i = line.index(seat)
         if i == 0:
-            out.append(Attack())
-            out += [Maroon(t) for t in line[1:]]
+            out.append(_ATTACK)
+            out += [_maroon(t) for t in line[1:]]
         if i == 1:
-            out.append(Mutiny())
+            out.append(_MUTINY)
         if i == len(line) - 1:
-            out += [Shift(to) for to in Hold if s.treasure[hold_key(ship, to.other)] > 0]
+            out += [_SHIFT[to] for to in _HOLDS if s.treasure[hold_key(ship, to.other)] > 0]
     elif loc is Location.TORTUGA:
-        out += [Row(ship) for ship in Ship if s.rowboats[ship.value] is None]
+        out += [_ROW_TO[ship] for ship in _SHIPS if s.rowboats[ship.value] is None]
         if s.lines["TORTUGA"][0] == seat:
-            out.append(Brawl())
+            out.append(_BRAWL)
     else:
         ship = loc.ship
         assert ship is not None
         if ship_has_room(s, ship):
-            out.append(Board())
-        out.append(Land())
+            out.append(_BOARD)
+        out.append(_LAND)
     if kept_card(s, seat, EventTitle.LETTER_OF_MARQUE) is not None:
         out += marque_moves(s)
     if map_options_ok(s, seat):
-        out += [UseMap(h) for h in Hold]
-    return tuple(out)
+        out += _USE_MAP
+    return row_actions + tuple(out)
+
+
+# Commands are immutable values: the legal-move lists share these instead of building new
+# ones for every state.
+_ROW, _ATTACK, _MUTINY, _BRAWL, _BOARD, _LAND = Row(), Attack(), Mutiny(), Brawl(), Board(), Land()
+_SHIPS, _HOLDS = tuple(Ship), tuple(Hold)
+_ROW_TO = {ship: Row(ship) for ship in Ship}
+_SHIFT = {hold: Shift(hold) for hold in Hold}
+_USE_MAP = tuple(UseMap(h) for h in Hold)
+_PLACE = (Place(Hold.BRITISH), Place(Hold.FRENCH))
+_FOUNTAIN = (Fountain(), Accept())
+_SAVE = Save()
+
+
+@lru_cache(maxsize=16)
+def _maroon(target: int) -> Maroon:
+    return Maroon(target)
 
 
 def _decision_legal(s: GameState, stage: Stage, seat: int) -> tuple[Command, ...]:
@@ -188,11 +207,11 @@ def _compute_legal(s: GameState, stage: Stage, seat: int) -> tuple[Command, ...]
     if isinstance(stage, VoteStage):
         return vote_options(s, seat)
     if isinstance(stage, PlaceStage):
-        return (Place(Hold.BRITISH), Place(Hold.FRENCH))
+        return _PLACE
     if isinstance(stage, ChooseStage):
         return tuple(Choose(p) for p in stage.positions)
     if isinstance(stage, MarqueStage):
-        return (*marque_moves(s), Save())
+        return (*marque_moves(s), _SAVE)
     if isinstance(stage, ShootStage):
         return tuple(Shoot(t) for t in range(s.n) if t != seat)
     if isinstance(stage, GiveStage):
@@ -200,12 +219,14 @@ def _compute_legal(s: GameState, stage: Stage, seat: int) -> tuple[Command, ...]
     if isinstance(stage, TakeStage):
         return take_options(s, seat)
     if isinstance(stage, FountainStage):
-        return (Fountain(), Accept())
+        return _FOUNTAIN
     return ()
 
 
 def _context(s: GameState, stage: Stage, seat: int) -> dict[str, Any]:
-    ctx: dict[str, Any] = {"decision_id": s.decision_id(seat)}
+    # ``seat`` is awaited (see pending), so this is ``s.decision_id(seat)`` without
+    # asking the stage again.
+    ctx: dict[str, Any] = {"decision_id": f"{s.stage_serial}.{seat}"}
     if isinstance(stage, ActionStage):
         ctx.update(action=stage.action, of=stage.of, turn=s.turn_number)
     elif isinstance(stage, VoteStage):
@@ -301,7 +322,7 @@ def apply(state: GameState, seat: int, command: Command | str) -> tuple[GameStat
             f"{command} answers {' or '.join(sorted(k.value for k in kinds))}, but "
             f"{state.names[seat]} is asked for {wanted}"
         )
-    if command not in _decision_legal(state, stage, seat):
+    if not _offered(command, _decision_legal(state, stage, seat)):
         raise IllegalCommandError(f"{command} is not allowed: {_why(state, seat, command)}")
     s = state.copy()
     ev: list[Event] = []
@@ -310,6 +331,12 @@ def apply(state: GameState, seat: int, command: Command | str) -> tuple[GameStat
         _finish_action(s, ev)
     s.version += 1
     return s, ev
+
+
+def _offered(command: Command, legal: tuple[Command, ...]) -> bool:
+    """``command in legal``, first by identity (a command taken from :func:`pending` is one
+    of the memoised objects: no equality tests), then by value."""
+    return any(map(is_, legal, repeat(command))) or command in legal
 
 
 def _order_atlantis(state: GameState, seat: int) -> tuple[GameState, list[Event]]:

@@ -9,7 +9,7 @@ The "stage" says what the game is waiting for; there is exactly one at a time.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
 from engine.cards import (
@@ -347,38 +347,37 @@ class GameState:
 
     def copy(self) -> GameState:
         """An independent copy (stages are immutable and shared); memoised data is not
-        copied, so the copy may be changed freely."""
-        return GameState(
-            names=self.names,
-            seed=self.seed,
-            options=self.options,
-            loyalties=list(self.loyalties),
-            hands=[list(h) for h in self.hands],
-            vote_deck=list(self.vote_deck),
-            lines={k: list(v) for k, v in self.lines.items()},
-            rowboats=dict(self.rowboats),
-            treasure=dict(self.treasure),
-            event_deck=list(self.event_deck),
-            row=list(self.row),
-            discard=list(self.discard),
-            box=list(self.box),
-            kept=[list(k) for k in self.kept],
-            peeks=[dict(p) for p in self.peeks],
-            seen=[list(s) for s in self.seen],
-            atlantis_ordered=list(self.atlantis_ordered),
-            pawn_order=self.pawn_order,
-            turn_seat=self.turn_seat,
-            turn_number=self.turn_number,
-            turn_action=self.turn_action,
-            stage=self.stage,
-            stage_serial=self.stage_serial,
-            refill_position=self.refill_position,
-            exhausted=self.exhausted,
-            sudden_death=self.sudden_death,
-            winner=self.winner,
-            end_reason=self.end_reason,
-            version=self.version,
-            rng_counter=self.rng_counter,
-            explosion_token=self.explosion_token,
-            extra=dict(self.extra),
-        )
+        copied, so the copy may be changed freely.
+
+        Built without ``__init__`` (a copy is the hottest path of :func:`engine.apply`):
+        immutable fields are shared, each mutable container is copied one level deep
+        (``list``/``dict``, as the fields are typed).
+        """
+        d = self.__dict__
+        data = d.copy()
+        if len(data) != _FIELD_COUNT:  # memoised data (``_`` names) stays behind
+            data.pop("_legal_cache", None)  # the usual one (engine.rules), then any other
+            if len(data) != _FIELD_COUNT:
+                for key in [k for k in data if k.startswith("_")]:
+                    del data[key]
+        data["loyalties"] = list(d["loyalties"])
+        data["hands"] = [list(h) for h in d["hands"]]
+        data["vote_deck"] = list(d["vote_deck"])
+        data["lines"] = {k: list(v) for k, v in d["lines"].items()}
+        data["rowboats"] = dict(d["rowboats"])
+        data["treasure"] = dict(d["treasure"])
+        data["event_deck"] = list(d["event_deck"])
+        data["row"] = list(d["row"])
+        data["discard"] = list(d["discard"])
+        data["box"] = list(d["box"])
+        data["kept"] = [list(k) for k in d["kept"]]
+        data["peeks"] = [dict(p) for p in d["peeks"]]
+        data["seen"] = [list(x) for x in d["seen"]]
+        data["atlantis_ordered"] = list(d["atlantis_ordered"])
+        data["extra"] = dict(d["extra"])
+        new = object.__new__(GameState)
+        new.__dict__ = data
+        return new
+
+
+_FIELD_COUNT = len(fields(GameState))

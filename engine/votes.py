@@ -9,6 +9,7 @@ the bottom of the deck in shuffled order, and every participant draws one.
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 
 from engine.board import (
     Events,
@@ -55,9 +56,15 @@ def call_vote(s: GameState, ev: Events, kind: VoteKind, caller: int) -> None:
 
 def vote_options(s: GameState, seat: int) -> tuple[Vote, ...]:
     """Every legal ``VOTE`` for ``seat``: one card, or two with an unused El Dorado."""
-    k = len(s.hands[seat])
+    return _vote_options(len(s.hands[seat]),
+                         kept_card(s, seat, EventTitle.EL_DORADO) is not None)
+
+
+@lru_cache(maxsize=64)
+def _vote_options(k: int, el_dorado: bool) -> tuple[Vote, ...]:
+    # Memoised: commands are immutable values, and hands are small.
     options = [Vote((i,)) for i in range(1, k + 1)]
-    if kept_card(s, seat, EventTitle.EL_DORADO) is not None:
+    if el_dorado:
         options += [Vote((i, j)) for i in range(1, k + 1) for j in range(i + 1, k + 1)]
     return tuple(options)
 
