@@ -24,6 +24,8 @@ from html.parser import HTMLParser
 
 from mailparser_reply.constants import MAIL_LANGUAGES
 
+from pbm.replies.words import META, VERBS
+
 #: The marker printed at the top of every email we send; everything from it down is ours.
 REPLY_MARKER = "--- Reply above this line ---"
 _MARKER_RE = re.compile(r"^[\s>#=_*-]*reply\s+above\s+this\s+line", re.IGNORECASE)
@@ -41,6 +43,8 @@ _WROTE = (
     r"작성|のメール|escribe)"
 )
 _WROTE_END_RE = re.compile(rf"{_WROTE}\s*(?:\([^()]*\))?\s*[:：]\s*$", re.IGNORECASE)
+# Thunderbird and Apple put the verb mid-line: "Op 04-03-2025 om 10:02 schreef Ann:"
+_WROTE_MID_RE = re.compile(rf"(?:^|\s){_WROTE}(?:\s|,).*[:：]\s*$", re.IGNORECASE)
 # Gmail in Russian, Japanese, ... ends the attribution with the address alone:
 # "вт, 4 мар. 2025 г. в 10:02, Tortuga <play@x>:"
 _ADDRESS_END_RE = re.compile(r"[^\s<>@]+@[^\s<>@]+>?\)?\s*[:：]\s*$")
@@ -353,7 +357,7 @@ def _is_quoted(line: str) -> bool:
 
 def _is_attribution(text: str) -> bool:
     """True for a whole "On <date>, <name> wrote:" line, in any supported language."""
-    if _WROTE_END_RE.search(text) and _DATEISH_RE.search(text):
+    if (_WROTE_END_RE.search(text) or _WROTE_MID_RE.search(text)) and _DATEISH_RE.search(text):
         return True
     if _ADDRESS_END_RE.search(text) and re.search(r"\d", text) and len(text) < 300:
         return True
@@ -512,23 +516,26 @@ def inline_candidates(text: str) -> list[str]:
     in_header = True
     for index, line in enumerate(rest):
         stripped = line.strip()
-        if index and (_is_outlook_header(rest, index) or _CUT_RE.match(stripped)):
-            break  # an older message below ours
         if in_header:
             if not stripped or _MARKER_RE.match(stripped):
                 in_header = False
             continue
         if not stripped or _is_quoted(line) or _MARKER_RE.match(stripped):
             continue
+        if _is_outlook_header(rest, index) or _CUT_RE.match(stripped):
+            break  # an older message below ours
         marked = _INLINE_MARK_RE.match(stripped)
         if marked:
             found.append(stripped[marked.end():].strip())
             continue
         if line[:1].isspace() or re.search(r"[=:()\[\]\"*<>]|e\.g\.|^[-•–]|^\d+\.", stripped):
             continue
-        if len(stripped.split()) > 8 or (stripped.isupper() and len(stripped.split()) > 3):
-            continue
-        found.append(stripped)
+        words = stripped.rstrip(".!").split()
+        if len(words) > 6 or re.search(r"[,.;?]", stripped.rstrip(".!")):
+            continue  # our prose; an inline answer is a short command
+        first = re.sub(r"\W", "", words[0]).lower()
+        if first.isdigit() or first in VERBS or first in META:
+            found.append(stripped)
     return [c for c in found if c]
 
 

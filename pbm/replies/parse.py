@@ -315,6 +315,9 @@ def _scan(keyword: str, toks: Sequence[str], ctx: ParseContext) -> _Args:
         if tok == "one" and i > 0 and _is_pronoun_one(toks[i - 1]):
             i += 1  # "the second one", "the cannon one", "this one"
             continue
+        if keyword == "VOTE" and tok in ("double", "twin", "pair") and nxt in SYMBOLS:
+            i += 1
+            continue
         if keyword == "VOTE" and tok in SYMBOLS:
             count = 1
             if args.numbers and i > 0 and number_of(toks[i - 1]) is not None:
@@ -945,6 +948,9 @@ def split_commands(line: str) -> list[str]:
         toks = tokens(line[match.end():])
         if not toks or _verb_start(toks) is None:
             continue
+        before = tokens(line[cuts[-1]:match.start()])
+        if all(t in SEQUENCE_WORDS or t in LEADING_FILLER for t in before):
+            continue  # "first, reveal 3": the sequence word belongs to the command
         end = match.start() + (len(match.group("stop")) + match.group().index(
             match.group("stop")) if match.group("stop") else 0)
         cuts.append(end)
