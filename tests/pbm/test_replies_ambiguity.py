@@ -69,7 +69,7 @@ def test_no_reply_called_ambiguous_ever_changes_the_game(index: int, words: list
     if any(n.ambiguous for n in result.not_understood):
         assert result.commands == []
         assert engine.to_json(apply_all(state, seat, result.commands)) == engine.to_json(state)
-        asked = [n for n in result.not_understood if n.ambiguous][0]
+        asked = next(n for n in result.not_understood if n.ambiguous)
         assert len(asked.candidates) >= 2
         assert all(c in (asked.suggestion or "") for c in asked.candidates)
 
