@@ -93,6 +93,11 @@ class Settings(BaseSettings):
 
     # Rate limits
     inbound_per_sender_per_hour: int = 60
+    not_understood_answers_per_sender_per_hour: int = Field(
+        default=3, description="At most this many answers to replies that changed nothing "
+        "(not understood, or nothing in them) per sender per hour; past it the admin is "
+        "told once a day and the sender gets no more (two robots cannot ping-pong).",
+    )
     outbound_email_per_second: float = 5.0
     outbound_sms_per_second: float = 1.0
 

@@ -372,6 +372,12 @@ def _handle_email(session: Session, row: Any, now: datetime, settings: Settings)
                        error="bounce: " + handle_bounce(session, message, now))
     if reason:
         return _finish(session, row.id, "ignored", now, error=f"automatic message ({reason})")
+    from pbm.replies.autoreply import automatic_phrasing
+    from pbm.replies.extract import email_new_text
+
+    phrasing = automatic_phrasing(header(message, "Subject"), email_new_text(raw))
+    if phrasing:
+        return _finish(session, row.id, "ignored", now, error=f"automatic message ({phrasing})")
     seat = route_email(session, message, row.sender)
     if seat is None:
         return _finish(session, row.id, "ignored", now,
@@ -544,8 +550,34 @@ def _apply(session: Session, row: Any, seat: Any, player: Any, now: datetime,
     for meta in parsed.meta:
         _meta(session, row, game, seat, player, meta, now, outcome)
     if outcome.needs_reply(parsed, seat.seat_index):
-        _write_reply(session, game, seat, player, row, parsed, outcome, now)
+        idle = not (parsed.understood or parsed.meta)  # an answer to a reply that did nothing
+        if not idle or _may_answer_idle(session, game, player, row, now):
+            _write_reply(session, game, seat, player, row, parsed, outcome, now,
+                         suffix=":nu" if idle else "")
     return _finish(session, row.id, "done", now, game_id=game.id, seat=seat.seat_index)
+
+
+def _may_answer_idle(session: Session, game: Any, player: Any, row: Any, now: datetime) -> bool:
+    """At most ``not_understood_answers_per_sender_per_hour`` answers to replies that did
+    nothing; past it the admin is told (once a day) and the sender gets no answer."""
+    from pbm.models import OutboundMessage
+    from pbm.outbox import alert_admin
+
+    limit = get_settings().not_understood_answers_per_sender_per_hour
+    keys = session.execute(sa.select(OutboundMessage.dedupe_key).where(
+        OutboundMessage.player_id == player.id, OutboundMessage.kind == "reply",
+        OutboundMessage.dedupe_key.like("%:nu:%"),
+        OutboundMessage.created_at >= now - timedelta(hours=1))).scalars()
+    sent = len({key.rsplit(":nu:", 1)[0] for key in keys})  # one answer, any channels
+    if sent < limit:
+        return True
+    alert_admin(session, game, f"no more answers to {row.sender} for now",
+                f"{row.sender} sent {sent + 1} replies in the last hour that changed nothing "
+                f"(not understood, or empty). They got {sent} answers; the rest are kept but "
+                "not answered, so a mail robot cannot loop with us. Check the inbound "
+                "messages of this sender on the admin site.",
+                now=now, dedupe=f"idle-cap:{player.id}:{now:%Y-%m-%d}")
+    return False
 
 
 @dataclass
@@ -654,7 +686,7 @@ def _meta(session: Session, row: Any, game: Any, seat: Any, player: Any, meta: A
 
 
 def _write_reply(session: Session, game: Any, seat: Any, player: Any, row: Any, parsed: Any,
-                 outcome: _Outcome, now: datetime) -> None:
+                 outcome: _Outcome, now: datetime, suffix: str = "") -> None:
     from pbm import games, outbox, timing
     from pbm.messages import MessageKind
 
@@ -677,7 +709,7 @@ def _write_reply(session: Session, game: Any, seat: Any, player: Any, row: Any, 
                   if e.audience is None]
         events = public[-15:]
     outbox.notify(session, game, seat, player, MessageKind.REPLY, now=now, state=state,
-                  dedupe=f"g{game.id}:s{seat.seat_index}:reply:in{row.id}",
+                  dedupe=f"g{game.id}:s{seat.seat_index}:reply:in{row.id}{suffix}",
                   deadline=deadlines[0].due_at if deadlines else None, extra=extra,
                   events=events)
 

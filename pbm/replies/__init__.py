@@ -17,7 +17,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbm.replies.address import find_reply_token, reply_address, reply_token_from_address
-from pbm.replies.extract import REPLY_MARKER, email_new_text, sms_text, split_lines
+from pbm.replies.extract import (
+    REPLY_MARKER,
+    email_new_text,
+    inline_candidates,
+    message_text,
+    sms_text,
+    split_lines,
+    strip_quoted,
+)
 from pbm.replies.menu import MenuOption, build_menu
 from pbm.replies.parse import (
     Meta,
@@ -68,7 +76,16 @@ def read_email_reply(
     ``menu``: the menu of the prompt being answered, if stored (default: rebuilt from the
     view). ``invited``: the sender holds an open invitation (YES / NO mean JOIN / DECLINE).
     """
-    return parse_lines(split_lines(email_new_text(raw)), _context(seat_view, menu, invited))
+    context = _context(seat_view, menu, invited)
+    body = message_text(raw)
+    result = parse_lines(split_lines(strip_quoted(body)), context)
+    if result.empty or not (result.understood or result.meta or result.not_understood):
+        # Nothing above the original: the player may have answered inline, inside it.
+        inline = parse_lines(inline_candidates(body), context)
+        if inline.understood and not inline.not_understood:
+            result.understood.extend(inline.understood)
+            result.meta.extend(m for m in inline.meta if m.name != "SAY")
+    return result
 
 
 def read_sms_reply(

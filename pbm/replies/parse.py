@@ -14,6 +14,7 @@ answers at parse time, which in 2-player games need not hold for a second action
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -37,10 +38,19 @@ from pbm.replies.words import (
     COURTESY_RE,
     FILLER,
     HOLDS,
+    INVITE_NO_RE,
+    INVITE_YES_RE,
+    KEYWORD_WORDS,
     LEADING_FILLER,
     META,
+    NEGATIONS,
+    NUMBER_WORDS,
     SELF_WORDS,
+    SEQUENCE_WORDS,
     SHIPS,
+    SYMBOLS,
+    TOKEN_RE,
+    TRAILING_OK,
     VERBS,
     fold,
     name_key,
@@ -112,6 +122,13 @@ class NotUnderstood:
     line: str
     reason: str
     suggestion: str | None = None
+    #: Every reading the line fits when it is ambiguous (display form); nothing is applied.
+    candidates: tuple[str, ...] = ()
+
+    @property
+    def ambiguous(self) -> bool:
+        """True when the line fits several commands (or players) and the player is asked."""
+        return len(self.candidates) > 1
 
 
 @dataclass
@@ -146,7 +163,8 @@ class ReplyResult:
                 for m in self.meta
             ],
             "not_understood": [
-                {"line": n.line, "reason": n.reason, "suggestion": n.suggestion}
+                {"line": n.line, "reason": n.reason, "suggestion": n.suggestion,
+                 "candidates": list(n.candidates)}
                 for n in self.not_understood
             ],
             "ignored": list(self.ignored),
@@ -207,6 +225,22 @@ class _NoParse(Exception):
         self.reason = reason
 
 
+class _AmbiguousCards(Exception):
+    """Symbols that fit several Vote cards of the hand (``cards``, by number)."""
+
+    def __init__(self, cards: list[int]) -> None:
+        super().__init__(str(cards))
+        self.cards = cards
+
+
+class _AmbiguousName(Exception):
+    """Tokens ``start:end`` name more than one player (``seats``): the player must choose."""
+
+    def __init__(self, word: str, start: int, end: int, seats: list[int]) -> None:
+        super().__init__(word)
+        self.word, self.start, self.end, self.seats = word, start, end, seats
+
+
 # ------------------------------------------------------------------ arguments
 
 
@@ -216,13 +250,20 @@ class _Args:
     seats: list[int] = field(default_factory=list)
     ships: list[str] = field(default_factory=list)
     holds: list[str] = field(default_factory=list)
+    symbols: list[tuple[int, str]] = field(default_factory=list)  # (count, symbol)
     unknown: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
 
 def _match_name(toks: Sequence[str], i: int, ctx: ParseContext) -> tuple[int, int, str | None]:
-    """(seat, tokens used, note) for a player name starting at ``toks[i]``; seat -1 if none."""
+    """(seat, tokens used, note) for a player name starting at ``toks[i]``; seat -1 if none.
+
+    Raises ``_AmbiguousName`` when a prefix, a word of a name or a fuzzy match fits two
+    players or more: a name is never guessed.
+    """
     keys = {seat: name_key(name) for seat, name in ctx.names.items()}
+    word = toks[i]
+    guard = word in FILLER or word in SHIPS or word in SELF_WORDS or word in TRAILING_OK
     for k in (3, 2, 1):
         if i + k > len(toks):
             continue
@@ -231,17 +272,28 @@ def _match_name(toks: Sequence[str], i: int, ctx: ParseContext) -> tuple[int, in
         if len(exact) == 1:
             return exact[0], k, None
         prefix = [s for s, key in keys.items() if key.startswith(joined)]
-        if len(prefix) == 1 and (k > 1 or len(joined) >= 1):
+        if len(prefix) == 1:
             return prefix[0], k, None
-    word = toks[i]
+        if len(prefix) > 1 and k == 1 and not guard:
+            raise _AmbiguousName(word, i, i + 1, sorted(prefix))
     parts = [s for s, name in ctx.names.items()
              if word in {name_key(w) for w in fold(name).split()}]
     if len(parts) == 1:
         return parts[0], 1, None
-    if len(word) >= 3 and keys:
-        scored = process.extract(word, keys, scorer=fuzz.ratio, limit=2)
-        if scored and scored[0][1] >= 75 and (len(scored) == 1 or scored[1][1] < scored[0][1]):
-            seat = scored[0][2]
+    if len(parts) > 1 and not guard:
+        raise _AmbiguousName(word, i, i + 1, sorted(parts))
+    if len(word) >= 3 and keys and not guard:
+        close = []
+        for seat, key in keys.items():
+            score = max(fuzz.ratio(word, key), fuzz.ratio(word, key[: len(word)]) - 5)
+            if score >= 75:
+                close.append((score, seat))
+        if close:
+            best = max(score for score, _ in close)
+            near = sorted(seat for score, seat in close if score >= best - 15)
+            if len(near) > 1:
+                raise _AmbiguousName(word, i, i + 1, near)
+            seat = near[0]
             return seat, 1, f"read '{word}' as {ctx.names[seat]}"
     return -1, 0, None
 
@@ -260,6 +312,21 @@ def _scan(keyword: str, toks: Sequence[str], ctx: ParseContext) -> _Args:
             continue
         if tok in ("one", "1") and nxt == "of":  # "one of 1 or 4"
             i += 2
+            continue
+        if tok == "one" and i > 0 and _is_pronoun_one(toks[i - 1]):
+            i += 1  # "the second one", "the cannon one", "this one"
+            continue
+        if keyword == "VOTE" and tok in ("double", "twin", "pair") and nxt in SYMBOLS:
+            i += 1
+            continue
+        if keyword == "VOTE" and tok in SYMBOLS:
+            count = 1
+            if args.numbers and i > 0 and number_of(toks[i - 1]) is not None:
+                count = args.numbers.pop()  # "two torches"
+            elif i > 0 and toks[i - 1] in ("double", "twin", "pair"):
+                count = 2
+            args.symbols.append((count, SYMBOLS[tok]))
+            i += 1
             continue
         if takes_name and not tok.isdigit() and number_of(tok) is None:
             seat, used, note = _match_name(toks, i, ctx)
@@ -298,9 +365,45 @@ def _scan(keyword: str, toks: Sequence[str], ctx: ParseContext) -> _Args:
     return args
 
 
+_ORDINALS = frozenset({"first", "second", "third", "fourth", "fifth", "sixth", "seventh",
+                       "eighth", "ninth"})
+
+
+def _is_pronoun_one(previous: str) -> bool:
+    """True when "one" after ``previous`` is a pronoun, not the number 1."""
+    return (previous in ("this", "that", "the", "which", "other", "last", "left", "right",
+                         "middle", "double", "same")
+            or previous in SYMBOLS or previous in _ORDINALS
+            or bool(re.fullmatch(r"\d+(?:st|nd|rd|th)", previous)))
+
+
+def _vote_by_symbol(args: _Args, ctx: ParseContext) -> list[int]:
+    """Hand card numbers whose symbols fit those named (the counted section first)."""
+    hand = list((ctx.seat_view or {}).get("hand") or [])
+    kind = ""
+    for decision in (ctx.seat_view or {}).get("pending") or []:
+        if decision.get("kind") == "VOTE":
+            kind = str((decision.get("context") or {}).get("vote", ""))
+    counted = {"ATTACK": "top", "BRAWL": "middle", "MUTINY": "bottom"}.get(kind)
+    sections = [counted] if counted else []
+    sections += [s for s in ("top", "middle", "bottom") if s != counted]
+
+    def fits(card: Mapping[str, Any], section: str) -> bool:
+        symbols = list(card.get(section) or [])
+        return all(symbols.count(sym) >= count if count > 1 else sym in symbols
+                   for count, sym in args.symbols) and all(
+            count == 1 or symbols.count(sym) == count for count, sym in args.symbols)
+
+    for section in sections:
+        hits = [int(c["number"]) for c in hand if fits(c, section)]
+        if hits:
+            return hits
+    return []
+
+
 def _only(args: _Args, *allowed: str) -> None:
     """Raise unless every argument kind not in ``allowed`` is empty."""
-    for kind in ("numbers", "seats", "ships", "holds"):
+    for kind in ("numbers", "seats", "ships", "holds", "symbols"):
         if kind not in allowed and getattr(args, kind):
             raise _NoParse(f"unexpected {kind[:-1]} {getattr(args, kind)[0]}")
     if args.unknown:
@@ -326,6 +429,14 @@ def _canonical(keyword: str, toks: Sequence[str], ctx: ParseContext) -> tuple[st
     """Canonical text for ``keyword`` with argument tokens ``toks``; raises _NoParse."""
     args = _scan(keyword, toks, ctx)
     k = keyword
+    if k == "VOTE" and args.symbols:
+        _only(args, "symbols")
+        cards = _vote_by_symbol(args, ctx)
+        if not cards:
+            raise _NoParse("you hold no Vote card with that symbol")
+        if len(cards) > 1:
+            raise _AmbiguousCards(cards)
+        args.numbers, args.symbols = cards, []
     if k in ("VIEW", "VOTE"):
         _only(args, "numbers")
         if len(args.numbers) not in (1, 2):
@@ -428,8 +539,29 @@ def _has_signal(toks: Sequence[str]) -> bool:
     return False
 
 
+_NAME_VERBS = ("MAROON", "SHOOT", "GIVE", "MARQUE", "FORCE")
+
+
+def _names_in(line: str, ctx: ParseContext) -> set[int]:
+    """Seats whose name (or a word of it, or a close spelling) appears in ``line``."""
+    words = [w for w in tokens(line) if len(w) >= 2]
+    found = set()
+    for seat, name in ctx.names.items():
+        keys = {name_key(name)} | {name_key(w) for w in fold(name).split()}
+        for word in words:
+            if word in keys or (len(word) >= 3 and any(
+                    k.startswith(word) or fuzz.ratio(word, k) >= 80 for k in keys)):
+                found.add(seat)
+    return found
+
+
 def suggest(line: str, ctx: ParseContext, keyword: str | None = None) -> str | None:
-    """The closest command this seat could send now, in display form ("REVEAL 3")."""
+    """The closest command this seat could send now, in display form ("REVEAL 3").
+
+    A name is never guessed: when the closest command names a player the line does not
+    name, the suggestion lists every player it could be ("MAROON Cleo or MAROON Émile"),
+    or shows the template ("FORCE _ _ name").
+    """
     candidates = [ctx.display(c) for c in ctx.legal]
     candidates += [o.display for o in ctx.menu if o.is_template]
     if keyword:
@@ -440,7 +572,29 @@ def suggest(line: str, ctx: ParseContext, keyword: str | None = None) -> str | N
         return "STATUS" if ctx.seat is not None else None
     folded = fold(line)
     best = process.extractOne(folded, candidates, scorer=fuzz.WRatio, processor=fold)
-    return best[0] if best else candidates[0]
+    choice = best[0] if best else candidates[0]
+    verb = choice.split()[0]
+    if verb not in _NAME_VERBS or "name" in choice.split():
+        return choice
+    legal_same = [c for c in ctx.legal if c.split()[0] == verb]
+    named = _names_in(line, ctx)
+    chosen = next((c for c in legal_same if ctx.display(c) == choice), None)
+    if chosen is not None and _seat_of(chosen) in named and len(named) == 1:
+        return choice  # the name is the player's own, not a guess
+    fitting = [c for c in legal_same if _seat_of(c) in named]
+    if len(fitting) == 1:
+        return ctx.display(fitting[0])
+    pool = fitting or legal_same
+    template = next((o.display for o in ctx.menu if o.is_template and o.verb == verb), None)
+    if len(pool) <= 4:
+        return " or ".join(ctx.display(c) for c in pool)
+    return template or f"{verb} name"
+
+
+def _seat_of(command: str) -> int | None:
+    words = command.split()
+    index = {"FORCE": 3}.get(words[0], 1)
+    return int(words[index]) - 1 if len(words) > index and words[index].isdigit() else None
 
 
 def _understood(line: str, text: str, ctx: ParseContext, note: str | None) -> Understood:
@@ -450,11 +604,28 @@ def _understood(line: str, text: str, ctx: ParseContext, note: str | None) -> Un
                       note)
 
 
+def _ask(line: str, reason: str, candidates: Sequence[str]) -> NotUnderstood:
+    """An ambiguous line: nothing is applied and the answer lists every reading."""
+    unique = tuple(dict.fromkeys(candidates))
+    return NotUnderstood(line, reason, " or ".join(unique), unique)
+
+
+def _card_text(ctx: ParseContext, number: int) -> str:
+    for card in (ctx.seat_view or {}).get("hand") or []:
+        if int(card["number"]) == number:
+            return f"VOTE {number} ({card['text']})"
+    return f"VOTE {number}"
+
+
 def _try_keywords(
     line: str, keywords: Sequence[str], toks: Sequence[str], ctx: ParseContext,
     note: str | None,
 ) -> Understood | NotUnderstood:
-    """Read ``toks`` as arguments of each keyword in turn; prefer a reading legal now."""
+    """Read ``toks`` as arguments of each keyword in turn.
+
+    One reading: it. Several that disagree: the one legal now if only one is, else the
+    player is asked. A name or a symbol that fits several players or cards: asked.
+    """
     readings: list[Understood] = []
     first_error: str | None = None
     for keyword in keywords:
@@ -462,15 +633,32 @@ def _try_keywords(
             text, notes = _canonical(keyword, toks, ctx)
             all_notes = "; ".join([n for n in [note, *notes] if n]) or None
             readings.append(_understood(line, text, ctx, all_notes))
-        except _NoParse as exc:
+        except _AmbiguousName as exc:
+            options = []
+            for seat in exc.seats:
+                fixed = [*toks[: exc.start], name_key(ctx.names[seat]), *toks[exc.end :]]
+                try:
+                    options.append(ctx.display(_canonical(keyword, fixed, ctx)[0]))
+                except (_NoParse, CommandParseError, _AmbiguousName, _AmbiguousCards):
+                    continue
+            names = " or ".join(ctx.names[s] for s in exc.seats)
+            return _ask(line, f"'{exc.word}' could be {names}: say which", options or [
+                ctx.names[s] for s in exc.seats])
+        except _AmbiguousCards as exc:
+            return _ask(line, "that fits more than one of your Vote cards: say which",
+                        [_card_text(ctx, n) for n in exc.cards])
+        except (_NoParse, CommandParseError) as exc:
             first_error = first_error or exc.reason
-        except CommandParseError as exc:
-            first_error = first_error or exc.reason
-    for reading in readings:
-        if reading.legal_now:
-            return reading
-    if readings:
-        return readings[0]
+    distinct = list({r.text: r for r in readings}.values())
+    legal = [r for r in distinct if r.legal_now]
+    if len(legal) == 1:
+        return legal[0]
+    if len(distinct) == 1:
+        return distinct[0]
+    if distinct:
+        pool = legal or distinct
+        return _ask(line, "that could mean " + " or ".join(r.display for r in pool),
+                    [r.display for r in pool])
     return NotUnderstood(line, first_error or "not a command", suggest(line, ctx, keywords[0]))
 
 
@@ -485,7 +673,7 @@ def _menu_pick(line: str, toks: list[str], ctx: ParseContext) -> Understood | No
         return NotUnderstood(line, f"there is no option {number}", suggest(line, ctx))
     note = f"option {number}"
     if not option.is_template:
-        if rest and all(t in FILLER for t in rest):
+        if rest and all(t in FILLER or t == "one" for t in rest):
             rest = []
         if rest:
             return NotUnderstood(line, f"option {number} ({option.display}) takes no more words",
@@ -522,7 +710,133 @@ def _meta(line: str, head: str, rest: list[str]) -> Meta | NotUnderstood:
     return Meta(line, name)
 
 
-def parse_line(line: str, ctx: ParseContext) -> Understood | Meta | NotUnderstood | None:
+# ------------------------------------------------------------------ reading a piece
+
+
+def _tokens_and_breaks(text: str) -> tuple[list[str], set[int]]:
+    """Tokens, and the indexes of tokens that follow a comma, colon, dash or full stop."""
+    folded = fold(text)
+    toks: list[str] = []
+    breaks: set[int] = set()
+    last = 0
+    for match in TOKEN_RE.finditer(folded):
+        if toks and re.search(r"[,;:.!)\-]", folded[last:match.start()]):
+            breaks.add(len(toks))
+        toks.append(match.group())
+        last = match.end()
+    return toks, breaks
+
+
+def _is_verb(tok: str) -> bool:
+    return tok in VERBS or tok in META
+
+
+def _verb_start(toks: Sequence[str]) -> int | None:
+    """Where the verb of a piece is, after lead-in words ("I think I'll reveal 3")."""
+    for i, tok in enumerate(toks[:10]):
+        if _is_verb(tok):
+            return i
+        if tok in LEADING_FILLER or tok in SEQUENCE_WORDS or tok in NEGATIONS or tok in (
+                "no", "the", "a", "an", "of", "than", "instead", "rather", "do", "does", "did",
+                "i'd", "you", "ll", "d", "that", "after", "this", "my"):
+            continue
+        if _fuzzy_verb(tok):
+            return i
+        return None
+    return None
+
+
+def _negated(before: Sequence[str]) -> bool:
+    """True when the words before the verb negate it ("not the mutiny", "instead of")."""
+    if any(t in NEGATIONS for t in before):
+        return True
+    pairs = set(itertools.pairwise(before))
+    if ("instead", "of") in pairs or ("rather", "than") in pairs:
+        return True
+    content = [t for t in before if t not in ("the", "a", "an")]
+    return bool(content) and content[-1] == "no"
+
+
+def _is_argument(tok: str, keyword: str, ctx: ParseContext) -> bool:
+    """True when ``tok`` could be an argument (a number, a player, a ship, a hold, a card)."""
+    if number_of(tok) is not None and tok != "one":
+        return True
+    if (keyword in _TAKES_SHIP and tok in SHIPS) or (keyword in _TAKES_HOLD and tok in HOLDS):
+        return True
+    if keyword == "VOTE" and tok in SYMBOLS:
+        return True
+    if keyword in _TAKES_NAME and len(tok) >= 2:
+        for name in ctx.names.values():
+            keys = {name_key(name)} | {name_key(w) for w in fold(name).split()}
+            if tok in keys or (len(tok) >= 3 and any(k.startswith(tok) for k in keys)):
+                return True
+    return False
+
+
+def _read_verb(
+    line: str, verb_word: str, keywords: Sequence[str], rest: list[str], breaks: set[int],
+    offset: int, ctx: ParseContext, note: str | None,
+) -> Understood | NotUnderstood | None:
+    """Read the verb's arguments from ``rest``; words after a whole command are ignored
+    when they cannot change it. None: the words are a sentence, not a command."""
+    outcome = _try_keywords(line, keywords, rest, ctx, note)
+    if isinstance(outcome, Understood) or outcome.ambiguous:
+        return outcome
+    keyword = keywords[0]
+    # "reveal 3 or 4", "maroon Cleo or Emile": two readings; ask.
+    if "or" in rest:
+        j = rest.index("or")
+        left, right = rest[:j], [t for t in rest[j + 1 :] if t != "maybe"]
+        first = _try_keywords(line, keywords, left, ctx, note)
+        second = _try_keywords(line, keywords, right, ctx, note)
+        if right and _is_verb(right[0]):
+            second = _read_piece(" ".join(right), ctx) or second  # "reveal 3 or view 1 4"
+        if isinstance(first, Understood) and isinstance(second, Understood) \
+                and first.text != second.text:
+            return _ask(line, "that gives two different commands", [first.display,
+                                                                    second.display])
+    # The longest complete command followed by words that cannot change it.
+    for k in range(len(rest) - 1, -1, -1):
+        tail = rest[k:]
+        if not (tail[0] in TRAILING_OK or k + offset in breaks):
+            continue
+        if any(_is_argument(t, keyword, ctx) for t in tail):
+            continue
+        reading = _try_keywords(line, keywords, rest[:k], ctx, note)
+        if not isinstance(reading, Understood):
+            if reading.ambiguous:
+                return reading
+            continue
+        later = next((i for i, t in enumerate(tail) if _is_verb(t)), None)
+        if later is not None:
+            other = _read_piece(" ".join(tail[later:]), ctx)
+            if isinstance(other, Understood) and other.text != reading.text:
+                return _ask(line, "that gives two different commands",
+                            [reading.display, other.display])
+        return reading
+    # A sentence that starts with a verb-ish word: "see you soon", "open question".
+    content = [t for t in rest if t not in FILLER and t not in SELF_WORDS]
+    if content and not _is_argument(content[0], keyword, ctx) and not _is_verb(content[0]) \
+            and (verb_word not in KEYWORD_WORDS or len(content) >= 2):
+        return None
+    return outcome
+
+
+def _invitation(toks: Sequence[str], line: str) -> Meta | None:
+    """YES / NO to an invitation, in the many ways people say it."""
+    text = " ".join(toks)
+    text = re.sub(r"^(?:hi|hello|hey|dear|ahoy|well|oh|ah|um|hmm|haha|lol)\b\s*", "", text)
+    yes, no = INVITE_YES_RE.match(text), INVITE_NO_RE.match(text)
+    if yes and no:  # the longer phrase wins: "no problem" over "no"
+        return Meta(line, "JOIN") if yes.end() > no.end() else Meta(line, "DECLINE")
+    if yes:
+        return Meta(line, "JOIN")
+    if no:
+        return Meta(line, "DECLINE")
+    return None
+
+
+def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUnderstood | None:
     """One piece of a line -> a command, a meta command, not understood, or None (chatter)."""
     say = _SAY_RE.match(line.strip())
     if say:
@@ -533,47 +847,84 @@ def parse_line(line: str, ctx: ParseContext) -> Understood | Meta | NotUnderstoo
     setting = read_setting(line)  # ZONE, AWAY, VIA ... (pbm.replies.settings_words)
     if setting is not None:
         return setting  # type: ignore[no-any-return]
-    raw_toks = tokens(_ASIDE_RE.sub(" ", line))
+    cleaned = _ASIDE_RE.sub(" ", line)
+    raw_toks, breaks = _tokens_and_breaks(cleaned)
     if ctx.invited and ctx.seat is None and raw_toks:
-        if raw_toks[0] in ("yes", "y", "accept", "ok", "okay", "sure", "yep", "yeah"):
-            return Meta(line, "JOIN")
-        if raw_toks[0] in ("no", "n", "nope", "sorry"):
-            return Meta(line, "DECLINE")
-    toks = _strip_leading(raw_toks)
-    if not toks:
+        answer = _invitation(raw_toks, line)
+        if answer is not None:
+            return answer
+    if not raw_toks:
         return None
+    start = _verb_start(raw_toks)
+    if start is not None and start + 1 < len(raw_toks) and raw_toks[start] in _LABEL_WORDS \
+            and (start + 1 in breaks or raw_toks[start + 1] == "is"):
+        after = _verb_start(raw_toks[start + 1 :])  # "my move: reveal 3", "vote is 2"
+        if after is not None:
+            start += 1 + after
+    if start is not None:
+        if _negated(raw_toks[:start]):
+            return None  # "not the mutiny", "don't attack": what the player will not do
+        head, rest = raw_toks[start], [t for t in raw_toks[start + 1 :] if t != "?"]
+        question = cleaned.rstrip().endswith("?")
+        keywords = VERBS.get(head)
+        note = None
+        if keywords is None and head not in META:
+            fixed = _fuzzy_verb(head)
+            if fixed is not None:
+                note = f"read '{head}' as {fixed.upper()}"
+                head = fixed
+                keywords = VERBS.get(fixed)
+        if keywords is None and head in META:
+            return _meta(line, head, rest)
+        if keywords is not None:
+            outcome = _read_verb(line, head, keywords, rest, breaks, start + 1, ctx, note)
+            if question and isinstance(outcome, Understood):
+                return NotUnderstood(line, "that reads as a question, so nothing was done; "
+                                     f"to do it, reply {outcome.display}", outcome.display)
+            return outcome
+    toks = _strip_leading(raw_toks)
+    while len(toks) > 1 and toks[0] in ("the", "a", "my") and toks[1] in NUMBER_WORDS:
+        toks = toks[1:]  # "the second one"
     if len(toks) > 1 and toks[0] in _OPTION_WORDS and toks[1].isdigit():
         toks = toks[1:]  # "option 3"
-    head, rest = toks[0], toks[1:]
-    if head.isdigit():
+    numbers = [number_of(t) for t in toks if number_of(t) is not None]
+    if len(numbers) > 3 or (len(toks) > 1 and any(n > 20 for n in numbers if n is not None)) \
+            or any(len(t) >= 4 and t.isdigit() for t in toks):
+        return None  # dates, addresses, phone numbers: not a command
+    if toks and toks[0].isdigit():
         return _menu_pick(line, toks, ctx)
-    keywords = VERBS.get(head)
-    note = None
-    if keywords is None and head not in META:
-        fixed = _fuzzy_verb(head)
-        if fixed is not None:
-            note = f"read '{head}' as {fixed.upper()}"
-            head = fixed
-            keywords = VERBS.get(fixed)
-    if keywords is None and head in META:
-        return _meta(line, head, rest)
-    if keywords is not None:
-        return _try_keywords(line, keywords, rest, ctx, note)
+    if toks and toks[0] in NUMBER_WORDS and all(
+            t in FILLER or t == "one" or t in _OPTION_WORDS for t in toks[1:]):
+        return _menu_pick(line, [str(NUMBER_WORDS[toks[0]])], ctx)  # "the second one"
     # No verb: maybe the bare arguments of the one thing awaited ("british", "Cleo").
     verbs = list(dict.fromkeys(c.split()[0] for c in ctx.legal if c != "ATLANTIS"))
-    readings = []
+    readings: list[Understood] = []
     for keyword in verbs:
-        try:
-            text, notes = _canonical(keyword, toks, ctx)
-        except (_NoParse, CommandParseError):
-            continue
-        if text in ctx.legal:
-            readings.append(_understood(line, text, ctx, "; ".join(notes) or None))
-    if len(readings) == 1:
-        return readings[0]
+        outcome = _try_keywords(line, [keyword], toks, ctx, None)
+        if isinstance(outcome, NotUnderstood) and outcome.ambiguous:
+            return outcome
+        if isinstance(outcome, Understood) and outcome.legal_now:
+            readings.append(outcome)
+    distinct = list({r.text: r for r in readings}.values())
+    if len(distinct) == 1:
+        return distinct[0]
+    if len(distinct) > 1:
+        return _ask(line, "that could mean " + " or ".join(r.display for r in distinct),
+                    [r.display for r in distinct])
     if not _has_signal(toks):
         return None
-    return NotUnderstood(line, "not a command", suggest(line, ctx))
+    return NotUnderstood(line, _NO_VERB, suggest(line, ctx))
+
+
+#: The reason given for a line with no command word that fits nothing awaited.
+_NO_VERB = "not a command"
+#: Words that label the command after them: "my move: reveal 3", "vote is 2".
+_LABEL_WORDS = frozenset({"move", "vote", "choice", "answer", "action", "pick", "play"})
+
+
+def parse_line(line: str, ctx: ParseContext) -> Understood | Meta | NotUnderstood | None:
+    """One piece of a line -> a command, a meta command, not understood, or None (chatter)."""
+    return _read_piece(line, ctx)
 
 
 #: Asides in brackets are the player's comments, not arguments: "REVEAL 3 (the Pistol)".
@@ -582,19 +933,32 @@ _ASIDE_RE = re.compile(r"\([^()]*[^\W\d_][^()]*\)|\[[^\[\]]*[^\W\d_][^\[\]]*\]")
 _HELP_TOPICS = frozenset({"TURN", "CARDS", "EVENTS", "ACTIONS", "TALK", "VOTES", "RANKS"})
 _OPTION_WORDS = frozenset({"option", "opt", "choice", "number", "nr", "no", "num"})
 
-_SPLIT_RE = re.compile(r"\s*(?:;|,|\bthen\b|\band\b|&|\+|\s/\s)\s*", re.IGNORECASE)
+_SPLIT_RE = re.compile(
+    r"\s*(?:;|,|\bthen\b|\band\b|\bbut\b|&|\+|\s/\s|(?P<stop>[.!?]+)(?=\s))\s*",
+    re.IGNORECASE)
 
 
 def split_commands(line: str) -> list[str]:
-    """One line -> the commands in it: a new piece starts at a verb after ; , then and."""
+    """One line -> the commands in it: a new piece starts at a verb after ; , . then and.
+
+    A full stop, "!" or "?" stays with the piece before it (a question is not an order).
+    """
     if _SAY_RE.match(line.strip()):
         return [line]
     cuts = [0]
     for match in _SPLIT_RE.finditer(line):
-        toks = _strip_leading(tokens(line[match.end():]))
-        if toks and (toks[0] in VERBS or toks[0] in META) and match.start() > cuts[-1]:
-            cuts.append(match.start())
-            cuts.append(match.end())
+        if match.start() <= cuts[-1]:
+            continue
+        toks = tokens(line[match.end():])
+        if not toks or _verb_start(toks) is None:
+            continue
+        before = tokens(line[cuts[-1]:match.start()])
+        if all(t in SEQUENCE_WORDS or t in LEADING_FILLER for t in before):
+            continue  # "first, reveal 3": the sequence word belongs to the command
+        end = match.start() + (len(match.group("stop")) + match.group().index(
+            match.group("stop")) if match.group("stop") else 0)
+        cuts.append(end)
+        cuts.append(match.end())
     cuts.append(len(line))
     pieces = [line[cuts[i]:cuts[i + 1]].strip() for i in range(0, len(cuts) - 1, 2)]
     return [p for p in pieces if p] or [line]
@@ -608,13 +972,45 @@ def _is_courtesy(line: str, ctx: ParseContext) -> bool:
     return bool(own) and bool(key) and key in (name_key(own), name_key(own.split()[0]))
 
 
+def _pasted_menu_line(line: str, ctx: ParseContext) -> Understood | NotUnderstood | None:
+    """A line of the prompt's menu pasted back whole ("3 = SHOOT Cleo  shoot Cleo: ...")."""
+    if not ctx.menu:
+        return None
+    match = re.match(r"^\s*#?(\d{1,2})\s*[=:.)\-]\s*(.+)$", line)
+    number = int(match.group(1)) if match else None
+    body = " ".join(fold(match.group(2) if match else line).split())
+    hits = []
+    for option in ctx.menu:
+        display = " ".join(fold(option.display).split())
+        if not body.startswith(display):
+            continue
+        tail = body[len(display):].strip()
+        label = " ".join(fold(option.label).split())
+        if (tail and (label.startswith(tail) or tail.startswith(label))) or (
+                not tail and number is not None):
+            hits.append(option)
+    if not hits:
+        return None
+    hits.sort(key=lambda o: -len(o.display))
+    option = hits[0]
+    if number is not None and number != option.number:
+        other = find_option(ctx.menu, number)
+        return _ask(line, f"option {number} is not {option.display}",
+                    [option.display] + ([other.display] if other else []))
+    if option.is_template:
+        return _menu_pick(line, [str(option.number)], ctx)
+    return _understood(line, option.command, ctx, f"option {option.number}")
+
+
 def parse_lines(lines: Sequence[str], ctx: ParseContext) -> ReplyResult:
     """Sort a reply's lines into understood, meta, not understood and ignored.
 
     Lines are read top to bottom. Greetings, sign-offs and chatter (lines with no command
-    word, number or name in them) are ignored. The first line that looks like a command but
-    is not understood is reported (with a suggestion); it and every line after it change
-    nothing, and the lines after it are listed as ignored.
+    word, number or name in them, sentences that merely start with a verb-ish word, and
+    what the player says they will not do) are ignored. The first line that looks like a
+    command but is not understood, or is ambiguous, is reported (with a suggestion, or every
+    reading it fits); it and every line after it change nothing, and the lines after it are
+    listed as ignored.
     """
     result = ReplyResult()
     stopped = False
@@ -627,9 +1023,15 @@ def parse_lines(lines: Sequence[str], ctx: ParseContext) -> ReplyResult:
         if _is_courtesy(line, ctx):
             result.ignored.append(line)
             continue
-        pieces = split_commands(line)
+        pasted = _pasted_menu_line(line, ctx)
+        if pasted is None and ctx.invited and ctx.seat is None:
+            pasted = _invitation(tokens(line), line)
+        pieces = [line] if pasted is not None else split_commands(line)
         for index, piece in enumerate(pieces):
-            outcome = parse_line(piece, ctx)
+            outcome = pasted if pasted is not None else parse_line(piece, ctx)
+            if isinstance(outcome, NotUnderstood) and outcome.reason == _NO_VERB \
+                    and (result.understood or result.meta):
+                outcome = None  # after a command, a line without one is a signature's
             if outcome is None:  # chatter: no verb, number or name in it
                 result.ignored.append(piece)
                 continue
@@ -642,6 +1044,10 @@ def parse_lines(lines: Sequence[str], ctx: ParseContext) -> ReplyResult:
                 result.ignored.extend(pieces[index + 1 :])
                 stopped = True
                 break
+    if any(n.ambiguous for n in result.not_understood):
+        # An ambiguous line voids the whole reply: the player is asked, nothing is applied.
+        result.ignored[:0] = [u.line for u in result.understood]
+        result.understood.clear()
     return result
 
 

@@ -67,7 +67,64 @@ def _words(text: str) -> frozenset[str]:
 LEADING_FILLER = _words(
     "i ill i'll id i'd im i'm will want wanna to please pls plz ok okay k lets let's let me we "
     "gonna going would like shall now then and so um uh hmm well alright right yes sure also "
-    "action my next first second"
+    "action my next think guess suppose decided decide have must should could can may might "
+    "just really definitely probably maybe perhaps gotta need we'll we'd i've us guys all "
+    "everyone folks actually instead rather simply quickly time round finally therefore "
+    "thus hence choice answer reply is am are be was going ah oh ahh yeah yep yup fine "
+    "sounds good hi hello hey then"
+)
+
+#: Sequence words before a verb ("first, reveal 3"); before anything else they are numbers.
+SEQUENCE_WORDS = _words("first firstly second secondly third then next finally after that")
+
+#: Words that may follow a complete command without changing it ("ATTACK because ...").
+TRAILING_OK = _words(
+    "because cause cuz since as so if for i i'm i'll we it it's this that which but good "
+    "thanks thank thx cheers please pls hope hoping fingers lol haha hehe wish just now then "
+    "again too guys everyone all mates folks pirates and yarr arr arrr matey me you ok okay "
+    "right already finally at last time round let's lets see sorry gl luck xd yo :) best "
+    "regards love x xx xo in with while before after here there instead anyway too please"
+)
+
+#: A negation before the verb: the player says what they will NOT do ("not the mutiny").
+NEGATIONS = _words(
+    "not don't dont never won't wont shouldn't cant can't cannot didn't nicht kein keine pas "
+    "nie niet nao"
+)
+
+#: The words that are the command keywords themselves (not looser synonyms).
+KEYWORD_WORDS = frozenset(k.lower() for k in KEYWORDS)
+
+#: Vote card symbols by the names players give them.
+SYMBOLS: dict[str, str] = {
+    "cannon": "CANNON", "cannons": "CANNON", "canon": "CANNON", "canons": "CANNON",
+    "gun": "CANNON", "guns": "CANNON", "cannonball": "CANNON", "kanone": "CANNON",
+    "torch": "TORCH", "torches": "TORCH", "fire": "TORCH", "flame": "TORCH", "flames": "TORCH",
+    "fackel": "TORCH",
+    "water": "WATER", "waters": "WATER", "wave": "WATER", "waves": "WATER", "bucket": "WATER",
+    "skull": "SKULL", "skulls": "SKULL", "crossbones": "SKULL",
+    "helm": "HELM", "helms": "HELM", "wheel": "HELM", "steering": "HELM", "rudder": "HELM",
+    "british": "BRITISH", "brit": "BRITISH", "uk": "BRITISH", "union": "BRITISH",
+    "french": "FRENCH", "fr": "FRENCH", "france": "FRENCH", "fleur": "FRENCH",
+}
+
+#: Whole replies to an invitation that mean yes / no.
+INVITE_YES_RE = re.compile(
+    r"^(?:(?:oh\s+)?(?:yes|yeah|yep|yup|yea|y|sure|ok|okay|k|absolutely|definitely|of\s+course|"
+    r"count\s+me\s+in|i'?m\s+in|im\s+in|i\s+am\s+in|we'?re\s+in|in|sign\s+me\s+up|"
+    r"let'?s\s+(?:play|go|do\s+it)|i'?d\s+love\s+to|love\s+to|happy\s+to(?:\s+join)?|"
+    r"i'?ll\s+(?:join|play|be\s+there)|i\s+(?:accept|will\s+join|join)|accept(?:ed)?|"
+    r"deal|why\s+not|aye(?:\s+aye)?|ja|jawohl|gerne|oui|volontiers|s[ií]|claro|vale|"
+    r"no\s+problem|no\s+worries|sounds\s+(?:good|great|fun)|great|cool|awesome|"
+    r"with\s+pleasure|certainly|gladly|yes\s+please|alright|all\s+right)\b)",
+    re.IGNORECASE,
+)
+INVITE_NO_RE = re.compile(
+    r"^(?:no|n|nope|nah|sorry|not\s+this\s+time|not\s+now|no\s+thanks?|no\s+thank\s+you|"
+    r"i\s+(?:can'?t|cannot|won'?t)|can'?t\s+(?:make|join|play)|i'?ll\s+pass|pass|"
+    r"count\s+me\s+out|i'?m\s+out|not\s+interested|i\s+decline|decline|nein|non|"
+    r"leider\s+nicht|maybe\s+next\s+time|next\s+time|unfortunately)\b",
+    re.IGNORECASE,
 )
 
 #: Words ignored among the arguments ("reveal card number 3", "row to the Jolly Roger").
@@ -106,7 +163,9 @@ COURTESY_RE = re.compile(
     r"thanks?|thank\s+you|thx|ty|ta|cheers|best|regards|kind\s+regards|best\s+regards|br|"
     r"yours|sincerely|arr+|arrr+|danke|merci|gracias|saludos|gr[üu](?:ß|ss)e|gruss|lg|mfg|"
     r"cordialement|bisous|xx+|x|ok|okay|cool|great|good\s+luck|gl|hf|love|all\s+the\s+best|"
-    r"liebe\s+gr[üu](?:ß|ss)e|viele\s+gr[üu](?:ß|ss)e|bien\s+[àa]\s+vous|un\s+saludo)"
+    r"liebe\s+gr[üu](?:ß|ss)e|viele\s+gr[üu](?:ß|ss)e|bien\s+[àa]\s+vous|un\s+saludo|"
+    r"take\s+care|see\s+(?:you|ya)(?:\s+(?:soon|later|all|tomorrow))?|land\s+ho|"
+    r"fair\s+winds|good\s+game|gg|happy\s+sailing|yo\s+ho(?:\s+ho)?)"
     r"(?:\s+(?:all|everyone|folks|team|pirates|mates|guys|again|a\s+lot|so\s+much))?"
     r"[\s,.!:;)(-]*$",
     re.IGNORECASE,
@@ -126,12 +185,12 @@ def fold(text: str) -> str:
     return text.casefold()
 
 
-_TOKEN_RE = re.compile(r"\d+(?:st|nd|rd|th)?|[^\W\d_]+(?:'[^\W\d_]+)?|\?", re.UNICODE)
+TOKEN_RE = re.compile(r"\d+(?:st|nd|rd|th)?|[^\W\d_]+(?:'[^\W\d_]+)?|\?", re.UNICODE)
 
 
 def tokens(text: str) -> list[str]:
     """Folded word and number tokens; punctuation separates and is dropped."""
-    return _TOKEN_RE.findall(fold(text))
+    return TOKEN_RE.findall(fold(text))
 
 
 def name_key(text: str) -> str:

@@ -116,3 +116,55 @@ def test_reply_tokens_come_from_play_plus_addresses_only() -> None:
     assert reply_token_from_address("") is None
     assert find_reply_token(["ann@x.org", "Ann <ann@x.org>, play+tok3n99@t.example"]) == "tok3n99"
     assert reply_address("tok3n99", "t.example") == "play+tok3n99@t.example"
+
+
+def test_no_line_of_any_message_we_send_is_read_as_an_inline_answer() -> None:
+    # Outlook leaves our message unquoted under its header block; nothing of ours may pass
+    # for an answer typed inline.
+    from pathlib import Path
+
+    from pbm.replies.extract import inline_candidates
+    from pbm.replies.parse import ParseContext, parse_lines
+    from tests.fixtures.seatviews import scenario
+
+    golden = Path(__file__).resolve().parent.parent / "golden" / "messages"
+    header = ("See below\n\nFrom: Tortuga by Mail <play+x@t.example>\nSent: Tuesday\n"
+              "To: Ann\nSubject: [Tortuga] x\n\n")
+    for path in sorted(golden.glob("*.txt")):
+        ours = path.read_text(encoding="utf-8").split("\n---- SMS ----")[0]
+        candidates = inline_candidates(header + ours)
+        for name in ("turn", "vote", "governor", "shoot", "rowboat"):
+            result = parse_lines(candidates, ParseContext.from_seat_view(scenario(name)))
+            assert not result.understood and not result.meta, (path.name, candidates)
+
+
+def test_format_flowed_soft_breaks_are_joined_and_delsp_drops_their_space() -> None:
+    from pbm.replies.extract import unflow
+
+    assert unflow("SAY a long \nline here\n> quoted \n> more", delsp=False) == \
+        "SAY a long line here\n> quoted more"
+    assert unflow("SAY split  \nword", delsp=True) == "SAY split word"
+    assert unflow("-- \nsig", delsp=False) == "-- \nsig"
+
+
+def test_attribution_lines_in_every_client_language_end_the_reply() -> None:
+    for header in (
+            "вт, 4 мар. 2025 г. в 10:02, Tortuga <p@t.example>:",
+            "2025年3月4日(火) 10:02 Tortuga <p@t.example>:",
+            "Tortuga <p@t.example> 于2025年3月4日周二 10:02写道：",
+            "2025년 3월 4일 (화) 오전 10:02, Tortuga <p@t.example>님이 작성:",
+            "Στις Τρί 4 Μαρ 2025 στις 10:02, ο/η Tortuga <p@t.example> έγραψε:",
+            "Tortuga <p@t.example> ezt írta (időpont: 2025. márc. 4., K, 10:02):",
+            "Pe mar., 4 mar. 2025 la 10:02, Tortuga <p@t.example> a scris:",
+            "Tortuga <p@t.example>, 4 Mar 2025 Sal, 10:02 tarihinde şunu yazdı:",
+            "Op 04-03-2025 om 10:02 schreef Tortuga by Mail:",
+            "Tortuga by Mail kirjoitti 4.3.2025 klo 10.02:"):
+        assert strip_quoted(f"VOTE 2\n\n{header}\n\nATTACK\nMUTINY\n") == "VOTE 2", header
+
+
+def test_banners_above_and_contact_lines_below_leave_only_the_command() -> None:
+    body = ("CAUTION: This email originated from outside of the organization. Do not click\n"
+            "links unless you recognize the sender.\n\nREVEAL 3\n\nJohn Carter\n"
+            "Mobile: +1 (555) 123-4567 | www.acme.example\n\nThis e-mail is confidential and "
+            "intended solely for the addressee.\n")
+    assert strip_quoted(body) == "REVEAL 3\n\nJohn Carter"

@@ -166,3 +166,46 @@ def test_asides_in_brackets_and_option_words_are_understood() -> None:
     row = next(o.number for o in build_menu(scenario("turn")) if o.command == "ROW")
     assert texts(f"option {row}") == ["ROW"]
     assert texts("card 2", "vote") == ["VOTE 2"]
+
+
+def test_a_command_inside_a_sentence_is_read_and_the_chatter_around_it_ignored() -> None:
+    assert texts("Attack, and good luck everyone.") == ["ATTACK"]
+    assert texts("I think I'll reveal card 3 because it might be the map") == ["REVEAL 3"]
+    assert texts("my move: view 1 and 4") == ["VIEW 1 4"]
+    assert texts("see you all tonight\nreveal 2") == ["REVEAL 2"]
+    assert read_sms_reply("open question: who has the map?", scenario("turn")).empty
+
+
+def test_negated_commands_are_skipped() -> None:
+    assert texts("not the mutiny, I row", "first_mate") == ["ROW"]
+    assert texts("Don't attack, row instead") == ["ROW"]
+    assert read_sms_reply("no attack please", scenario("turn")).commands == []
+
+
+def test_ordinals_and_one_as_a_pronoun() -> None:
+    assert texts("the second one", "vote") == ["VOTE 2"]
+    assert texts("reveal the fourth one") == ["REVEAL 4"]
+    assert texts("first, reveal 3") == ["REVEAL 3"]
+    assert texts("the cannon one", "vote") == ["VOTE 1"]
+
+
+def test_two_readings_that_disagree_are_asked_back_naming_each() -> None:
+    for body, name, want in (("reveal 3 or 4", "turn", {"REVEAL 3", "REVEAL 4"}),
+                             ("go", "rowboat", {"LAND", "BOARD"}),
+                             ("vote torch", "vote", {"VOTE 2 (Torch / French / Skull)",
+                                                     "VOTE 3 (2 Torch / 2 French / 2 Skull)"})):
+        result = read_sms_reply(body, scenario(name))
+        [asked] = result.not_understood
+        assert result.commands == [] and asked.ambiguous and set(asked.candidates) == want
+
+
+def test_a_question_is_not_an_order() -> None:
+    result = read_sms_reply("Attack?", scenario("turn"))
+    assert result.commands == [] and result.not_understood[0].suggestion == "ATTACK"
+
+
+def test_did_you_mean_never_picks_a_name_the_player_did_not_write() -> None:
+    result = read_sms_reply("maroon Xavier", scenario("turn"))
+    assert result.not_understood[0].suggestion == "MAROON Cleo or MAROON Émile"
+    result = read_sms_reply("frce 1 2 cleo", scenario("turn"))
+    assert result.not_understood[0].suggestion == "FORCE 1 2 Cleo"
