@@ -69,7 +69,7 @@ POLICY: dict[DecisionKind, DefaultRule] = {rule.kind: rule for rule in (
         DecisionKind.ACTION,
         "you secretly VIEW two Event cards drawn at random; nothing on the board changes",
         "they looked at two Event cards drawn at random; nothing on the board changed",
-        "VIEW 2 random cards",
+        "2 random cards, just a look",
         "a turn must be taken; looking moves no pawn and no treasure and spends no card"),
     DefaultRule(
         DecisionKind.VOTE,
@@ -190,13 +190,17 @@ def preview_default(state: GameState, seat: int) -> DefaultPreview:
     return DefaultPreview(_draw(decision, _stream(state)), POLICY[decision.kind])
 
 
-def describe_default(state: GameState, seat: int) -> str:
-    """What is played if ``seat`` stays silent, in the player's words (second person)."""
+def describe_default(state: GameState, seat: int, *, short: bool = False) -> str:
+    """What is played if ``seat`` stays silent, in the player's words (second person);
+    ``short``: a few words for an SMS."""
     preview = preview_default(state, seat)
     said = _said(state, preview.command)
-    if preview.rule.plays.startswith(said):
-        return preview.rule.plays
-    return f"{preview.rule.plays} (drawn for this question: {said})"
+    words = preview.rule.short if short else preview.rule.plays
+    if words.startswith(said):
+        return words
+    if short:
+        return f"{said} ({words})"
+    return f"{words} (drawn for this question: {said})"
 
 
 def _said(state: GameState, command: Command) -> str:
@@ -224,7 +228,7 @@ def apply_default(state: GameState, seat: int) -> tuple[GameState, list[Event]]:
     played = "" if secret else f" ({shown})"
     notice = Event(
         "timeout.played",
-        f"{state.names[seat]} did not answer in time: {rule.table}{played}. Why: {rule.why}.",
+        f"{state.names[seat]} ran out of time: {rule.table}{played}. Why: {rule.why}.",
         data={"seat": seat, "kind": decision.kind.value,
               "command": None if secret else str(command), "why": rule.why},
     )

@@ -74,6 +74,9 @@ _EXTRA_FILLER: dict[str, frozenset[str]] = {
     "PLACE": frozenset({"starting", "start"}),
 }
 
+#: Words that decline a successful Attack's treasure (``TAKE NONE``).
+_DECLINE_TREASURE = frozenset({"none", "nothing", "no", "decline", "declined"})
+
 _TAKES_NAME = {"MAROON", "SHOOT", "GIVE", "MARQUE", "FORCE"}
 _TAKES_SHIP = {"ROW", "BOARD", "MARQUE"}
 _TAKES_HOLD = {"SHIFT", "TAKE", "PLACE", "MAP"}
@@ -377,6 +380,8 @@ def _canonical(keyword: str, toks: Sequence[str], ctx: ParseContext) -> tuple[st
         hold = args.holds[-1]
         return {"SHIFT": f"SHIFT TO {hold}", "PLACE": f"PLACE {hold}",
                 "MAP": f"MAP {hold}"}[k], args.notes
+    if k == "TAKE" and not args.holds and _DECLINE_TREASURE & set(toks):
+        return "TAKE NONE", args.notes  # "take none", "no treasure", "nothing"
     if k == "TAKE":
         _only(args, "holds")
         if len(args.holds) == 2:
@@ -551,6 +556,8 @@ def parse_line(line: str, ctx: ParseContext) -> Understood | Meta | NotUnderstoo
             note = f"read '{head}' as {fixed.upper()}"
             head = fixed
             keywords = VERBS.get(fixed)
+    if head in _DECLINE_TREASURE and "TAKE NONE" in ctx.legal:
+        return _understood(line, "TAKE NONE", ctx, None)  # "decline" is also for invitations
     if keywords is None and head in META:
         return _meta(line, head, rest)
     if keywords is not None:
