@@ -232,6 +232,32 @@ class Take(Command):
 
 
 @dataclass(frozen=True)
+class TakeNone(Command):
+    """Successful Attack: the Captain takes no treasure (he *may* take one): ``TAKE NONE``."""
+
+    keyword = "TAKE"
+
+    def __str__(self) -> str:
+        return "TAKE NONE"
+
+
+@dataclass(frozen=True)
+class Discard(Command):
+    """A revealed Letter of Marque with nobody to move: resolve it with no effect and
+    discard it (OQ-8): ``DISCARD``."""
+
+    keyword = "DISCARD"
+
+
+@dataclass(frozen=True)
+class Timeout(Command):
+    """Sent by the service, never by a player: the seat ran out of time, so the default of
+    :mod:`engine.defaults` is drawn and played (replaying ``TIMEOUT`` draws it again)."""
+
+    keyword = "TIMEOUT"
+
+
+@dataclass(frozen=True)
 class Place(Command):
     """Opening Captain: where the starting treasure goes: ``PLACE BRITISH``."""
 
@@ -355,6 +381,8 @@ def _parse_vote(text: str, t: list[str]) -> Command:
 
 
 def _parse_take(text: str, t: list[str]) -> Command:
+    if t[1:] == ["NONE"]:
+        return TakeNone()
     _arity(text, t, 2, 3)
     if len(t) == 3:
         if t[1] != "TO":
@@ -403,6 +431,8 @@ _PARSERS: dict[str, Callable[[str, list[str]], Command]] = {
     "SHOOT": _one(lambda s, t: Shoot(_seat(s, t, 1))),
     "GIVE": _one(lambda s, t: Give(_seat(s, t, 1))),
     "TAKE": _parse_take,
+    "DISCARD": _no_args(Discard),
+    "TIMEOUT": _no_args(Timeout),
     "PLACE": _one(lambda s, t: Place(_hold(s, t, 1))),
     "FOUNTAIN": _no_args(Fountain),
     "ACCEPT": _no_args(Accept),

@@ -237,17 +237,35 @@ def _treasure_map(s: GameState, ev: Events, revealer: int, card: int) -> None:
 
 
 def give_map(s: GameState, ev: Events, seat: int, target: int, card: int) -> None:
-    """The Treasure Map goes face-up in front of ``target`` (any player)."""
+    """The Treasure Map goes face-up in front of ``target`` (any player); it is usable from
+    the next turn on (rules reference 9.3: "on a later turn")."""
     s.kept[target].append(card)
+    # Provisional bookkeeping of the provisional effect (OQ-1), so it lives in ``extra``;
+    # a fresh dict, never a mutated one: copies of the state share ``extra``'s values.
+    s.extra[_MAP_TURN] = {**s.extra.get(_MAP_TURN, {}), str(card): s.turn_number}
     say(ev, "card.given", f"{name(s, seat)} gave the Treasure Map to {name(s, target)}.",
         seat=seat, target=target, title=EventTitle.TREASURE_MAP.value)
 
 
+_MAP_TURN = "treasure_map_received_turn"  # card id (str) -> turn it was given
+
+
+def usable_map(s: GameState, seat: int) -> int | None:
+    """A Treasure Map ``seat`` holds since before this turn (9.3: used on a later turn; in a
+    2-player game a map given to oneself by the first action waits for the next turn)."""
+    received = s.extra.get(_MAP_TURN, {})
+    for card in s.kept[seat]:
+        if EVENT_CARDS[card] is EventTitle.TREASURE_MAP and received.get(
+                str(card), -1) < s.turn_number:
+            return card
+    return None
+
+
 def map_options_ok(s: GameState, seat: int) -> bool:
     """PROVISIONAL (OQ-1): a Treasure Map may be used by its holder aboard a ship while the
-    Galleon has treasure."""
+    Galleon has treasure, from the turn after it was given."""
     return (
-        kept_card(s, seat, EventTitle.TREASURE_MAP) is not None
+        usable_map(s, seat) is not None
         and s.location(seat).is_ship
         and s.treasure["GALLEON"] > 0
     )
@@ -258,7 +276,7 @@ def treasure_map_effect(s: GameState, ev: Events, seat: int, hold: Hold) -> None
     is unknown. As a whole action its holder discards it to move 1 treasure from the
     Spanish Galleon into ``hold`` of the ship he is on. Swap this one function when the
     real card text is found."""
-    card = kept_card(s, seat, EventTitle.TREASURE_MAP)
+    card = usable_map(s, seat)
     ship = s.location(seat).ship
     assert card is not None and ship is not None
     discard_kept(s, seat, card)

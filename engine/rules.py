@@ -32,6 +32,7 @@ from engine.commands import (
     Brawl,
     Choose,
     Command,
+    Discard,
     Force,
     Fountain,
     Give,
@@ -46,6 +47,8 @@ from engine.commands import (
     Shift,
     Shoot,
     Take,
+    TakeNone,
+    Timeout,
     UseAtlantis,
     UseMap,
     View,
@@ -107,6 +110,9 @@ ANSWERS: dict[type[Command], frozenset[DecisionKind]] = {
     Shoot: frozenset({DecisionKind.SHOOT}),
     Give: frozenset({DecisionKind.GIVE}),
     Take: frozenset({DecisionKind.TAKE}),
+    TakeNone: frozenset({DecisionKind.TAKE}),
+    Discard: frozenset({DecisionKind.LETTER_OF_MARQUE}),
+    Timeout: frozenset(DecisionKind),
     Place: frozenset({DecisionKind.PLACE}),
     Fountain: frozenset({DecisionKind.FOUNTAIN}),
     Accept: frozenset({DecisionKind.FOUNTAIN}),
@@ -183,6 +189,8 @@ _USE_MAP = tuple(UseMap(h) for h in Hold)
 _PLACE = (Place(Hold.BRITISH), Place(Hold.FRENCH))
 _FOUNTAIN = (Fountain(), Accept())
 _SAVE = Save()
+_DISCARD = Discard()
+_TAKE_NONE = TakeNone()
 
 
 @lru_cache(maxsize=16)
@@ -211,13 +219,14 @@ def _compute_legal(s: GameState, stage: Stage, seat: int) -> tuple[Command, ...]
     if isinstance(stage, ChooseStage):
         return tuple(Choose(p) for p in stage.positions)
     if isinstance(stage, MarqueStage):
-        return (*marque_moves(s), _SAVE)
+        moves = marque_moves(s)  # OQ-8: with nobody to move, save it or let it go
+        return (*moves, _SAVE) if moves else (_SAVE, _DISCARD)
     if isinstance(stage, ShootStage):
         return tuple(Shoot(t) for t in range(s.n) if t != seat)
     if isinstance(stage, GiveStage):
         return tuple(Give(t) for t in range(s.n))
     if isinstance(stage, TakeStage):
-        return take_options(s, seat)
+        return (*take_options(s, seat), _TAKE_NONE)  # the Captain *may* take 1 treasure
     if isinstance(stage, FountainStage):
         return _FOUNTAIN
     return ()
@@ -309,6 +318,10 @@ def apply(state: GameState, seat: int, command: Command | str) -> tuple[GameStat
         raise NotYourDecisionError(f"there is no seat {seat + 1} in this game")
     if isinstance(command, UseAtlantis):
         return _order_atlantis(state, seat)
+    if isinstance(command, Timeout):
+        from engine.defaults import apply_default  # defaults builds on this module
+
+        return apply_default(state, seat)
     stage = state.stage
     assert stage is not None
     if seat not in stage.awaiting():
@@ -415,6 +428,12 @@ def _on_choose(s: GameState, ev: Events, seat: int, command: Command, stage: Sta
 
 def _on_marque(s: GameState, ev: Events, seat: int, command: Command,
                stage: MarqueStage) -> None:
+    if isinstance(command, Discard):
+        s.discard.append(stage.card)
+        say(ev, "card.discarded", f"{name(s, seat)} let the Letter of Marque go: nobody was "
+            "on Tortuga or in a rowboat, so it had no effect.", seat=seat,
+            title=EventTitle.LETTER_OF_MARQUE.value)
+        return
     assert isinstance(command, Marque | Save)
     use_marque(s, ev, seat, command, stage.card, saved=False)
 
@@ -430,6 +449,9 @@ def _on_give(s: GameState, ev: Events, seat: int, command: Command, stage: GiveS
 
 
 def _on_take(s: GameState, ev: Events, seat: int, command: Command, stage: Stage) -> None:
+    if isinstance(command, TakeNone):
+        say(ev, "treasure.declined", f"{name(s, seat)} took no treasure.", seat=seat)
+        return
     assert isinstance(command, Take)
     take(s, ev, seat, command)
 
@@ -604,7 +626,8 @@ def _why(s: GameState, seat: int, c: Command) -> str:
             return "only a ship's Cabin Boy may move treasure between its holds"
         return "the other hold is empty"
     if isinstance(c, UseMap):
-        return "you need a Treasure Map, a place on a ship and treasure on the Galleon"
+        return ("you need a Treasure Map given before this turn, a place on a ship and "
+                "treasure on the Galleon")
     if isinstance(c, Marque):
         if isinstance(s.stage, ActionStage) and kept_card(
                 s, seat, EventTitle.LETTER_OF_MARQUE) is None:
@@ -613,6 +636,8 @@ def _why(s: GameState, seat: int, c: Command) -> str:
     if isinstance(c, Vote):
         return (f"you hold {len(s.hands[seat])} Vote card(s); two cards need an unused "
                 "El Dorado")
-    if isinstance(c, Shoot | Give | Choose | Take):
+    if isinstance(c, Discard):
+        return "someone is on Tortuga or in a rowboat: use the Letter of Marque or SAVE it"
+    if isinstance(c, Shoot | Give | Choose | Take | TakeNone):
         return "that is not one of the offered choices"
     return "the rules do not allow it now"

@@ -18,7 +18,7 @@ import base64
 import json
 import re
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -580,6 +580,7 @@ def submit(
     now: datetime,
     decision_id: str | None = None,
     inbound_message_id: int | None = None,
+    first_tell: Callable[[engine.GameState], None] | None = None,
 ) -> Result:
     """Apply a seat's command(s) in order, stopping at the first the rules refuse.
 
@@ -588,6 +589,8 @@ def submit(
     result to voters, GAME_OVER at the end). ``decision_id``, if given, must still be the
     seat's open decision, else nothing is applied (the reply answered a closed question).
     ``origin``: ``"inbound:<id>"``, ``"timeout"``, ``"admin"``, ``"cli"``...
+    ``first_tell(post)`` writes messages that must reach seats before the prompts (the
+    timeout notice): it runs once the deadlines are synced, before any other message.
     """
     batch = [commands] if isinstance(commands, engine.Command | str) else list(commands)
     game = lock_game(session, game_id)
@@ -630,7 +633,8 @@ def submit(
     _save_state(game, state, now)
     session.add(game)
     session.flush()
-    notified = _after_change(session, game, pre, state, stored, actor=seat, now=now)
+    notified = _after_change(session, game, pre, state, stored, actor=seat, now=now,
+                             first_tell=first_tell)
     visible = [outbox.event_dict(e) for e in stored if e.visible_to(seat)]
     message = f"done: {', '.join(done)}"
     if not_done:
@@ -672,12 +676,17 @@ def _concerns(event: GameEvent, seat: int) -> bool:
 
 
 def _after_change(session: Session, game: Game, pre: engine.GameState, post: engine.GameState,
-                  events: list[GameEvent], *, actor: int | None, now: datetime) -> list[int]:
+                  events: list[GameEvent], *, actor: int | None, now: datetime,
+                  first_tell: Callable[[engine.GameState], None] | None = None) -> list[int]:
     """Deadlines and messages after the state moved from ``pre`` to ``post``."""
     assert game.id is not None
     if post.over:
+        if first_tell is not None:
+            first_tell(post)
         return _finish(session, game, post, now)
     _sync_deadlines(session, game, post, policy_of(game), now)
+    if first_tell is not None:
+        first_tell(post)
     pre_vote = engine.public_view(pre).vote
     voters = set(pre_vote.participants) if pre_vote is not None else set()
     vote_results = [e for e in events if e.kind == "vote.result"]
@@ -761,12 +770,19 @@ def pause(session: Session, game_id: int, reason: str, *, now: datetime) -> Resu
 
 
 def resume(session: Session, game_id: int, *, now: datetime) -> Result:
-    """Restart the clock: open deadlines move later by the length of the pause."""
+    """Restart the clock: every open decision gets at least the time it had left when the
+    game paused and never less than the policy's floor (``timing.resume_deadlines``); a
+    decision left without a deadline (the "pause" timeout policy) gets a fresh one."""
     game = lock_game(session, game_id)
     if game.status != GameStatus.PAUSED:
         raise WrongState(f"game {game.name!r} is {game.status}, not paused")
     paused_for = now - (game.paused_at or now)
-    timing.shift_open_deadlines(session, game_id, paused_for)
+    policy = policy_of(game)
+    zones = {s.seat_index: p.time_zone for s, p in seats_of(session, game_id)}
+    timing.resume_deadlines(session, game_id, game.paused_at or now, now, policy,
+                            lambda seat: zones.get(seat, "UTC") if seat is not None else "UTC")
+    if game.started_at and game.state_json:
+        _sync_deadlines(session, game, load_state(game), policy, now)
     game.status = GameStatus.RUNNING if game.started_at else GameStatus.INVITING
     game.paused_at = None
     game.pause_reason = None
@@ -1037,12 +1053,22 @@ def send_reminder(session: Session, deadline: Deadline, now: datetime,
                          f"{deadline.reminders_sent}",
                   extra={"decision_kind": deadline.kind, "policy": policy.on_timeout,
                          "invitation": deadline.kind == INVITATION,
-                         "decision_ids": [deadline.decision_key]})
+                         "decision_ids": [deadline.decision_key],
+                         **_if_silent(state, deadline.seat, policy)})
     (report.final_warnings if final else report.reminders).append(deadline.id)  # type: ignore[arg-type]
     deadline.reminders_sent += 1
     deadline.next_reminder_at = timing.next_reminder(
         deadline, settings.quiet_policy(policy, player), player.time_zone, now)
     session.add(deadline)
+
+
+def _if_silent(state: engine.GameState | None, seat: int, policy: TimingPolicy
+               ) -> dict[str, str]:
+    """What a reminder says is played for this very decision if the seat stays silent."""
+    if state is None or policy.on_timeout != "default":
+        return {}
+    return {"if_silent": engine.describe_default(state, seat),
+            "if_silent_sms": engine.describe_default(state, seat, short=True)}
 
 
 def nudge(session: Session, game_id: int, *, now: datetime) -> int:
@@ -1090,7 +1116,7 @@ def handle_expired(session: Session, deadline: Deadline, now: datetime,
         deadline.status, deadline.resolved_at = DeadlineStatus.DONE, now
         deadline.next_reminder_at = None
         return
-    _, player = seat_of(session, game.id, deadline.seat)
+    silent_seat, player = seat_of(session, game.id, deadline.seat)
     if policy.on_timeout == "pause":
         _escalate(session, game, deadline, now, report,
                   f"{player.display_name} did not answer in time ({deadline.kind})")
@@ -1098,18 +1124,29 @@ def handle_expired(session: Session, deadline: Deadline, now: datetime,
               now=now)
         report.paused_games.append(game.id)
         return
-    command = default_command(state, deadline.seat)
-    secret = deadline.kind == "VOTE"
-    public_text = (f"{player.display_name} ran out of time; a Vote card was played for them."
-                   if secret else
-                   f"{player.display_name} ran out of time; {command} was played for them.")
-    record_events(session, game, [_service_event(
-        "timeout.played", public_text, seat=deadline.seat, kind=deadline.kind,
-        command=None if secret else str(command))], now=now)
-    result = submit(session, game.id, deadline.seat, command, origin=timing.TIMEOUT_ORIGIN,
-                    now=now, decision_id=deadline.decision_key)
+    told: dict[str, Any] = {}
+
+    def tell_the_silent_seat_first(post: engine.GameState) -> None:
+        """TIMED_OUT to the silent seat before any prompt this default opens (the outbox
+        delivers each seat's messages in the order they were written)."""
+        notice = session.exec(
+            select(GameEvent).where(GameEvent.game_id == game.id,
+                                    GameEvent.kind == "timeout.played")
+            .order_by(col(GameEvent.seq).desc())).first()
+        assert notice is not None
+        data = json.loads(notice.data_json or "{}")
+        told.update(text=notice.text, played=data.get("command"), why=data.get("why"))
+        outbox.notify(session, game, silent_seat, player, MessageKind.TIMED_OUT,
+                      now=now, state=post, deadline=_due(session, game.id, deadline.seat),
+                      dedupe=f"g{game.id}:s{deadline.seat}:timeout:{deadline.id}",
+                      extra={"played": told["played"], "why": told["why"],
+                             "decision_kind": deadline.kind})
+
+    result = submit(session, game.id, deadline.seat, engine.Timeout(),
+                    origin=timing.TIMEOUT_ORIGIN, now=now, decision_id=deadline.decision_key,
+                    first_tell=tell_the_silent_seat_first)
     if not result.ok:
-        raise RuntimeError(f"default {command} for seat {deadline.seat + 1} failed: "
+        raise RuntimeError(f"the default for seat {deadline.seat + 1} failed: "
                            f"{result.message}")
     deadline.status, deadline.resolved_at = DeadlineStatus.TIMED_OUT, now
     deadline.next_reminder_at = None
@@ -1118,16 +1155,13 @@ def handle_expired(session: Session, deadline: Deadline, now: datetime,
     game = lock_game(session, game.id)
     after = load_state(game)
     for other, other_player in seats_of(session, game.id):
-        you = other.seat_index == deadline.seat
-        if not you and other.seat_index in result.notified:
-            continue  # its new message already carries the news in its recap
-        kind = MessageKind.TIMED_OUT if you else MessageKind.NOTICE
-        outbox.notify(session, game, other, other_player, kind, now=now,
+        if other.seat_index == deadline.seat or other.seat_index in result.notified:
+            continue  # told first, or its new message carries the news in its recap
+        outbox.notify(session, game, other, other_player, MessageKind.NOTICE, now=now,
                       state=after, deadline=_due(session, game.id, other.seat_index),
                       dedupe=f"g{game.id}:s{other.seat_index}:timeout:{deadline.id}",
-                      extra={"played": str(command), "decision_kind": deadline.kind} if you
-                      else {"headline": public_text, "who": player.display_name,
-                            "who_seat_number": deadline.seat + 1})
+                      extra={"headline": told["text"], "who": player.display_name,
+                             "who_seat_number": deadline.seat + 1})
     seat_count = len(seats_of(session, game.id))
     if game.status == GameStatus.RUNNING and timing.is_stalled(session, game.id, seat_count):
         _pause_stalled(session, game, deadline, now, report)

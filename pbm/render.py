@@ -24,10 +24,12 @@ service renders it once per game version (``RenderedMessage.board_image_key``) a
 - ``VOTE_RESULT``: ``result`` (the ``vote.result`` event dict), else found in ``events``.
 - ``REMINDER`` / ``FINAL_WARNING``: ``invitation`` (bool: a reminder to JOIN or DECLINE),
   ``policy`` = ``"default"`` (a safe default is played at the deadline, the default) or
-  ``"pause"`` (the game pauses and the admin is told).
+  ``"pause"`` (the game pauses and the admin is told); ``if_silent`` / ``if_silent_sms``
+  what is played for this decision if no answer comes (``engine.describe_default``).
 - ``TIMED_OUT``: ``played`` (canonical command played; None when it is a secret, e.g. a
   vote card), ``you`` (bool: it was this seat's decision, default True), ``who`` (name of
-  the seat that timed out); ``paused`` (bool) when the policy paused the game instead.
+  the seat that timed out); ``paused`` (bool) when the policy paused the game instead;
+  ``why`` (str) why that default favours no team.
 - ``PAUSED``: ``reason``; ``RESUMED``: ``reason``, ``paused_hours``.
 - ``SEAT_REPLACED``: ``old_name | previous_player``, ``new_name``, ``briefing`` (bool: this
   is the newcomer's briefing pack: secrets, board, recent history in ``events``),
@@ -760,7 +762,7 @@ SECTIONS: dict[MessageKind, tuple[str, ...]] = {
     MessageKind.PROMPT: ("awaited", "talk", "recap", "secrets", "board"),
     MessageKind.NOTICE: ("recap", "awaited", "board"),
     MessageKind.VOTE_RESULT: ("vote_result", "recap", "board"),
-    MessageKind.REMINDER: ("awaited", "talk", "recap", "secrets", "board"),
+    MessageKind.REMINDER: ("awaited", "policy", "talk", "recap", "secrets", "board"),
     MessageKind.FINAL_WARNING: ("policy", "awaited", "talk", "recap", "secrets", "board"),
     MessageKind.TIMED_OUT: ("timed_out", "recap", "board"),
     MessageKind.PAUSED: ("paused",),
@@ -923,6 +925,9 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
                   f"{me['loyalty_name']}." if me else "You took over a seat.",
                   MessageKind.GAME_STARTED: f"Game on! You are {me['loyalty_name']}."
                   if me else "Game on!"}.get(kind, "")
+        if kind in (MessageKind.REMINDER, MessageKind.FINAL_WARNING) and extra.get(
+                "if_silent_sms"):  # what is played for this decision if no reply comes
+            prefix += f" No reply = {extra['if_silent_sms']}."
         talk = model["table_talk"]
         if talk:
             prefix = (prefix + f" {len(talk)} new SAY msg(s).").strip()

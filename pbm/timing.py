@@ -2,9 +2,10 @@
 
 Every pending decision has a ``Deadline`` row. ``sweep_deadlines(session, now)`` (run by
 beat every few minutes) sends reminders and the final warning, and after the grace period
-applies the game's timeout policy: ``"default"`` plays ``engine.default_command`` for the
-seat and tells the table, ``"pause"`` pauses the game and alerts the admin. The stall guard
-(``is_stalled``) stops ``"default"`` from playing a silent table forever: once every seat
+applies the game's timeout policy: ``"default"`` plays the engine's default for the seat
+(``TIMEOUT``, see ``engine/defaults.py``) and tells the table what and why, ``"pause"``
+pauses the game and alerts the admin. The stall guard (``is_stalled``) stops ``"default"``
+from playing a silent table forever: once every seat
 has timed out since anyone last answered, the game pauses and the admin is alerted.
 Reminders wait out the player's quiet hours; deadlines never do. Everything takes ``now``.
 """
@@ -52,7 +53,9 @@ class TimingPolicy:
     way); ``final_warning_hours``: the last warning this long before the deadline;
     ``grace_hours``: how long after the deadline the timeout policy waits;
     ``on_timeout``: ``"default"`` (play a safe default and tell the table) or ``"pause"``
-    (pause the game, alert the admin); quiet hours are local to each player.
+    (pause the game, alert the admin); quiet hours are local to each player;
+    ``resume_floor_hours``: when a paused game resumes, every open decision is due no
+    sooner than this (or its whole window, if that is shorter).
     """
 
     decision_hours: Mapping[str, float] = field(
@@ -67,6 +70,7 @@ class TimingPolicy:
     quiet_end: int = 8
     auto_start: bool = True  # start as soon as every seat has joined
     away_hours: float = 72  # per seat and game: how long AWAY may hold its deadlines
+    resume_floor_hours: float = 12  # after a pause, at least this long to answer
 
     def __post_init__(self) -> None:
         if self.on_timeout not in {"default", "pause"}:
@@ -269,6 +273,39 @@ def close_all(session: Session, game_id: int, status: DeadlineStatus, now: datet
         deadline.status = status
         deadline.resolved_at = now
         deadline.next_reminder_at = None
+
+
+def resume_floor(policy: TimingPolicy, kind: str) -> timedelta:
+    """The least time an open decision of ``kind`` gets when a paused game resumes."""
+    return timedelta(hours=min(policy.resume_floor_hours, policy.hours_for(kind)))
+
+
+def resume_deadlines(session: Session, game_id: int, paused_at: datetime, now: datetime,
+                     policy: TimingPolicy, tz_of: Callable[[int | None], str]
+                     ) -> list[Deadline]:
+    """Restart the clock of a paused game's open deadlines: each is due after at least the
+    time it had left when the game paused, and never sooner than the floor
+    (:func:`resume_floor`); its reminders restart after ``now`` (one that fell due during
+    the pause is skipped: the RESUMED message carries the deadline)."""
+    resumed = open_deadlines(session, game_id)
+    for deadline in resumed:
+        left = max(deadline.due_at - paused_at, resume_floor(policy, deadline.kind))
+        deadline.due_at = now + left
+        reschedule_reminders(deadline, policy, tz_of(deadline.seat), now)
+    return resumed
+
+
+def reschedule_reminders(deadline: Deadline, policy: TimingPolicy, tz: str, now: datetime
+                         ) -> None:
+    """Point ``next_reminder_at`` at the first scheduled reminder still ahead of ``now``
+    (counting the passed ones as sent), or at none."""
+    times = reminder_times(policy, deadline.created_at, deadline.due_at)
+    sent = deadline.reminders_sent
+    while sent < len(times) and polite_time(times[sent], tz, policy, deadline.due_at) <= now:
+        sent += 1
+    deadline.reminders_sent = sent
+    deadline.next_reminder_at = (
+        polite_time(times[sent], tz, policy, deadline.due_at) if sent < len(times) else None)
 
 
 def shift_open_deadlines(session: Session, game_id: int, by: timedelta, *,

@@ -138,7 +138,9 @@ def _open_deadlines(session: Session, game_ids: list[int]) -> dict[int, list[Dea
     return by_game
 
 
-def _awaited(deadlines: list[Deadline], names: dict[int, str], now: datetime) -> list[Awaited]:
+def _awaited(deadlines: list[Deadline], names: dict[int, str], now: datetime,
+             paused: bool = False) -> list[Awaited]:
+    """The open decisions; a paused game's clock is stopped, so nothing in it is overdue."""
     return [
         Awaited(
             seat=d.seat,
@@ -147,7 +149,7 @@ def _awaited(deadlines: list[Deadline], names: dict[int, str], now: datetime) ->
             since=d.created_at,
             due_at=d.due_at,
             reminders_sent=d.reminders_sent,
-            overdue=d.due_at <= now,
+            overdue=d.due_at <= now and not paused,
         )
         for d in deadlines
     ]
@@ -186,7 +188,8 @@ def list_games(session: Session, now: datetime, status: str | None = None) -> li
     rows = []
     for game in games:
         assert game.id is not None
-        awaited = _awaited(deadlines.get(game.id, []), names.get(game.id, {}), now)
+        awaited = _awaited(deadlines.get(game.id, []), names.get(game.id, {}), now,
+                           paused=game.status == GameStatus.PAUSED)
         last = max(filter(None, [game.updated_at, activity.get(game.id)]))
         rows.append(
             GameRow(
@@ -313,7 +316,8 @@ def game_detail(
         for seat, player in seat_rows
     ]
     names = {s.index: s.name for s in seats}
-    awaited = _awaited(_open_deadlines(session, [game_id]).get(game_id, []), names, now)
+    awaited = _awaited(_open_deadlines(session, [game_id]).get(game_id, []), names, now,
+                       paused=game.status == GameStatus.PAUSED)
     log = session.exec(
         select(GameEvent)
         .where(GameEvent.game_id == game_id)

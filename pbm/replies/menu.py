@@ -154,6 +154,8 @@ def _label(command: str, seat_view: Mapping[str, Any], names: Mapping[int, str])
     if verb == "PLACE":
         return f"put your starting treasure in the {_HOLD.get(args[0], args[0])} hold"
     if verb == "TAKE":
+        if args == ["NONE"]:
+            return "take no treasure (you may decline it)"
         if len(args) == 2:
             return f"Galleon treasure into your {_HOLD.get(args[1], args[1])} hold"
         return (f"from their {_HOLD.get(args[0], args[0])} hold into your "
@@ -186,6 +188,7 @@ def _label(command: str, seat_view: Mapping[str, Any], names: Mapping[int, str])
         "MUTINY": "First Mate: call a Mutiny",
         "BRAWL": "Governor: call a Brawl on Tortuga",
         "SAVE": "keep the Letter of Marque for later",
+        "DISCARD": "let the Letter of Marque go: no effect",
         "FOUNTAIN": "use the Fountain of Youth: stay",
         "ACCEPT": "accept: go to Tortuga",
         "ATLANTIS": "Atlantis: move to the other ship before the next turn",

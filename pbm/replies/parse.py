@@ -85,6 +85,9 @@ _EXTRA_FILLER: dict[str, frozenset[str]] = {
     "PLACE": frozenset({"starting", "start"}),
 }
 
+#: Words that decline a successful Attack's treasure (``TAKE NONE``).
+_DECLINE_TREASURE = frozenset({"none", "nothing", "no", "decline", "declined"})
+
 _TAKES_NAME = {"MAROON", "SHOOT", "GIVE", "MARQUE", "FORCE"}
 _TAKES_SHIP = {"ROW", "BOARD", "MARQUE"}
 _TAKES_HOLD = {"SHIFT", "TAKE", "PLACE", "MAP"}
@@ -489,6 +492,8 @@ def _canonical(keyword: str, toks: Sequence[str], ctx: ParseContext) -> tuple[st
         hold = args.holds[-1]
         return {"SHIFT": f"SHIFT TO {hold}", "PLACE": f"PLACE {hold}",
                 "MAP": f"MAP {hold}"}[k], args.notes
+    if k == "TAKE" and not args.holds and _DECLINE_TREASURE & set(toks):
+        return "TAKE NONE", args.notes  # "take none", "no treasure", "nothing"
     if k == "TAKE":
         _only(args, "holds")
         if len(args.holds) == 2:
@@ -746,6 +751,13 @@ def _verb_start(toks: Sequence[str]) -> int | None:
     return None
 
 
+def _declines_treasure(toks: list[str]) -> bool:
+    """True for "none", "no treasure", "nothing", "decline": no verb and no hold after it."""
+    rest = _strip_leading(toks)
+    return bool(rest) and rest[0] in _DECLINE_TREASURE and not any(
+        _is_verb(t) or t in ("british", "french", "brit", "fr", "b", "f") for t in rest[1:])
+
+
 def _negated(before: Sequence[str]) -> bool:
     """True when the words before the verb negate it ("not the mutiny", "instead of")."""
     if any(t in NEGATIONS for t in before):
@@ -855,6 +867,8 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
             return answer
     if not raw_toks:
         return None
+    if "TAKE NONE" in ctx.legal and _declines_treasure(raw_toks):
+        return _understood(line, "TAKE NONE", ctx, None)  # "decline" is also for invitations
     start = _verb_start(raw_toks)
     if start is not None and start + 1 < len(raw_toks) and raw_toks[start] in _LABEL_WORDS \
             and (start + 1 in breaks or raw_toks[start + 1] == "is"):

@@ -29,6 +29,7 @@ VERBS: dict[str, tuple[str, ...]] = {
     "go": ("ACCEPT", "LAND", "ROW", "BOARD"),
     # answers
     "save": ("SAVE",), "keep": ("SAVE",),
+    "discard": ("DISCARD",),
     "vote": ("VOTE",), "play": ("VOTE",),
     "choose": ("CHOOSE", "VOTE"), "pick": ("CHOOSE", "VOTE"), "select": ("CHOOSE", "VOTE"),
     "chose": ("CHOOSE", "VOTE"),

@@ -80,11 +80,26 @@ def test_a_saved_letter_of_marque_is_kept_and_used_later_as_a_whole_action() -> 
     assert pending(s)[0].seat == 1
 
 
-def test_with_nobody_to_move_a_letter_of_marque_can_only_be_saved() -> None:
-    # OQ-8: nobody on Tortuga or in a rowboat.
+def test_with_nobody_to_move_a_letter_of_marque_is_saved_or_let_go_without_effect() -> None:
+    # OQ-8: nobody on Tortuga or in a rowboat: keep it, or it resolves with no effect.
     s = game(4, fd=[0, 1], jr=[2, 3], row=first(LOM), turn=0)
     s, _ = play(s, (0, "REVEAL 1"))
-    assert legal_texts(s, 0) == {"SAVE"}
+    assert legal_texts(s, 0) == {"SAVE", "DISCARD"}
+    let_go, events = play(s, (0, "DISCARD"))
+    assert kept_titles(let_go, 0) == [] and discarded(let_go) == [LOM]
+    assert let_go.lines == s.lines and let_go.treasure == s.treasure
+    assert events[0].kind == "card.discarded"
+    assert pending(let_go)[0].seat == 1
+    saved, _ = play(s, (0, "SAVE"))
+    assert kept_titles(saved, 0) == [LOM]
+
+
+def test_a_letter_of_marque_is_not_let_go_while_someone_could_be_moved() -> None:
+    s = game(5, fd=[0, 1], jr=[2, 3], tortuga=[4], row=first(LOM), turn=0)
+    s, _ = play(s, (0, "REVEAL 1"))
+    assert "DISCARD" not in legal_texts(s, 0)
+    with pytest.raises(IllegalCommandError, match="use the Letter of Marque or SAVE it"):
+        play(s, (0, "DISCARD"))
 
 
 def test_a_letter_of_marque_never_fills_a_sixth_place_on_a_ship() -> None:
@@ -217,6 +232,30 @@ def test_the_provisional_treasure_map_moves_a_galleon_treasure_into_its_holders_
     assert s.treasure["GALLEON"] == 3 and s.treasure["JR_FRENCH"] == 1
     assert kept_titles(s, 2) == [] and discarded(s) == [MAP]
     assert "provisional" in of_kind(events, "treasure.moved")[0].text
+
+
+def test_in_a_two_player_game_a_map_given_to_oneself_waits_for_a_later_turn() -> None:
+    # Rules reference 9.3: the map is used "on a later turn", not by the second action of
+    # the turn in which its revealer gave it to himself.
+    s = game(2, fd=[0], jr=[1], row=[MAP, None, None, STORMY, BELLS], turn=0)
+    s, _ = play(s, (0, "REVEAL 1"), (0, "GIVE 1"))
+    assert kept_titles(s, 0) == [MAP] and pending(s)[0].context["action"] == 2
+    assert not any(t.startswith("MAP") for t in legal_texts(s, 0))
+    with pytest.raises(IllegalCommandError, match="given before this turn"):
+        play(s, (0, "MAP BRITISH"))
+    s, _ = play(s, (0, "VIEW 4 5"), (1, "VIEW 4 5"), (1, "VIEW 4 5"))
+    assert pending(s)[0].seat == 0
+    assert {"MAP BRITISH", "MAP FRENCH"} <= legal_texts(s, 0)
+    s, _ = play(s, (0, "MAP FRENCH"))
+    assert s.treasure["FD_FRENCH"] == 1 and kept_titles(s, 0) == []
+
+
+def test_a_map_forced_on_the_turn_player_by_the_other_seat_also_waits() -> None:
+    # 2 players: seat 0 forces seat 1, who reveals a map and gives it to seat 0.
+    s = game(2, fd=[0], jr=[1], row=[MAP, STORMY, None, None, BELLS], turn=0)
+    s, _ = play(s, (0, "FORCE 1 2 2"), (1, "CHOOSE 1"), (1, "GIVE 1"))
+    assert pending(s)[0].seat == 0 and pending(s)[0].context["action"] == 2
+    assert not any(t.startswith("MAP") for t in legal_texts(s, 0))
 
 
 def test_the_treasure_map_is_useless_off_a_ship_or_with_the_galleon_empty() -> None:

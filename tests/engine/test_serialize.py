@@ -4,16 +4,9 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from engine import (
     Command,
-    DecisionKind,
     GameOptions,
-    NotYourDecisionError,
-    Save,
-    Vote,
-    default_command,
     from_json,
     new_game,
     pending,
@@ -53,37 +46,6 @@ def test_the_version_counts_applied_commands() -> None:
     final, log = random_game(4, 5)
     assert final.version == len(log)
     assert new_game(player_names(4), 5).version == 0
-
-
-def test_the_default_for_a_vote_is_a_single_card_of_the_hand() -> None:
-    s = game(5, fd=[0, 1, 2], jr=[3, 4], turn=0)
-    s, _ = play(s, (0, "ATTACK"))
-    chosen = default_command(s, 1)
-    assert isinstance(chosen, Vote) and len(chosen.cards) == 1
-    assert chosen == default_command(s, 1)
-
-
-def test_the_default_turn_action_is_a_view() -> None:
-    s = game(5, turn=0)
-    assert str(default_command(s, 0)).startswith("VIEW")
-
-
-def test_the_default_saves_a_letter_of_marque_and_drinks_from_the_fountain() -> None:
-    from engine import EventTitle
-
-    s = game(5, fd=[0, 1, 2], jr=[3], tortuga=[4],
-             row=[EventTitle.LETTER_OF_MARQUE, None, None, None, None],
-             kept={2: [EventTitle.FOUNTAIN_OF_YOUTH]}, turn=0)
-    after, _ = play(s, (0, "REVEAL 1"))
-    assert default_command(after, 0) == Save()
-    after, _ = play(s, (0, "MAROON 3"))
-    assert pending(after)[0].kind is DecisionKind.FOUNTAIN
-    assert str(default_command(after, 2)) == "FOUNTAIN"
-
-
-def test_there_is_no_default_for_a_seat_that_owes_nothing() -> None:
-    with pytest.raises(NotYourDecisionError):
-        default_command(game(5, turn=0), 3)
 
 
 def test_copies_and_pickles_of_a_state_are_independent_and_equal() -> None:

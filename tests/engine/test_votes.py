@@ -38,9 +38,30 @@ def test_attack_succeeds_with_one_cannon_and_a_torch_left_after_the_water(ids: V
     assert result(events) == "SUCCESS"
     (decision,) = pending(s)
     assert (decision.seat, decision.kind) == (0, DecisionKind.TAKE)
-    assert {str(c) for c in decision.legal} == {"TAKE TO BRITISH", "TAKE TO FRENCH"}
+    assert {str(c) for c in decision.legal} == {"TAKE TO BRITISH", "TAKE TO FRENCH",
+                                               "TAKE NONE"}
     s, _ = play(s, (0, "TAKE TO FRENCH"))
     assert s.treasure["GALLEON"] == 3 and s.treasure["FD_FRENCH"] == 1
+
+
+def test_a_captain_may_decline_the_treasure_of_a_successful_attack(ids: VoteIds) -> None:
+    # Seed rulebook, Attack: on success the Captain *may* take 1 treasure.
+    s, events = attack(ids, [C, T], deck=C)
+    assert result(events) == "SUCCESS"
+    assert "TAKE NONE" in legal_texts(s, 0)
+    before = dict(s.treasure)
+    s, events = play(s, (0, "TAKE NONE"))
+    assert s.treasure == before
+    assert [e.text for e in of_kind(events, "treasure.declined")] == ["P1 took no treasure."]
+    assert pending(s)[0].kind is DecisionKind.ACTION and pending(s)[0].seat == 1
+
+
+def test_a_captain_may_decline_to_plunder_the_other_ship_too(ids: VoteIds) -> None:
+    s, _ = attack(ids, [C, T], deck=C, GALLEON=0, JR_FRENCH=6)
+    assert legal_texts(s, 0) == {"TAKE FRENCH TO BRITISH", "TAKE FRENCH TO FRENCH",
+                                 "TAKE NONE"}
+    s, _ = play(s, (0, "TAKE NONE"))
+    assert s.treasure["JR_FRENCH"] == 6
 
 
 def test_attack_with_extra_cannons_and_torches_still_takes_only_one_treasure(
@@ -62,7 +83,8 @@ def test_with_the_galleon_empty_the_attack_plunders_either_hold_of_the_other_shi
         ids: VoteIds) -> None:
     s, events = attack(ids, [C, T], deck=T, GALLEON=0, JR_FRENCH=2, FD_BRITISH=4)
     assert result(events) == "SUCCESS"
-    assert legal_texts(s, 0) == {"TAKE FRENCH TO BRITISH", "TAKE FRENCH TO FRENCH"}
+    assert legal_texts(s, 0) == {"TAKE FRENCH TO BRITISH", "TAKE FRENCH TO FRENCH",
+                                 "TAKE NONE"}
     s, _ = play(s, (0, "TAKE FRENCH TO FRENCH"))
     assert s.treasure["JR_FRENCH"] == 1 and s.treasure["FD_FRENCH"] == 1
 
@@ -72,7 +94,8 @@ def test_an_empty_other_ship_can_still_be_plundered(ids: VoteIds) -> None:
              hands={i: [ids.get(top=C if i == 0 else T)] for i in range(5)},
              vote_deck_top=[ids.get(top=T)])
     s, _ = play(s, (0, "ATTACK"), *((i, "VOTE 1") for i in range(5)))
-    assert legal_texts(s, 0) == {"TAKE BRITISH TO BRITISH", "TAKE BRITISH TO FRENCH"}
+    assert legal_texts(s, 0) == {"TAKE BRITISH TO BRITISH", "TAKE BRITISH TO FRENCH",
+                                 "TAKE NONE"}
 
 
 def test_a_successful_attack_with_nothing_to_take_moves_nothing(ids: VoteIds) -> None:
@@ -214,4 +237,5 @@ def test_the_regular_vote_cards_follow_the_published_percentages() -> None:
 
 def test_take_is_offered_only_into_the_captains_own_ship(ids: VoteIds) -> None:
     s, _ = attack(ids, [C, T], deck=T)
-    assert all(c.source is None and c.to in Hold for c in pending(s)[0].legal)  # type: ignore[attr-defined]
+    takes = [c for c in pending(s)[0].legal if str(c) != "TAKE NONE"]
+    assert all(c.source is None and c.to in Hold for c in takes)  # type: ignore[attr-defined]

@@ -103,7 +103,9 @@ def test_a_timed_out_vote_gets_a_default_card_and_the_table_is_told(
     assert len(report.timeouts) == len(voters) and not report.errors
     timed_out = [r for r in rows(eng, CommandLog, game_id=game_id) if r.origin == "timeout"]
     assert sorted(r.seat for r in timed_out) == sorted(voters)
-    assert all(r.command.startswith("VOTE ") for r in timed_out)
+    assert all(r.command == "TIMEOUT" for r in timed_out)  # the draw replays from the log
+    with db.session_scope(eng) as session:
+        assert games.replay_matches(session, game_id)
     results = [e for e in rows(eng, GameEvent, game_id=game_id)
                if e.kind == "vote.result" and e.seq > last_event]
     assert len(results) == 1, "the vote resolved once the last default card was played"
@@ -115,7 +117,8 @@ def test_a_timed_out_vote_gets_a_default_card_and_the_table_is_told(
     # The table is told, but never which card a voter was given.
     public = [e for e in rows(eng, GameEvent, game_id=game_id) if e.kind == "timeout.played"]
     assert len(public) == len(voters) and all(e.audience is None for e in public)
-    assert all("a Vote card was played" in e.text for e in public)
+    assert all("one Vote card of their hand, drawn at random, was played" in e.text
+               for e in public)
     for row in new:
         if row.seat not in voters:
             assert "VOTE " not in row.text
@@ -376,3 +379,130 @@ def test_tell_me_everything_sends_an_hourly_digest_of_untold_public_events(
     morning = sweep(eng, datetime(2026, 3, 3, 8, 5, tzinfo=UTC))
     assert sorted(r.seat for r in rows(eng, OutboundMessage)
                   if r.id in morning.digests) == [1, 4]
+
+
+# ---------------------------------------------------------------- fair timeouts (issue 13)
+
+
+def test_the_last_call_for_a_place_decision_says_which_hold_this_captain_gets(
+    eng: Engine, now: datetime
+) -> None:
+    game_id = new_game(eng, now, 4, sms_seats=(0, 1, 2, 3))
+    state = state_of(eng, game_id)
+    captain = engine.pending(state)[0].seat
+    will_play = str(engine.default_command(state, captain))
+    deadline = rows(eng, Deadline, game_id=game_id, status="open")[0]
+
+    sweep(eng, deadline.due_at - timedelta(hours=3, minutes=59))  # the half-way reminder
+    sweep(eng, deadline.due_at - timedelta(hours=1, minutes=59))
+
+    (reminder,) = [r for r in rows(eng, OutboundMessage, game_id=game_id)
+                   if r.kind == "reminder"]
+    assert f"No reply = {will_play} (a random hold)." in (reminder.sms_body or "")
+    (last_call,) = [r for r in rows(eng, OutboundMessage, game_id=game_id)
+                    if r.kind == "final_warning"]
+    print(f"\n--- email text ---\n{last_call.text}--- SMS ---\n{last_call.sms_body}")
+    assert ("If no answer arrives by the deadline, this is played for you: your ship's "
+            "starting treasure goes into a hold drawn at random (British or French, even "
+            f"odds) (drawn for this question: {will_play})") in " ".join(last_call.text.split())
+    assert "for a turn" not in last_call.text and "for a vote" not in last_call.text
+    assert f"No reply = {will_play} (a random hold)." in (last_call.sms_body or "")
+
+    report = sweep(eng, deadline.due_at + timedelta(hours=1, minutes=1))
+    assert report.timeouts == [deadline.id]
+    assert will_play.split()[1] == ("BRITISH" if state_of(eng, game_id).treasure[
+        "FD_BRITISH"] else "FRENCH"), "the timeout played what the last call announced"
+
+
+def test_the_timeout_notice_reaches_the_silent_seat_before_the_prompt_that_follows(
+    eng: Engine, now: datetime
+) -> None:
+    game_id = new_game(eng, now, 2, seed=3)
+    while engine.pending(state_of(eng, game_id))[0].kind is engine.DecisionKind.PLACE:
+        d = engine.pending(state_of(eng, game_id))[0]
+        assert submit(eng, game_id, d.seat, d.legal[0], now).ok
+    seat = engine.pending(state_of(eng, game_id))[0].seat  # action 1 of 2 of its turn
+    before = max(r.id for r in rows(eng, OutboundMessage))
+
+    now, report = _expire_next(eng, game_id, now)
+
+    assert report.timeouts and not report.errors
+    mine = [r for r in rows(eng, OutboundMessage, game_id=game_id)
+            if r.id > before and r.seat == seat]
+    assert [r.kind for r in mine] == ["timed_out", "prompt"]
+    assert "Why: a turn must be taken" in mine[0].text
+    other = [r for r in rows(eng, OutboundMessage, game_id=game_id)
+             if r.id > before and r.seat != seat]
+    assert other and all("Player" in r.text and "ran out of time" in r.text for r in other)
+
+
+def test_a_timed_out_captain_takes_no_treasure_and_the_table_reads_why(
+    eng: Engine, now: datetime
+) -> None:
+    game_id = new_game(eng, now, 5, seed=4)
+    now, _ = play_until(eng, game_id, now, random.Random(5),
+                        lambda s: any(d.kind is engine.DecisionKind.TAKE
+                                      for d in engine.pending(s)),
+                        prefer=lambda c: isinstance(c, engine.Attack))
+    before = state_of(eng, game_id).treasure
+
+    now, report = _expire_next(eng, game_id, now)
+
+    assert report.timeouts and state_of(eng, game_id).treasure == before
+    (notice,) = [e for e in rows(eng, GameEvent, game_id=game_id) if e.kind == "timeout.played"]
+    assert "no treasure was taken (TAKE NONE)" in notice.text
+    assert "taking it would hand it to a team" in notice.text
+
+
+def test_after_a_three_day_pause_every_decision_has_at_least_the_floor_and_reminders_follow(
+    eng: Engine, now: datetime
+) -> None:
+    game_id = new_game(eng, now, 4)
+    paused_at = now + timedelta(hours=23)  # the PLACE decision has 1 hour left
+    db.run_transaction(lambda s: games.pause(s, game_id, "holiday", now=paused_at), eng)
+    resumed_at = paused_at + timedelta(days=3)
+    before = max(r.id for r in rows(eng, OutboundMessage))
+
+    db.run_transaction(lambda s: games.resume(s, game_id, now=resumed_at), eng)
+
+    floor = timedelta(hours=TimingPolicy().resume_floor_hours)
+    assert floor == timedelta(hours=12)
+    open_ = rows(eng, Deadline, game_id=game_id, status="open")
+    assert open_ and all(d.due_at >= resumed_at + floor for d in open_)
+    assert all(d.next_reminder_at is not None and d.next_reminder_at > resumed_at
+               for d in open_)
+    resumed = [r for r in rows(eng, OutboundMessage, game_id=game_id)
+               if r.id > before and r.kind == "resumed"]
+    assert len(resumed) == 4
+    assert sweep(eng, resumed_at + timedelta(minutes=5)).total == 0, \
+        "no reminder on the heels of the RESUMED message"
+    assert sweep(eng, resumed_at + floor - timedelta(minutes=1)).final_warnings
+    assert sweep(eng, resumed_at + floor + timedelta(minutes=59)).timeouts == []
+
+
+def test_a_resume_keeps_a_longer_remaining_time_than_the_floor(eng: Engine,
+                                                                now: datetime) -> None:
+    game_id = new_game(eng, now, 4)
+    paused_at = now + timedelta(hours=4)  # 20 hours left
+    db.run_transaction(lambda s: games.pause(s, game_id, "lunch", now=paused_at), eng)
+    resumed_at = paused_at + timedelta(days=3)
+    db.run_transaction(lambda s: games.resume(s, game_id, now=resumed_at), eng)
+    (deadline,) = rows(eng, Deadline, game_id=game_id, status="open")
+    assert deadline.due_at == resumed_at + timedelta(hours=20)
+
+
+def test_resuming_after_the_pause_policy_gives_the_silent_seat_a_fresh_deadline(
+    eng: Engine, now: datetime
+) -> None:
+    game_id = new_game(eng, now, 3, timing_policy=TimingPolicy(on_timeout="pause"))
+    sweep(eng, now + timedelta(days=2))
+    assert rows(eng, Game, id=game_id)[0].status == "paused"
+    assert rows(eng, Deadline, game_id=game_id, status="open") == []
+    resumed_at = now + timedelta(days=5)
+
+    db.run_transaction(lambda s: games.resume(s, game_id, now=resumed_at), eng)
+
+    (deadline,) = rows(eng, Deadline, game_id=game_id, status="open")
+    state = state_of(eng, game_id)
+    assert deadline.decision_key == state.decision_id(deadline.seat)
+    assert deadline.due_at >= resumed_at + timedelta(hours=12)

@@ -103,6 +103,21 @@ def test_the_games_list_shows_who_is_awaited_and_marks_overdue_games(
     assert re.search(r"Running \(\d+\)", running) and re.search(r"Created \(\d+\)", running)
 
 
+def test_a_paused_game_is_never_marked_overdue_its_clock_is_stopped(
+    admin_client: httpx.Client, live_server: LiveServer
+) -> None:
+    now = datetime.now(UTC)
+    game_id = make_game(live_server.database_url, "Becalmed", now - timedelta(days=3))
+    run_transaction(lambda s: games.pause(s, game_id, "the admin is away",
+                                          now=now - timedelta(days=2)),
+                    get_engine(live_server.database_url))
+    listing = admin_client.get("/admin/games").text
+    row = next(r for r in listing.split("<tr>") if "<strong>Becalmed</strong>" in r)
+    assert "place treasure" in row and "overdue" not in row
+    page = admin_client.get(f"/admin/games/{game_id}").text
+    assert "badge overdue" not in page
+
+
 def test_looking_at_every_page_changes_nothing(
     admin_client: httpx.Client, live_server: LiveServer
 ) -> None:
