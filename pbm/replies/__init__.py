@@ -37,6 +37,7 @@ __all__ = [
     "ParseContext",
     "ReplyResult",
     "Understood",
+    "bounded_lines",
     "build_menu",
     "email_new_text",
     "find_reply_token",
@@ -48,6 +49,22 @@ __all__ = [
     "sms_text",
     "suggest",
 ]
+
+
+#: How much of the player's new text is read as commands (pbm.config overrides these).
+MAX_LINES = 50
+MAX_BYTES = 20 * 1024
+
+
+def bounded_lines(text: str, max_lines: int = MAX_LINES, max_bytes: int = MAX_BYTES
+                  ) -> list[str]:
+    """The lines of the player's new text that are read: the first ``max_lines`` of at most
+    ``max_bytes`` (UTF-8) in all, without control characters. The rest is never parsed, so
+    a reply costs the same whatever its length."""
+    from pbm.hygiene import clean_text
+
+    head = text.encode("utf-8", "replace")[:max_bytes].decode("utf-8", "ignore")
+    return split_lines(clean_text(head))[:max_lines]
 
 
 def _context(
@@ -62,13 +79,17 @@ def read_email_reply(
     *,
     menu: Sequence[MenuOption] | None = None,
     invited: bool = False,
+    max_lines: int = MAX_LINES,
+    max_bytes: int = MAX_BYTES,
 ) -> ReplyResult:
     """Raw MIME -> what the player said, for the seat whose view is given.
 
     ``menu``: the menu of the prompt being answered, if stored (default: rebuilt from the
     view). ``invited``: the sender holds an open invitation (YES / NO mean JOIN / DECLINE).
+    ``max_lines`` / ``max_bytes``: how much of the new text is read (``bounded_lines``).
     """
-    return parse_lines(split_lines(email_new_text(raw)), _context(seat_view, menu, invited))
+    return parse_lines(bounded_lines(email_new_text(raw), max_lines, max_bytes),
+                       _context(seat_view, menu, invited))
 
 
 def read_sms_reply(
@@ -77,6 +98,9 @@ def read_sms_reply(
     *,
     menu: Sequence[MenuOption] | None = None,
     invited: bool = False,
+    max_lines: int = MAX_LINES,
+    max_bytes: int = MAX_BYTES,
 ) -> ReplyResult:
     """An SMS body -> what the player said (see :func:`read_email_reply`)."""
-    return parse_lines(split_lines(sms_text(body)), _context(seat_view, menu, invited))
+    return parse_lines(bounded_lines(sms_text(body), max_lines, max_bytes),
+                       _context(seat_view, menu, invited))

@@ -28,6 +28,10 @@ from mailparser_reply.constants import MAIL_LANGUAGES
 REPLY_MARKER = "--- Reply above this line ---"
 _MARKER_RE = re.compile(r"^[\s>#=_*-]*reply\s+above\s+this\s+line", re.IGNORECASE)
 
+#: How much of a body is searched for the player's new text (it is at the top, or just
+#: below a short quote): a huge mail costs no more than this.
+SCAN_CHARS = 256 * 1024
+
 #: Placeholder line left where an HTML quote block was removed.
 _QUOTE_PLACEHOLDER = "> [quoted]"
 
@@ -159,7 +163,7 @@ def message_text(raw: bytes | str) -> str:
         if msg.get_content_maintype() != "text":
             return ""
         body = msg
-    text = _part_text(body)
+    text = _part_text(body)[:SCAN_CHARS]
     if body.get_content_subtype() == "html":
         # Some clients send an empty text/plain next to the real HTML; the HTML wins then.
         return html_to_text(text)
@@ -169,7 +173,7 @@ def message_text(raw: bytes | str) -> str:
         except (KeyError, ValueError, AttributeError):
             html_part = None
         if html_part is not None:
-            return html_to_text(_part_text(html_part))
+            return html_to_text(_part_text(html_part)[:SCAN_CHARS])
     return normalize_text(text)
 
 

@@ -44,6 +44,7 @@ from pbm.replies.words import (
     fold,
     name_key,
     number_of,
+    read_int,
     tokens,
 )
 
@@ -260,7 +261,7 @@ def _scan(keyword: str, toks: Sequence[str], ctx: ParseContext) -> _Args:
         if tok in ("one", "1") and nxt == "of":  # "one of 1 or 4"
             i += 2
             continue
-        if takes_name and not tok.isdigit() and number_of(tok) is None:
+        if takes_name and number_of(tok) is None:
             seat, used, note = _match_name(toks, i, ctx)
             exact = used and name_key("".join(toks[i : i + used])) == name_key(
                 ctx.names.get(seat, ""))
@@ -474,7 +475,7 @@ def _try_keywords(
 
 
 def _menu_pick(line: str, toks: list[str], ctx: ParseContext) -> Understood | NotUnderstood:
-    number = int(toks[0])
+    number = read_int(toks[0]) or 0
     option = find_option(ctx.menu, number)
     rest = [t for t in toks[1:] if t not in ("option", "opt")]
     if option is None:
@@ -538,10 +539,10 @@ def parse_line(line: str, ctx: ParseContext) -> Understood | Meta | NotUnderstoo
     toks = _strip_leading(raw_toks)
     if not toks:
         return None
-    if len(toks) > 1 and toks[0] in _OPTION_WORDS and toks[1].isdigit():
+    if len(toks) > 1 and toks[0] in _OPTION_WORDS and read_int(toks[1]) is not None:
         toks = toks[1:]  # "option 3"
     head, rest = toks[0], toks[1:]
-    if head.isdigit():
+    if read_int(head) is not None:
         return _menu_pick(line, toks, ctx)
     keywords = VERBS.get(head)
     note = None
