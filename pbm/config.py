@@ -101,7 +101,7 @@ class Settings(BaseSettings):
     inbound_email_max_bytes: int = Field(
         default=25 * 1024 * 1024, description="Larger inbound emails are refused (HTTP 413).")
     mime_max_parts: int = Field(default=100, description="MIME parts an email may have.")
-    mime_max_depth: int = Field(default=8, description="How deep MIME parts may nest.")
+    mime_max_depth: int = Field(default=12, description="How deep MIME parts may nest.")
     mime_max_headers: int = Field(default=300, description="Header fields per MIME part.")
     mime_max_line_bytes: int = Field(
         default=256 * 1024, description="Longest raw line of an inbound email.")

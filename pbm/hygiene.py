@@ -37,6 +37,10 @@ _CONTAINER = re.compile(rb"^content-type:[ \t\r\n]*(?:multipart|message)/",
                         re.IGNORECASE | re.MULTILINE)
 
 
+#: Larger messages are not parsed whole by the web process (memory): their parts and depth
+#: are checked by the worker, which refuses them the same way.
+PARSE_AT_EDGE_BYTES = 2 * 1024 * 1024
+
 #: More container parts than this are never parsed as a tree (only the headers are read).
 MAX_PARSED_CONTAINERS = 200
 
@@ -46,8 +50,9 @@ def container_count(raw: bytes) -> int:
     return len(_CONTAINER.findall(raw))
 
 
-def mime_problem(raw: bytes, settings: Settings) -> str | None:
-    """Why this raw email is refused, or None when its size and structure are within limits."""
+def mime_problem(raw: bytes, settings: Settings, message: Message | None = None) -> str | None:
+    """Why this raw email is refused, or None when its size and structure are within limits.
+    ``message``: ``raw`` already parsed by ``pbm.inbound.parse_email`` (else it is parsed)."""
     if len(raw) > settings.inbound_email_max_bytes:
         return f"message larger than {settings.inbound_email_max_bytes} bytes"
     limit = settings.mime_max_line_bytes
@@ -57,9 +62,17 @@ def mime_problem(raw: bytes, settings: Settings) -> str | None:
     # (recursive) parser below can never run out of stack.
     if container_count(raw) > min(settings.mime_max_parts, MAX_PARSED_CONTAINERS):
         return f"more than {settings.mime_max_parts} MIME parts"
-    from pbm.inbound import parse_email
+    if message is None and len(raw) > PARSE_AT_EDGE_BYTES:
+        from pbm.inbound import parse_headers
 
-    return structure_problem(parse_email(raw), settings)
+        headers = len(parse_headers(raw).keys())  # the parts are checked by the worker
+        limit = settings.mime_max_headers
+        return f"more than {limit} header fields in one part" if headers > limit else None
+    if message is None:
+        from pbm.inbound import parse_email
+
+        message = parse_email(raw)
+    return structure_problem(message, settings)
 
 
 def has_line_longer_than(raw: bytes, limit: int) -> bool:

@@ -65,8 +65,6 @@ def parse_email(raw: bytes) -> EmailMessage:
     A message nested deeper than the parser's stack allows is read for its headers only
     (``pbm.hygiene`` refuses it; storing it still needs its sender and Message-ID).
     """
-    from email.parser import BytesParser
-
     from pbm.hygiene import MAX_PARSED_CONTAINERS, container_count
 
     try:
@@ -74,9 +72,18 @@ def parse_email(raw: bytes) -> EmailMessage:
             return message_from_bytes(raw, policy=policy.default)  # type: ignore[return-value]
     except (RecursionError, MemoryError, ValueError, TypeError, LookupError):
         pass
+    return parse_headers(raw)
+
+
+def parse_headers(raw: bytes) -> EmailMessage:
+    """The message's headers only (the body is neither parsed nor copied); never raises."""
+    from email.parser import BytesParser
+
+    ends = [i for i in (raw.find(b"\n\n"), raw.find(b"\n\r\n")) if i != -1]
+    head = raw[:min(ends) + 1] if ends else raw
     try:
         return BytesParser(policy=policy.default).parsebytes(  # type: ignore[return-value]
-            raw, headersonly=True)
+            head, headersonly=True)
     except Exception:
         return EmailMessage()
 
@@ -149,8 +156,9 @@ def store(session: Session, *, channel: str, provider_id: str, sender: str, reci
 
 
 def store_email(session: Session, raw: bytes, now: datetime) -> Stored:
-    """Keep one raw email (from IMAP or the webhook), once per Message-ID."""
-    message = parse_email(raw)
+    """Keep one raw email (from IMAP or the webhook), once per Message-ID (its headers are
+    all that is read here)."""
+    message = parse_headers(raw)
     settings = get_settings()
     recipients = recipient_addresses(message)
     domain = "@" + settings.mail_domain.lower()
@@ -181,7 +189,12 @@ def is_bounce(message: Message) -> bool:
     if message.get_content_type() == "multipart/report":
         return True
     sender = email_address(header(message, "From"))
-    return sender.startswith("mailer-daemon@") and "delivery-status" in str(message).lower()
+    if not sender.startswith("mailer-daemon@"):
+        return False
+    try:
+        return "delivery-status" in str(message).lower()
+    except Exception:  # a message that cannot be written back out is no report of ours
+        return False
 
 
 def automatic_reason(message: Message, settings: Settings) -> str | None:
@@ -390,10 +403,10 @@ def _handle_email(session: Session, row: Any, now: datetime, settings: Settings)
     from pbm.hygiene import mime_problem
 
     raw = decode_raw(row.raw)
-    problem = mime_problem(raw, settings)  # IMAP mail did not pass the webhook's check
+    message = parse_email(raw)
+    problem = mime_problem(raw, settings, message)  # IMAP mail skipped the webhook's check
     if problem:
         return _finish(session, row.id, "ignored", now, error=f"refused: {problem}")
-    message = parse_email(raw)
     reason = automatic_reason(message, settings)
     if reason == "bounce":
         return _finish(session, row.id, "ignored", now,
@@ -420,7 +433,7 @@ def _handle_email(session: Session, row: Any, now: datetime, settings: Settings)
     from pbm.replies import read_email_reply
 
     return _apply(session, row, seat, player, now, lambda view, invited: read_email_reply(
-        raw, view, invited=invited, max_lines=settings.reply_max_lines,
+        message, view, invited=invited, max_lines=settings.reply_max_lines,
         max_bytes=settings.reply_max_bytes))
 
 
@@ -637,7 +650,15 @@ def _apply(session: Session, row: Any, seat: Any, player: Any, now: datetime,
     view = engine.view(state, seat.seat_index).to_dict() if state is not None else None
     invited = state is None and seat.invitation_status in (
         InvitationStatus.PENDING.value, InvitationStatus.INVITED.value)
-    parsed = read(view, invited)
+    try:
+        parsed = read(view, invited)
+    except (ValueError, LookupError, TypeError, AttributeError, IndexError, KeyError,
+            UnicodeError, RecursionError) as exc:
+        # The sender's bytes broke the reader: refuse them (a parser bug is logged, not a
+        # reason to set the message aside for the admin or to retry it).
+        log.exception("inbound message %s: reply unreadable", row.id)
+        return _finish(session, row.id, "ignored", now, game_id=game.id, seat=seat.seat_index,
+                       error=f"unreadable reply: {type(exc).__name__}: {exc}"[:4000])
     outcome = _Outcome()
     says = [meta for meta in parsed.meta if meta.name == "SAY"]
     relayed = says[:_say_allowance(session, player, now)] if says else []  # before writing

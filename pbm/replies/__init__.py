@@ -14,6 +14,7 @@ game and seat a reply belongs to) uses ``address.reply_token_from_address``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from email.message import EmailMessage
 from typing import Any
 
 from pbm.replies.address import find_reply_token, reply_address, reply_token_from_address
@@ -74,7 +75,7 @@ def _context(
 
 
 def read_email_reply(
-    raw: bytes | str,
+    raw: bytes | str | EmailMessage,
     seat_view: Mapping[str, Any] | None,
     *,
     menu: Sequence[MenuOption] | None = None,

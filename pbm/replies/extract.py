@@ -123,8 +123,10 @@ def normalize_text(text: str) -> str:
 # ------------------------------------------------------------------ MIME -> body text
 
 
-def parse_mime(raw: bytes | str) -> EmailMessage:
-    """Parse raw RFC 5322 mail (bytes or str) leniently."""
+def parse_mime(raw: bytes | str | EmailMessage) -> EmailMessage:
+    """Parse raw RFC 5322 mail (bytes or str) leniently; a parsed message is used as is."""
+    if isinstance(raw, EmailMessage):
+        return raw
     if isinstance(raw, str):
         raw = raw.encode("utf-8", "surrogateescape")
     msg = email.message_from_bytes(raw, policy=email.policy.default)
@@ -144,12 +146,12 @@ def _part_text(part: Message) -> str:
         charset = part.get_content_charset() or "utf-8"
         try:
             return payload.decode(charset, "replace")
-        except LookupError:
+        except (LookupError, ValueError):  # unknown charset, or a NUL in its name
             return payload.decode("utf-8", "replace")
     return str(part.get_payload() or "")
 
 
-def message_text(raw: bytes | str) -> str:
+def message_text(raw: bytes | str | EmailMessage) -> str:
     """The body of a mail as text: the text/plain part, else the HTML part made text.
 
     Attached messages (forwarded mail) and attachments are never read.
@@ -345,7 +347,7 @@ def strip_quoted(text: str) -> str:
     return "\n".join(kept)
 
 
-def email_new_text(raw: bytes | str) -> str:
+def email_new_text(raw: bytes | str | EmailMessage) -> str:
     """Raw MIME -> the player's own new text."""
     return strip_quoted(message_text(raw))
 
