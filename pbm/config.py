@@ -91,6 +91,29 @@ class Settings(BaseSettings):
     sweep_interval: float = 15.0
     imap_poll_interval: float = 60.0
 
+    # Hostile input: who may play a seat, how much of a message is read
+    inbound_require_sender_auth: bool = Field(
+        default=False, description="Apply a reply only when the receiving server's "
+        "Authentication-Results header shows a DKIM, SPF or DMARC pass for the From domain.")
+    inbound_authserv_id: str | None = Field(
+        default=None, description="Trust only Authentication-Results headers added by this "
+        "server (its authserv-id); unset: any.")
+    inbound_email_max_bytes: int = Field(
+        default=25 * 1024 * 1024, description="Larger inbound emails are refused (HTTP 413).")
+    mime_max_parts: int = Field(default=100, description="MIME parts an email may have.")
+    mime_max_depth: int = Field(default=12, description="How deep MIME parts may nest.")
+    mime_max_headers: int = Field(default=300, description="Header fields per MIME part.")
+    mime_max_line_bytes: int = Field(
+        default=256 * 1024, description="Longest raw line of an inbound email.")
+    reply_max_lines: int = Field(
+        default=50, description="Lines of the player's new text that are read as commands.")
+    reply_max_bytes: int = Field(
+        default=20 * 1024, description="Bytes of the player's new text that are read.")
+    say_per_reply: int = Field(default=3, description="SAY lines relayed from one reply.")
+    say_per_hour: int = Field(default=20, description="SAY lines one player may relay per hour.")
+    api_docs: bool = Field(
+        default=False, description="Serve /openapi.json, /docs and /redoc (off: not exposed).")
+
     # Rate limits
     inbound_per_sender_per_hour: int = 60
     not_understood_answers_per_sender_per_hour: int = Field(

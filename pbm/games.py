@@ -952,23 +952,30 @@ def abort(session: Session, game_id: int, reason: str, *, now: datetime) -> Resu
 # ---------------------------------------------------------------- talk and status
 
 
-def say(session: Session, game_id: int, seat_index: int, text: str, *, now: datetime) -> Result:
+def say(session: Session, game_id: int, seat_index: int, text: str | Sequence[str], *,
+        now: datetime) -> Result:
     """Public table talk: relayed at once by email (and to SMS players who asked for it
-    live); everyone else finds it in the recap of their next message."""
+    live); everyone else finds it in the recap of their next message. Several lines (of one
+    reply) are one event each but one message per seat."""
+    from pbm.hygiene import clean_text
+
     game = lock_game(session, game_id)
     if game.status not in {GameStatus.RUNNING, GameStatus.PAUSED, GameStatus.INVITING}:
         return _result(session, game, seat_index, ok=False, code="game/over",
                        message=f"{game.name} is {game.status}: nobody is listening")
     _, speaker = seat_of(session, game_id, seat_index)
-    text = " ".join((text or "").split())
-    if not text:
+    lines = [" ".join(clean_text(t or "").split()) for t in
+             ([text] if isinstance(text, str) else text)]
+    lines = [t for t in lines if t]
+    if not lines:
         return _result(session, game, seat_index, ok=False, code="request/invalid",
                        message="SAY needs some text after it")
-    cut = len(text) > SAY_LIMIT
-    text = text[:SAY_LIMIT]
-    event = record_events(session, game, [_service_event(
-        "table.talk", f"{speaker.display_name}: {text}", seat=seat_index,
-        name=speaker.display_name, text=text)], now=now)[0]
+    cut = any(len(t) > SAY_LIMIT for t in lines)
+    lines = [t[:SAY_LIMIT] for t in lines]
+    talk = record_events(session, game, [_service_event(
+        "table.talk", f"{speaker.display_name}: {t}", seat=seat_index,
+        name=speaker.display_name, text=t) for t in lines], now=now)
+    event, text = talk[0], " / ".join(lines)
     notified = []
     for other, player in seats_of(session, game_id):
         if other.seat_index == seat_index:
@@ -976,7 +983,7 @@ def say(session: Session, game_id: int, seat_index: int, text: str, *, now: date
         if not outbox.hears_talk_live(player):
             continue  # folded into its next message (extra["table_talk"])
         outbox.notify(session, game, other, player, MessageKind.TABLE_TALK, now=now,
-                      events=[event], dedupe=f"g{game_id}:s{other.seat_index}:talk:{event.seq}",
+                      events=talk, dedupe=f"g{game_id}:s{other.seat_index}:talk:{event.seq}",
                       extra={"from": speaker.display_name,
                              "from_seat_number": seat_index + 1, "text": text})
         notified.append(other.seat_index)

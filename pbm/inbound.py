@@ -60,8 +60,32 @@ def decode_raw(stored: str) -> bytes:
 
 
 def parse_email(raw: bytes) -> EmailMessage:
-    """A parsed message; never raises (defects are recorded on the message)."""
-    return message_from_bytes(raw, policy=policy.default)  # type: ignore[return-value]
+    """A parsed message; never raises (defects are recorded on the message).
+
+    A message nested deeper than the parser's stack allows is read for its headers only
+    (``pbm.hygiene`` refuses it; storing it still needs its sender and Message-ID).
+    """
+    from pbm.hygiene import MAX_PARSED_CONTAINERS, container_count
+
+    try:
+        if container_count(raw) <= MAX_PARSED_CONTAINERS:
+            return message_from_bytes(raw, policy=policy.default)  # type: ignore[return-value]
+    except (RecursionError, MemoryError, ValueError, TypeError, LookupError):
+        pass
+    return parse_headers(raw)
+
+
+def parse_headers(raw: bytes) -> EmailMessage:
+    """The message's headers only (the body is neither parsed nor copied); never raises."""
+    from email.parser import BytesParser
+
+    ends = [i for i in (raw.find(b"\n\n"), raw.find(b"\n\r\n")) if i != -1]
+    head = raw[:min(ends) + 1] if ends else raw
+    try:
+        return BytesParser(policy=policy.default).parsebytes(  # type: ignore[return-value]
+            head, headersonly=True)
+    except Exception:
+        return EmailMessage()
 
 
 def header(message: Message, name: str) -> str:
@@ -104,11 +128,15 @@ class Stored:
 def store(session: Session, *, channel: str, provider_id: str, sender: str, recipient: str,
           raw: str, now: datetime) -> Stored:
     """Insert one inbound row unless the provider id is already there; commit is the caller's."""
+    from pbm.hygiene import clean_line
     from pbm.models import InboundMessage, InboundStatus
 
     table = InboundMessage.__table__  # type: ignore[attr-defined]
-    values = {"channel": channel, "provider_message_id": provider_id[:255],
-              "sender": sender[:320], "recipient": recipient[:320], "raw": raw,
+    provider_id = clean_line(provider_id)[:255] or "sha256:" + hashlib.sha256(
+        raw.encode("utf-8", "surrogatepass")).hexdigest()
+    values = {"channel": channel, "provider_message_id": provider_id,
+              "sender": clean_line(sender)[:320], "recipient": clean_line(recipient)[:320],
+              "raw": raw,
               "received_at": now, "status": InboundStatus.NEW.value, "attempts": 0}
     dialect = session.get_bind().dialect.name
     if dialect == "postgresql":
@@ -122,14 +150,15 @@ def store(session: Session, *, channel: str, provider_id: str, sender: str, reci
         return Stored(int(new_id), True)
     existing = session.execute(
         sa.select(table.c.id).where(table.c.channel == channel,
-                                    table.c.provider_message_id == provider_id[:255])
+                                    table.c.provider_message_id == provider_id)
     ).scalar_one()
     return Stored(int(existing), False)
 
 
 def store_email(session: Session, raw: bytes, now: datetime) -> Stored:
-    """Keep one raw email (from IMAP or the webhook), once per Message-ID."""
-    message = parse_email(raw)
+    """Keep one raw email (from IMAP or the webhook), once per Message-ID (its headers are
+    all that is read here)."""
+    message = parse_headers(raw)
     settings = get_settings()
     recipients = recipient_addresses(message)
     domain = "@" + settings.mail_domain.lower()
@@ -160,7 +189,12 @@ def is_bounce(message: Message) -> bool:
     if message.get_content_type() == "multipart/report":
         return True
     sender = email_address(header(message, "From"))
-    return sender.startswith("mailer-daemon@") and "delivery-status" in str(message).lower()
+    if not sender.startswith("mailer-daemon@"):
+        return False
+    try:
+        return "delivery-status" in str(message).lower()
+    except Exception:  # a message that cannot be written back out is no report of ours
+        return False
 
 
 def automatic_reason(message: Message, settings: Settings) -> str | None:
@@ -298,9 +332,11 @@ def _release(inbound_id: int) -> None:
 def quarantine(inbound_id: int, error: str, now: datetime) -> None:
     """Keep a message the service could not process aside, with its error; tell the admin."""
     from pbm.db import run_transaction
+    from pbm.hygiene import clean_text
     from pbm.outbox import alert_admin
 
     table = _inbound_table()
+    error = clean_text(error)
 
     def work(session: Session) -> None:
         session.execute(sa.update(table).where(table.c.id == inbound_id).values(
@@ -364,8 +400,13 @@ def _handle(session: Session, inbound_id: int, now: datetime, settings: Settings
 
 
 def _handle_email(session: Session, row: Any, now: datetime, settings: Settings) -> str:
+    from pbm.hygiene import mime_problem
+
     raw = decode_raw(row.raw)
     message = parse_email(raw)
+    problem = mime_problem(raw, settings, message)  # IMAP mail skipped the webhook's check
+    if problem:
+        return _finish(session, row.id, "ignored", now, error=f"refused: {problem}")
     reason = automatic_reason(message, settings)
     if reason == "bounce":
         return _finish(session, row.id, "ignored", now,
@@ -380,17 +421,91 @@ def _handle_email(session: Session, row: Any, now: datetime, settings: Settings)
         return _finish(session, row.id, "ignored", now, error=f"automatic message ({phrasing})")
     seat = route_email(session, message, row.sender)
     if seat is None:
+        _ask_to_answer_the_game(session, row.sender, now)
         return _finish(session, row.id, "ignored", now,
-                       error=f"no game seat for this message from {row.sender}")
+                       error=f"no reply token of a seat in this message from {row.sender}")
     player = _player(session, seat.player_id)
     if player is None or (player.email or "").lower() != row.sender.lower():
+        _ask_to_answer_the_game(session, row.sender, now)
         return _finish(session, row.id, "ignored", now, game_id=seat.game_id,
                        seat=seat.seat_index,
                        error=f"sender {row.sender} is not the player of this seat")
+    if settings.inbound_require_sender_auth and not sender_authenticated(
+            message, row.sender, settings):
+        _ask_to_answer_the_game(session, row.sender, now)
+        return _finish(session, row.id, "ignored", now, game_id=seat.game_id,
+                       seat=seat.seat_index, error=f"sender {row.sender} not authenticated "
+                       "(no DKIM, SPF or DMARC pass in Authentication-Results)")
     from pbm.replies import read_email_reply
 
     return _apply(session, row, seat, player, now, lambda view, invited: read_email_reply(
-        raw, view, invited=invited))
+        message, view, invited=invited, max_lines=settings.reply_max_lines,
+        max_bytes=settings.reply_max_bytes))
+
+
+def _ask_to_answer_the_game(session: Session, sender: str, now: datetime) -> None:
+    """A known player's mail carried no secret of theirs: tell them, at the address we have
+    for them (never a Reply-To), to answer the game's email. At most once an hour, and
+    nothing of the message is repeated (its From may be forged)."""
+    from pbm.models import OutboundMessage, Player
+
+    player = session.execute(sa.select(Player).where(
+        sa.func.lower(Player.email) == sender.lower()).order_by(Player.id).limit(1)).scalar()
+    if player is None or not player.email or player.email_failing:
+        return
+    key = f"no-token:{player.id}:{now:%Y%m%d%H}"
+    if session.execute(sa.select(OutboundMessage.id).where(
+            OutboundMessage.dedupe_key == key)).first() is not None:
+        return
+    session.add(OutboundMessage(
+        player_id=player.id, channel=EMAIL, kind="notice", to_address=player.email,
+        subject="Your email to Tortuga by Mail was not read",
+        text=(f"Hello {player.display_name},\n\nAn email from your address reached Tortuga "
+              "by Mail without answering one of your game's emails, so nothing in it was "
+              "played.\n\nTo play, reply to the latest email of your game: its reply "
+              "address is private to your seat.\n\nIf you did not send it, ignore this "
+              "note.\n"),
+        status="pending", attempts=0, dedupe_key=key, created_at=now))
+    session.flush()
+
+
+def sender_authenticated(message: Message, sender: str, settings: Settings) -> bool:
+    """True when an ``Authentication-Results`` header (of ``inbound_authserv_id``, if set)
+    shows a DMARC pass for the From domain, or a DKIM or SPF pass aligned with it."""
+    domain = sender.rpartition("@")[2].lower()
+    if not domain:
+        return False
+    try:
+        values = [str(v) for v in message.get_all("Authentication-Results") or []]
+    except Exception:
+        return False
+    for value in values:
+        value = re.sub(r"\([^()]*\)", " ", value)  # comments
+        server, _, results = value.partition(";")
+        wanted = (settings.inbound_authserv_id or "").lower()
+        if wanted and (server.split() or [""])[0].lower() != wanted:
+            continue
+        for clause in results.split(";"):
+            words = dict(w.lower().partition("=")[::2] for w in clause.split() if "=" in w)
+            if _auth_pass(words, domain):
+                return True
+    return False
+
+
+def _aligned(domain: str, other: str) -> bool:
+    other = other.rpartition("@")[2].strip(".")
+    return bool(other) and (domain == other or domain.endswith("." + other)
+                            or other.endswith("." + domain))
+
+
+def _auth_pass(words: dict[str, str], domain: str) -> bool:
+    if words.get("dmarc") == "pass":
+        return _aligned(domain, words.get("header.from", domain))
+    if words.get("dkim") == "pass":
+        return _aligned(domain, words.get("header.d", words.get("header.i", "")))
+    if words.get("spf") == "pass":
+        return _aligned(domain, words.get("smtp.mailfrom", words.get("smtp.helo", "")))
+    return False
 
 
 def _handle_sms(session: Session, row: Any, now: datetime, settings: Settings) -> str:
@@ -415,7 +530,8 @@ def _handle_sms(session: Session, row: Any, now: datetime, settings: Settings) -
                        game_id=seat.game_id if seat else None,
                        seat=seat.seat_index if seat else None)
     return _apply(session, row, seat, player, now, lambda view, invited: read_sms_reply(
-        body, view, invited=invited))
+        body, view, invited=invited, max_lines=settings.reply_max_lines,
+        max_bytes=settings.reply_max_bytes))
 
 
 # The carrier / Twilio opt-out keywords: Twilio handles them itself and still forwards them.
@@ -449,9 +565,11 @@ def _player(session: Session, player_id: int) -> Any:
 
 
 def route_email(session: Session, message: Message, sender: str) -> Any | None:
-    """The seat a reply is for: its reply token; else the thread it answers; else the
-    sender's only active seat."""
-    from pbm.models import Game, OutboundMessage, Player, Seat
+    """The seat a reply is for, by a secret only that seat's player received: the reply
+    token of its address, else a Message-ID of ours it answers (``In-Reply-To`` /
+    ``References``) that was sent to the seat's present player. None otherwise: ``From``
+    alone never names a seat, it is trivially forged. (The caller checks the sender.)"""
+    from pbm.models import OutboundMessage, Seat
     from pbm.replies import find_reply_token
 
     token = find_reply_token(recipient_addresses(message))
@@ -461,23 +579,18 @@ def route_email(session: Session, message: Message, sender: str) -> Any | None:
         if seat is not None:
             return seat
     referenced = " ".join([header(message, "In-Reply-To"), header(message, "References")])
-    ids = re.findall(r"<[^<>\s]+>", referenced)
+    ids = [i[:255] for i in re.findall(r"<[^<>\s]+>", referenced)][-50:]
     if ids:
         hit = session.execute(
-            sa.select(OutboundMessage.game_id, OutboundMessage.seat)
+            sa.select(OutboundMessage.game_id, OutboundMessage.seat, OutboundMessage.player_id)
             .where(OutboundMessage.message_id.in_(ids), OutboundMessage.seat.is_not(None))
             .order_by(OutboundMessage.id.desc()).limit(1)).first()
         if hit is not None:
             seat = session.execute(sa.select(Seat).where(
                 Seat.game_id == hit.game_id, Seat.seat_index == hit.seat)).scalar()
-            if seat is not None:
+            if seat is not None and seat.player_id == hit.player_id:
                 return seat
-    seats = session.execute(
-        sa.select(Seat).join(Player, Player.id == Seat.player_id)
-        .join(Game, Game.id == Seat.game_id)
-        .where(sa.func.lower(Player.email) == sender.lower(), Game.status.in_(ACTIVE_GAMES))
-    ).scalars().all()
-    return seats[0] if len(seats) == 1 else None
+    return None
 
 
 def route_sms(session: Session, player_id: int) -> Any | None:
@@ -543,12 +656,32 @@ def _apply(session: Session, row: Any, seat: Any, player: Any, now: datetime,
     view = engine.view(state, seat.seat_index).to_dict() if state is not None else None
     invited = state is None and seat.invitation_status in (
         InvitationStatus.PENDING.value, InvitationStatus.INVITED.value)
-    parsed = read(view, invited)
+    try:
+        parsed = read(view, invited)
+    except (ValueError, LookupError, TypeError, AttributeError, IndexError, KeyError,
+            UnicodeError, RecursionError) as exc:
+        # The sender's bytes broke the reader: refuse them (a parser bug is logged, not a
+        # reason to set the message aside for the admin or to retry it).
+        log.exception("inbound message %s: reply unreadable", row.id)
+        return _finish(session, row.id, "ignored", now, game_id=game.id, seat=seat.seat_index,
+                       error=f"unreadable reply: {type(exc).__name__}: {exc}"[:4000])
     outcome = _Outcome()
+    says = [meta for meta in parsed.meta if meta.name == "SAY"]
+    relayed = says[:_say_allowance(session, player, now)] if says else []  # before writing
     if parsed.understood:
         _submit(session, row, game, seat, state, parsed, now, outcome)
     for meta in parsed.meta:
-        _meta(session, row, game, seat, player, meta, now, outcome)
+        if meta.name != "SAY":
+            _meta(session, row, game, seat, player, meta, now, outcome)
+    if relayed:
+        _say(session, game, seat, relayed, now, outcome)
+    if len(says) > len(relayed):
+        settings = get_settings()
+        left = says[len(relayed)]
+        more = len(says) - len(relayed) - 1
+        outcome.reject(f"SAY {left.arg}" + (f" (and {more} more SAY lines)" if more else ""),
+                       f"not relayed: at most {settings.say_per_reply} SAY lines per reply "
+                       f"and {settings.say_per_hour} per hour reach the table")
     if outcome.needs_reply(parsed, seat.seat_index):
         idle = not (parsed.understood or parsed.meta)  # an answer to a reply that did nothing
         if not idle or _may_answer_idle(session, game, player, row, now):
@@ -578,6 +711,37 @@ def _may_answer_idle(session: Session, game: Any, player: Any, row: Any, now: da
                 "messages of this sender on the admin site.",
                 now=now, dedupe=f"idle-cap:{player.id}:{now:%Y-%m-%d}")
     return False
+
+
+def _say_allowance(session: Session, player: Any, now: datetime) -> int:
+    """How many SAY lines this player may still relay now: ``say_per_reply``, less what
+    they said at any of their tables in the last hour over ``say_per_hour``."""
+    from pbm.models import GameEvent, Seat
+
+    settings = get_settings()
+    seats = {(s.game_id, s.seat_index) for s in session.execute(
+        sa.select(Seat).where(Seat.player_id == player.id)).scalars()}
+    talk = session.execute(
+        sa.select(GameEvent.game_id, GameEvent.data_json)
+        .where(GameEvent.kind == "table.talk", GameEvent.created_at >= now - timedelta(hours=1),
+               GameEvent.game_id.in_(sorted({g for g, _ in seats})))).all()
+    said = sum(1 for game_id, data in talk
+               if (game_id, json.loads(data or "{}").get("seat")) in seats)
+    return max(0, min(settings.say_per_reply, settings.say_per_hour - said))
+
+
+def _say(session: Session, game: Any, seat: Any, says: list[Any], now: datetime,
+         outcome: _Outcome) -> None:
+    """Relay the reply's SAY lines together: one table-talk message per other seat."""
+    from pbm import games
+
+    result = games.say(session, game.id, seat.seat_index, [m.arg for m in says], now=now)
+    for meta in says:
+        shown = f"SAY {meta.arg}" + (" (cut)" if meta.truncated else "")
+        if result.ok:
+            outcome.add_done(shown)
+        else:
+            outcome.reject(shown, result.message)
 
 
 @dataclass
@@ -654,12 +818,6 @@ def _meta(session: Session, row: Any, game: Any, seat: Any, player: Any, meta: A
     elif name == "STATUS":
         games.status(session, game.id, seat.seat_index, now=now, dedupe=f"in{row.id}")
         outcome.told = True
-    elif name == "SAY":
-        result = games.say(session, game.id, seat.seat_index, meta.arg, now=now)
-        if result.ok:
-            outcome.add_done(f"SAY {meta.arg}" + (" (cut)" if meta.truncated else ""))
-        else:
-            outcome.reject(f"SAY {meta.arg}", result.message)
     elif name in ("JOIN", "DECLINE"):
         result = games.respond(session, game.id, seat.seat_index, join=name == "JOIN", now=now)
         if result.ok:

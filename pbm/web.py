@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
-app = FastAPI(title="Tortuga by Mail", docs_url=None, redoc_url=None)
+from pbm.config import get_settings
+
+
+def _api_docs() -> dict[str, str | None]:
+    """The schema and docs routes: off unless ``API_DOCS`` turns them on (they describe
+    every route to whoever asks)."""
+    if get_settings().api_docs:
+        return {"openapi_url": "/openapi.json", "docs_url": "/docs", "redoc_url": "/redoc"}
+    return {"openapi_url": None, "docs_url": None, "redoc_url": None}
+
+
+app = FastAPI(title="Tortuga by Mail", **_api_docs())
 
 
 @app.get("/healthz")

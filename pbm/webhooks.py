@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 
 router = APIRouter(prefix="/webhooks", tags=["webhooks"])
 
-MAX_EMAIL_BYTES = 25 * 1024 * 1024
+MAX_TWILIO_FORM_BYTES = 256 * 1024
 EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>'
 FAILED_DELIVERY = {"failed", "undelivered"}
 
@@ -72,21 +72,71 @@ async def inbound_email(request: Request) -> dict[str, Any]:
     settings = get_settings()
     if not _secret_matches(request, settings):
         raise HTTPException(status_code=403, detail="forbidden")
-    content_type = request.headers.get("content-type", "")
-    if content_type.startswith(("multipart/form-data", "application/x-www-form-urlencoded")):
-        form = await request.form()
-        field = form.get("email") or form.get("body-mime") or b""
-        raw = field if isinstance(field, bytes) else (
-            await field.read() if hasattr(field, "read") else str(field).encode())
-    else:
-        raw = await request.body()
+    raw = await _raw_email(request, settings)
     if not raw.strip():
         raise HTTPException(status_code=400, detail="empty message")
-    if len(raw) > MAX_EMAIL_BYTES:
+    if len(raw) > settings.inbound_email_max_bytes:
         raise HTTPException(status_code=413, detail="message too large")
+    from pbm.hygiene import mime_problem
+
+    problem = await run_in_threadpool(mime_problem, raw, settings)
+    if problem:
+        log.info("refused an inbound email: %s", problem)
+        raise HTTPException(status_code=422, detail=f"message refused: {problem}")
     stored = await run_in_threadpool(_store_and_enqueue,
                                      lambda session: inbound.store_email(session, raw, _now()))
     return {"id": stored.id, "duplicate": not stored.created}
+
+
+def _max_request(settings: Settings) -> int:
+    """The largest request body read: the largest email, plus room for form encoding."""
+    return settings.inbound_email_max_bytes * 2 + 64 * 1024
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """The request body, read as it arrives; 413 as soon as it grows past ``limit``."""
+    declared = request.headers.get("content-length", "")
+    if declared.isascii() and declared.isdigit() and int(declared) > limit:
+        raise HTTPException(status_code=413, detail="request too large")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise HTTPException(status_code=413, detail="request too large")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def read_form(request: Request, limit: int) -> FormData:
+    """The request's form, its body read with :func:`read_body`; 400 when unreadable."""
+    body = await read_body(request, limit)
+
+    async def replay() -> dict[str, Any]:
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    try:
+        return await Request(request.scope, replay).form(max_part_size=limit)
+    except HTTPException:
+        raise
+    except Exception as exc:  # python-multipart / starlette refusing malformed form bytes
+        raise HTTPException(status_code=400, detail="unreadable form") from exc
+
+
+async def _raw_email(request: Request, settings: Settings) -> bytes:
+    """The raw MIME of the request: its body, or the ``email`` / ``body-mime`` form field."""
+    content_type = request.headers.get("content-type", "").lower()
+    limit = _max_request(settings)
+    if not content_type.startswith(("multipart/form-data",
+                                    "application/x-www-form-urlencoded")):
+        return await read_body(request, limit)
+    form = await read_form(request, limit)
+    field = form.get("email") or form.get("body-mime") or b""
+    if isinstance(field, bytes):
+        return field
+    if hasattr(field, "read"):
+        return bytes(await field.read())
+    return str(field).encode("utf-8", "surrogateescape")
 
 
 def _store_and_enqueue(work: Any) -> inbound.Stored:
@@ -114,7 +164,7 @@ async def _signed_form(request: Request) -> FormData:
     settings = get_settings()
     token = settings.twilio_auth_token.get_secret_value() if settings.twilio_auth_token else ""
     signature = request.headers.get("x-twilio-signature", "")
-    form = await request.form()
+    form = await read_form(request, MAX_TWILIO_FORM_BYTES)
     if not token or not signature:
         raise HTTPException(status_code=403, detail="forbidden")
     if not RequestValidator(token).validate(public_url(request, settings), form, signature):

@@ -14,6 +14,7 @@ game and seat a reply belongs to) uses ``address.reply_token_from_address``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from email.message import EmailMessage
 from typing import Any
 
 from pbm.replies.address import find_reply_token, reply_address, reply_token_from_address
@@ -45,6 +46,7 @@ __all__ = [
     "ParseContext",
     "ReplyResult",
     "Understood",
+    "bounded_lines",
     "build_menu",
     "email_new_text",
     "find_reply_token",
@@ -58,6 +60,22 @@ __all__ = [
 ]
 
 
+#: How much of the player's new text is read as commands (pbm.config overrides these).
+MAX_LINES = 50
+MAX_BYTES = 20 * 1024
+
+
+def bounded_lines(text: str, max_lines: int = MAX_LINES, max_bytes: int = MAX_BYTES
+                  ) -> list[str]:
+    """The lines of the player's new text that are read: the first ``max_lines`` of at most
+    ``max_bytes`` (UTF-8) in all, without control characters. The rest is never parsed, so
+    a reply costs the same whatever its length."""
+    from pbm.hygiene import clean_text
+
+    head = text.encode("utf-8", "replace")[:max_bytes].decode("utf-8", "ignore")
+    return split_lines(clean_text(head))[:max_lines]
+
+
 def _context(
     seat_view: Mapping[str, Any] | None, menu: Sequence[MenuOption] | None, invited: bool
 ) -> ParseContext:
@@ -65,23 +83,28 @@ def _context(
 
 
 def read_email_reply(
-    raw: bytes | str,
+    raw: bytes | str | EmailMessage,
     seat_view: Mapping[str, Any] | None,
     *,
     menu: Sequence[MenuOption] | None = None,
     invited: bool = False,
+    max_lines: int = MAX_LINES,
+    max_bytes: int = MAX_BYTES,
 ) -> ReplyResult:
     """Raw MIME -> what the player said, for the seat whose view is given.
 
     ``menu``: the menu of the prompt being answered, if stored (default: rebuilt from the
     view). ``invited``: the sender holds an open invitation (YES / NO mean JOIN / DECLINE).
+    ``max_lines`` / ``max_bytes``: how much of the new text is read (``bounded_lines``).
     """
     context = _context(seat_view, menu, invited)
     body = message_text(raw)
-    result = parse_lines(split_lines(strip_quoted(body)), context)
+    result = parse_lines(
+        bounded_lines(strip_quoted(body, max_lines), max_lines, max_bytes), context)
     if result.empty or not (result.understood or result.meta or result.not_understood):
         # Nothing above the original: the player may have answered inline, inside it.
-        inline = parse_lines(inline_candidates(body), context)
+        inline = parse_lines(
+            bounded_lines("\n".join(inline_candidates(body)), max_lines, max_bytes), context)
         if inline.understood and not inline.not_understood:
             result.understood.extend(inline.understood)
             result.meta.extend(m for m in inline.meta if m.name != "SAY")
@@ -94,6 +117,9 @@ def read_sms_reply(
     *,
     menu: Sequence[MenuOption] | None = None,
     invited: bool = False,
+    max_lines: int = MAX_LINES,
+    max_bytes: int = MAX_BYTES,
 ) -> ReplyResult:
     """An SMS body -> what the player said (see :func:`read_email_reply`)."""
-    return parse_lines(split_lines(sms_text(body)), _context(seat_view, menu, invited))
+    return parse_lines(bounded_lines(sms_text(body), max_lines, max_bytes),
+                       _context(seat_view, menu, invited))

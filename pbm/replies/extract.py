@@ -30,6 +30,10 @@ from pbm.replies.words import META, VERBS
 REPLY_MARKER = "--- Reply above this line ---"
 _MARKER_RE = re.compile(r"^[\s>#=_*-]*reply\s+above\s+this\s+line", re.IGNORECASE)
 
+#: How much of a body is searched for the player's new text (it is at the top, or just
+#: below a short quote): a huge mail costs no more than this.
+SCAN_CHARS = 256 * 1024
+
 #: Placeholder line left where an HTML quote block was removed.
 _QUOTE_PLACEHOLDER = "> [quoted]"
 
@@ -195,8 +199,10 @@ def normalize_text(text: str) -> str:
 # ------------------------------------------------------------------ MIME -> body text
 
 
-def parse_mime(raw: bytes | str) -> EmailMessage:
-    """Parse raw RFC 5322 mail (bytes or str) leniently."""
+def parse_mime(raw: bytes | str | EmailMessage) -> EmailMessage:
+    """Parse raw RFC 5322 mail (bytes or str) leniently; a parsed message is used as is."""
+    if isinstance(raw, EmailMessage):
+        return raw
     if isinstance(raw, str):
         raw = raw.encode("utf-8", "surrogateescape")
     msg = email.message_from_bytes(raw, policy=email.policy.default)
@@ -216,12 +222,12 @@ def _part_text(part: Message) -> str:
         charset = part.get_content_charset() or "utf-8"
         try:
             return payload.decode(charset, "replace")
-        except LookupError:
+        except (LookupError, ValueError):  # unknown charset, or a NUL in its name
             return payload.decode("utf-8", "replace")
     return str(part.get_payload() or "")
 
 
-def message_text(raw: bytes | str) -> str:
+def message_text(raw: bytes | str | EmailMessage) -> str:
     """The body of a mail as text: the text/plain part, else the HTML part made text.
 
     Attached messages (forwarded mail) and attachments are never read.
@@ -235,7 +241,7 @@ def message_text(raw: bytes | str) -> str:
         if msg.get_content_maintype() != "text":
             return ""
         body = msg
-    text = _part_text(body)
+    text = _part_text(body)[:SCAN_CHARS]
     if body.get_content_subtype() == "plain" and \
             str(body.get_param("format") or "").lower() == "flowed":
         delsp = str(body.get_param("delsp") or "").lower() == "yes"
@@ -249,7 +255,7 @@ def message_text(raw: bytes | str) -> str:
         except (KeyError, ValueError, AttributeError):
             html_part = None
         if html_part is not None:
-            return html_to_text(_part_text(html_part))
+            return html_to_text(_part_text(html_part)[:SCAN_CHARS])
     return normalize_text(text)
 
 
@@ -431,12 +437,15 @@ def _without_contact_details(line: str) -> str:
         rest = shorter
 
 
-def _split_reply(lines: list[str]) -> tuple[list[str], int | None]:
-    """The player's lines, and where an unquoted original begins (None if there is none)."""
+def _split_reply(lines: list[str], limit: int | None = None) -> tuple[list[str], int | None]:
+    """The player's lines, and where an unquoted original begins (None if there is none).
+
+    With ``limit``, stop once that many lines are kept: only the start is parsed anyway, so
+    a long reply costs what a short one does."""
     kept: list[str] = []
     i = 0
     in_banner = False
-    while i < len(lines):
+    while i < len(lines) and (limit is None or len(kept) < limit):
         line = lines[i]
         stripped = line.strip()
         if not stripped:
@@ -480,9 +489,11 @@ def _tidy(kept: list[str]) -> str:
     return "\n".join(lines)
 
 
-def strip_quoted(text: str) -> str:
-    """The player's own new text from a mail body (top- or bottom-posted)."""
-    kept, _original = _split_reply(normalize_text(text).split("\n"))
+def strip_quoted(text: str, max_lines: int | None = None) -> str:
+    """The player's own new text from a mail body (top- or bottom-posted); with
+    ``max_lines``, at least its first ``max_lines`` lines (and not much more)."""
+    kept, _original = _split_reply(normalize_text(text).split("\n"),
+                                   None if max_lines is None else 2 * max_lines)
     return _tidy(kept)
 
 
@@ -576,7 +587,7 @@ def unflow(text: str, *, delsp: bool) -> str:
     return "\n".join(out)
 
 
-def email_new_text(raw: bytes | str) -> str:
+def email_new_text(raw: bytes | str | EmailMessage) -> str:
     """Raw MIME -> the player's own new text."""
     return strip_quoted(message_text(raw))
 

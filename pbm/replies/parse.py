@@ -55,6 +55,7 @@ from pbm.replies.words import (
     fold,
     name_key,
     number_of,
+    read_int,
     tokens,
 )
 
@@ -331,7 +332,7 @@ def _scan(keyword: str, toks: Sequence[str], ctx: ParseContext) -> _Args:
             args.symbols.append((count, SYMBOLS[tok]))
             i += 1
             continue
-        if takes_name and not tok.isdigit() and number_of(tok) is None:
+        if takes_name and number_of(tok) is None:
             seat, used, note = _match_name(toks, i, ctx)
             exact = used and name_key("".join(toks[i : i + used])) == name_key(
                 ctx.names.get(seat, ""))
@@ -599,7 +600,8 @@ def suggest(line: str, ctx: ParseContext, keyword: str | None = None) -> str | N
 def _seat_of(command: str) -> int | None:
     words = command.split()
     index = {"FORCE": 3}.get(words[0], 1)
-    return int(words[index]) - 1 if len(words) > index and words[index].isdigit() else None
+    number = read_int(words[index]) if len(words) > index else None
+    return number - 1 if number is not None else None
 
 
 def _understood(line: str, text: str, ctx: ParseContext, note: str | None) -> Understood:
@@ -668,7 +670,7 @@ def _try_keywords(
 
 
 def _menu_pick(line: str, toks: list[str], ctx: ParseContext) -> Understood | NotUnderstood:
-    number = int(toks[0])
+    number = read_int(toks[0]) or 0
     option = find_option(ctx.menu, number)
     rest = [t for t in toks[1:] if t not in ("option", "opt")]
     if option is None:
@@ -899,13 +901,13 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
     toks = _strip_leading(raw_toks)
     while len(toks) > 1 and toks[0] in ("the", "a", "my") and toks[1] in NUMBER_WORDS:
         toks = toks[1:]  # "the second one"
-    if len(toks) > 1 and toks[0] in _OPTION_WORDS and toks[1].isdigit():
+    if len(toks) > 1 and toks[0] in _OPTION_WORDS and read_int(toks[1]) is not None:
         toks = toks[1:]  # "option 3"
     numbers = [number_of(t) for t in toks if number_of(t) is not None]
     if len(numbers) > 3 or (len(toks) > 1 and any(n > 20 for n in numbers if n is not None)) \
-            or any(len(t) >= 4 and t.isdigit() for t in toks):
+            or any(len(t) >= 4 and read_int(t) is not None for t in toks):
         return None  # dates, addresses, phone numbers: not a command
-    if toks and toks[0].isdigit():
+    if toks and read_int(toks[0]) is not None:
         return _menu_pick(line, toks, ctx)
     if toks and toks[0] in NUMBER_WORDS and all(
             t in FILLER or t == "one" or t in _OPTION_WORDS for t in toks[1:]):

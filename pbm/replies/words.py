@@ -199,8 +199,18 @@ def name_key(text: str) -> str:
     return "".join(ch for ch in fold(text) if ch.isalnum())
 
 
+def read_int(token: str) -> int | None:
+    """``token`` as ``int()`` reads it, else None: the one way digits are read. (``"④"``,
+    ``"❹"`` and ``"፬"`` pass ``str.isdigit()`` but ``int()`` refuses them.)"""
+    try:
+        return int(token)
+    except ValueError:
+        return None
+
+
 def number_of(token: str) -> int | None:
     """``"3"`` / ``"three"`` / ``"3rd"`` -> 3; anything else None."""
-    if token.isdigit():
-        return int(token)
+    number = read_int(token)
+    if number is not None:
+        return number
     return NUMBER_WORDS.get(token)
