@@ -881,7 +881,9 @@ def _more_time_text(deadline: Deadline, hours: float, time_zone: str) -> str:
     assert when is not None
     utc = "" if when["same"] else f" ({when['utc']})"
     what = _AWAITED_WORDS.get(deadline.kind, "your decision")
-    return (f"You have {hours:g} more hour{'' if hours == 1 else 's'}: {what} is now due "
+    more = (f"{hours:g} more hour{'' if hours == 1 else 's'}" if hours == int(hours)
+            else f"{_hours(timedelta(hours=hours))} more")  # not "1.5 more hours"
+    return (f"You have {more}: {what} is now due "
             f"{when['local']}{utc}.")
 
 
