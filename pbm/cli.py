@@ -15,14 +15,17 @@ app = typer.Typer(
     help="Tortuga by Mail: run Tortuga 1667 games by email and SMS.",
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode=None,  # plain help: wrapped to the terminal, no <bool> placeholders
 )
 
 
 @app.command()
 def demo(
-    players: int = typer.Option(5, min=2, max=9, help="How many simulated players."),
-    seed: int = typer.Option(1, help="Random seed: the same seed plays the same game."),
-    folder: Path | None = typer.Option(None, "--dir", help="Folder (default ./var/demo-seed-N)."),
+    players: int = typer.Option(5, min=2, max=9, metavar="N", help="How many simulated players."),
+    seed: int = typer.Option(1, metavar="N",
+                           help="Random seed: the same seed plays the same game."),
+    folder: Path | None = typer.Option(None, "--dir", metavar="DIR",
+                                       help="Folder (default ./var/demo-seed-N)."),
 ) -> None:
     """Run a whole game with simulated players through the real service, on this machine."""
     from pbm.demo import DemoError, run_demo
@@ -38,10 +41,14 @@ def demo(
 
 @app.command()
 def play(
-    players: int = typer.Option(5, min=2, max=9, help="How many players, you included."),
-    name: str | None = typer.Option(None, "--as", help="Your name (or a demo seat's name)."),
-    seed: int = typer.Option(1, help="Random seed for the game and the simulated players."),
-    folder: Path | None = typer.Option(None, "--dir", help="Folder (default ./var/play-seed-N)."),
+    players: int = typer.Option(5, min=2, max=9, metavar="N",
+                             help="How many players, you included."),
+    name: str | None = typer.Option(None, "--as", metavar="NAME",
+                                      help="Your name (or a demo seat's name)."),
+    seed: int = typer.Option(1, metavar="N",
+                           help="Random seed for the game and the simulated players."),
+    folder: Path | None = typer.Option(None, "--dir", metavar="DIR",
+                                       help="Folder (default ./var/play-seed-N)."),
 ) -> None:
     """Take one seat in the terminal; the others are simulated. Reply as by email."""
     from pbm.demo import DemoError
@@ -58,8 +65,8 @@ def play(
 
 @app.command()
 def web(
-    host: str = typer.Option("127.0.0.1", help="Interface to listen on."),
-    port: int = typer.Option(8000, help="Port to listen on."),
+    host: str = typer.Option("127.0.0.1", metavar="HOST", help="Interface to listen on."),
+    port: int = typer.Option(8000, metavar="PORT", help="Port to listen on."),
 ) -> None:
     """Serve the webhooks and the admin page (uvicorn)."""
     import uvicorn

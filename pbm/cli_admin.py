@@ -9,6 +9,7 @@ one line and exits with code 2, never a traceback.
 from __future__ import annotations
 
 import functools
+import shlex
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -20,6 +21,8 @@ from sqlalchemy.exc import OperationalError, ProgrammingError
 from sqlmodel import Session, col, select
 
 from pbm import db, games
+from pbm.admin_input import check_game_name, check_zone, parse_player
+from pbm.config import get_settings
 from pbm.messages import Channel
 from pbm.models import (
     CommandLog,
@@ -35,10 +38,13 @@ from pbm.timing import TimingPolicy, zone
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-game_app = typer.Typer(help="Create and run games.", no_args_is_help=True)
+# plain (click) help: wrapped to the terminal, no <bool> placeholders, nothing cut off
+game_app = typer.Typer(help="Create and run games.", no_args_is_help=True,
+                       rich_markup_mode=None)
 quarantine_app = typer.Typer(help="Inbound messages that failed processing.",
-                             no_args_is_help=True)
-db_app = typer.Typer(help="The database schema.", no_args_is_help=True)
+                             no_args_is_help=True, rich_markup_mode=None)
+db_app = typer.Typer(help="The database schema.", no_args_is_help=True, rich_markup_mode=None)
+GAME = typer.Argument(..., metavar="GAME", help="Game name or id.")
 
 console = Console(width=120)
 err = Console(stderr=True)
@@ -48,9 +54,19 @@ def now_utc() -> datetime:
     return datetime.now(UTC)
 
 
+def say(text: str) -> None:
+    """Print a result line as it is: no markup, no colouring, never wrapped."""
+    console.print(text, markup=False, highlight=False, soft_wrap=True)
+
+
+def command(*words: str) -> str:
+    """A ``pbm`` command line for the admin to run next, every word shell-quoted."""
+    return " ".join(["pbm", *(shlex.quote(w) for w in words)])
+
+
 def fail(message: str) -> None:
     """Print one line for a human and exit 2."""
-    err.print(f"error: {message}", markup=False, highlight=False)
+    err.print(f"error: {message}", markup=False, highlight=False, soft_wrap=True)
     raise typer.Exit(2)
 
 
@@ -117,29 +133,42 @@ def _when(value: datetime | None, tz: str | None = None) -> str:
 @game_app.command("create")
 @human_errors
 def create(
-    name: str = typer.Argument(..., help="A unique name for the game."),
+    name: str = typer.Argument(..., metavar="NAME",
+                               help="A short unique name: lower-case letters, digits, hyphens "
+                                    "(harbour-2)."),
     player: list[str] = typer.Option(
-        ..., "--player", "-p",
-        help='A seat, in order: "Ann <ann@example.org>", "Bob +15551234567", or both. '
-             "Add an IANA zone to one player: \"Cy <c@x.org> Europe/Berlin\".",
+        ..., "--player", "-p", metavar="PLAYER",
+        help='A seat, in order: a name, then an email, a phone (any notation, with +country '
+             'unless PHONE_REGION is set) or both, and an optional IANA zone: '
+             '"Ann <ann@example.org>", "Bob +1 555 123 4567", '
+             '"Cy <c@x.org> +49 151 1234567 Europe/Berlin".',
     ),
-    seed: int | None = typer.Option(None, help="Random seed (the same seed deals the same)."),
+    seed: int | None = typer.Option(None, metavar="N",
+                                    help="Random seed (the same seed deals the same)."),
     starred: str | None = typer.Option(
-        None, help="The 3 starred Event cards, comma separated (default "
-                   "ATLANTIS,EL_DORADO,FOUNTAIN_OF_YOUTH)."),
-    tz: str = typer.Option("UTC", help="Time zone of players who give none."),
+        None, metavar="CARDS", help="The 3 starred Event cards, comma separated (default "
+                                    "ATLANTIS,EL_DORADO,FOUNTAIN_OF_YOUTH)."),
+    tz: str = typer.Option("UTC", metavar="ZONE", help="Time zone of players who give none."),
     sms: bool = typer.Option(False, help="Prefer SMS for players with a phone."),
-    action_hours: float = typer.Option(48, help="Hours for a turn action."),
-    vote_hours: float = typer.Option(24, help="Hours for a vote."),
-    other_hours: float = typer.Option(24, help="Hours for other decisions."),
-    invite_hours: float = typer.Option(72, help="Hours to answer the invitation."),
-    grace_hours: float = typer.Option(1, help="Grace after a deadline before the policy acts."),
-    on_timeout: str = typer.Option("default", help="'default' (play a safe move) or 'pause'."),
-    quiet: str = typer.Option("22-8", help="Quiet hours for reminders, local: START-END."),
+    action_hours: float = typer.Option(48, metavar="HOURS", help="Hours for a turn action."),
+    vote_hours: float = typer.Option(24, metavar="HOURS", help="Hours for a vote."),
+    other_hours: float = typer.Option(24, metavar="HOURS", help="Hours for other decisions."),
+    invite_hours: float = typer.Option(72, metavar="HOURS",
+                                       help="Hours to answer the invitation."),
+    grace_hours: float = typer.Option(1, metavar="HOURS",
+                                      help="Grace after a deadline before the policy acts."),
+    on_timeout: str = typer.Option("default", metavar="default|pause",
+                                   help="Play a safe move, or pause the game."),
+    quiet: str = typer.Option("22-8", metavar="START-END",
+                              help="Quiet hours for reminders, local time."),
     auto_start: bool = typer.Option(True, help="Start when everyone has joined."),
 ) -> None:
     """Create a game (nobody is told until `pbm game invite`)."""
-    specs = [_player_spec(text, tz, sms) for text in player]
+    name = check_game_name(name)
+    tz = check_zone(tz, "--tz")
+    region = get_settings().phone_region
+    specs = [parse_player(text, position, default_zone=tz, region=region, prefer_sms=sms)
+             for position, text in enumerate(player, start=1)]
     try:
         start, end = (int(x) for x in quiet.split("-"))
     except ValueError:
@@ -152,19 +181,8 @@ def create(
     now = now_utc()
     game = _write(lambda s: games.create_game(s, name, specs, now=now, seed=seed,
                                               options=options, timing_policy=policy))
-    console.print(f"Created game {game.name} (id {game.id}) with {len(specs)} seats, "
-                  f"seed {game.seed}. Next: pbm game invite {game.name}", highlight=False)
-
-
-def _player_spec(text: str, tz: str, sms: bool) -> games.PlayerSpec:
-    words = text.split()
-    zones = [w for w in words if "/" in w and not w.startswith("<")]
-    player_tz = zones[-1] if zones else tz
-    cleaned = " ".join(w for w in words if w not in zones)
-    spec = games.PlayerSpec.parse(cleaned, time_zone=player_tz)
-    if sms and spec.phone:
-        spec = games.PlayerSpec(spec.name, spec.email, spec.phone, spec.time_zone, "sms")
-    return spec
+    say(f"Created game {game.name} (id {game.id}) with {len(specs)} seats, seed {game.seed}. "
+        f"Next: {command('game', 'invite', game.name)}")
 
 
 def _options(starred: str | None) -> Any:
@@ -184,90 +202,94 @@ def _options(starred: str | None) -> Any:
 
 @game_app.command("invite")
 @human_errors
-def invite(game: str = typer.Argument(..., help="Game name or id.")) -> None:
+def invite(game: str = GAME) -> None:
     """Send the invitations (players answer JOIN or DECLINE)."""
     game_id, now = _game_id(game), now_utc()
     result = _write(lambda s: games.invite(s, game_id, now=now))
-    console.print(result.message, highlight=False)
+    say(result.message)
 
 
 @game_app.command("start")
 @human_errors
 def start(
-    game: str = typer.Argument(..., help="Game name or id."),
+    game: str = GAME,
     force: bool = typer.Option(False, help="Start without waiting for everyone to join."),
 ) -> None:
     """Deal the game and send the first prompts."""
     game_id, now = _game_id(game), now_utc()
     result = _write(lambda s: games.start(s, game_id, now=now, force=force))
-    console.print(result.message, highlight=False)
+    say(result.message)
 
 
 @game_app.command("pause")
 @human_errors
 def pause(
-    game: str = typer.Argument(..., help="Game name or id."),
-    reason: str = typer.Option(..., help="Told to every player."),
+    game: str = GAME,
+    reason: str = typer.Option(..., metavar="TEXT", help="Told to every player."),
 ) -> None:
     """Pause a game: deadlines freeze until it resumes."""
     game_id, now = _game_id(game), now_utc()
-    console.print(_write(lambda s: games.pause(s, game_id, reason, now=now)).message,
-                  highlight=False)
+    say(_write(lambda s: games.pause(s, game_id, reason, now=now)).message)
 
 
 @game_app.command("resume")
 @human_errors
-def resume(game: str = typer.Argument(..., help="Game name or id.")) -> None:
+def resume(game: str = GAME) -> None:
     """Resume a paused game; deadlines move later by the length of the pause."""
     game_id, now = _game_id(game), now_utc()
-    console.print(_write(lambda s: games.resume(s, game_id, now=now)).message, highlight=False)
+    say(_write(lambda s: games.resume(s, game_id, now=now)).message)
 
 
 @game_app.command("extend")
 @human_errors
 def extend(
-    game: str = typer.Argument(..., help="Game name or id."),
-    hours: float = typer.Option(24, help="How many hours to add."),
-    seat: int | None = typer.Option(None, help="Only this seat's deadline (1-based)."),
+    game: str = GAME,
+    hours: float = typer.Option(24, metavar="HOURS", help="How many hours to add."),
+    seat: int | None = typer.Option(None, metavar="SEAT",
+                                    help="Only this seat's deadline (1-based)."),
 ) -> None:
     """Give more time to the open decisions."""
     game_id, now = _game_id(game), now_utc()
     index = None if seat is None else _seat_index(seat)
     result = _write(lambda s: games.extend(s, game_id, hours, now=now, seat=index))
-    console.print(result.message, highlight=False)
+    say(result.message)
 
 
 @game_app.command("replace")
 @human_errors
 def replace(
-    game: str = typer.Argument(..., help="Game name or id."),
-    seat: int = typer.Argument(..., help="Seat number (1-based)."),
-    player: str = typer.Option(..., help='The newcomer: "Dee <dee@example.org>".'),
-    tz: str = typer.Option("UTC", help="The newcomer's time zone."),
+    game: str = GAME,
+    seat: int = typer.Argument(..., metavar="SEAT", help="Seat number (1-based)."),
+    player: str = typer.Option(..., metavar="PLAYER",
+                               help='The newcomer: "Dee <dee@example.org>", as in create.'),
+    tz: str = typer.Option("UTC", metavar="ZONE",
+                           help="The newcomer's time zone, unless PLAYER names one."),
 ) -> None:
     """Give a seat to another player (who gets a briefing of everything it knew)."""
+    spec = parse_player(player, seat, default_zone=check_zone(tz, "--tz"),
+                        region=get_settings().phone_region)
     game_id, now = _game_id(game), now_utc()
-    spec = _player_spec(player, tz, False)
     result = _write(lambda s: games.replace_seat(s, game_id, _seat_index(seat), spec, now=now))
-    console.print(result.message, highlight=False)
+    say(result.message)
 
 
 @game_app.command("abort")
 @human_errors
 def abort(
-    game: str = typer.Argument(..., help="Game name or id."),
-    reason: str = typer.Option("stopped by the admin", help="Told to every player."),
+    game: str = GAME,
+    reason: str = typer.Option("stopped by the admin", metavar="TEXT",
+                              help="Told to every player."),
 ) -> None:
     """Stop a game for good."""
     game_id, now = _game_id(game), now_utc()
-    console.print(_write(lambda s: games.abort(s, game_id, reason, now=now)).message,
-                  highlight=False)
+    say(_write(lambda s: games.abort(s, game_id, reason, now=now)).message)
 
 
 @game_app.command("list")
 @human_errors
 def list_games(
-    status: str | None = typer.Option(None, help="Only games with this status."),
+    status: str | None = typer.Option(None, metavar="STATUS",
+                                         help="Only games with this status."),
 ) -> None:
     """Every game, newest first."""
     with db.session_scope(write=False) as session:
@@ -283,7 +305,8 @@ def list_games(
                           ", ".join(f"{w['name']} ({w['kind']})" for w in waiting) or "-",
                           _when(game.updated_at))
     if not rows:
-        console.print("No games yet. Create one: pbm game create NAME --player ...")
+        console.print("No games yet. Create one: pbm game create NAME --player ...",
+                      markup=False)
         return
     console.print(table)
 
@@ -291,9 +314,9 @@ def list_games(
 @game_app.command("show")
 @human_errors
 def show(
-    game: str = typer.Argument(..., help="Game name or id."),
+    game: str = GAME,
     spoilers: bool = typer.Option(False, help="Also show loyalties and hands (secrets)."),
-    messages: int = typer.Option(10, help="How many recent messages to list."),
+    messages: int = typer.Option(10, metavar="N", help="How many recent messages to list."),
 ) -> None:
     """The board, who is awaited, deadlines, messages sent. Secrets only with --spoilers."""
     import engine
@@ -380,8 +403,8 @@ def _print_board(public: dict[str, Any]) -> None:
 @game_app.command("log")
 @human_errors
 def log(
-    game: str = typer.Argument(..., help="Game name or id."),
-    limit: int = typer.Option(50, help="How many of the latest commands."),
+    game: str = GAME,
+    limit: int = typer.Option(50, metavar="N", help="How many of the latest commands."),
     events: bool = typer.Option(False, help="Show the public events too."),
     spoilers: bool = typer.Option(False, help="With --events: private events as well."),
 ) -> None:
@@ -412,9 +435,10 @@ def log(
 @game_app.command("preview")
 @human_errors
 def preview(
-    game: str = typer.Argument(..., help="Game name or id."),
-    seat: int = typer.Argument(..., help="Seat number (1-based)."),
-    channel: str | None = typer.Option(None, help="email or sms (default: the player's)."),
+    game: str = GAME,
+    seat: int = typer.Argument(..., metavar="SEAT", help="Seat number (1-based)."),
+    channel: str | None = typer.Option(None, metavar="email|sms",
+                                          help="Default: the player's."),
 ) -> None:
     """The exact prompt this seat would get now (rendered, not sent)."""
     chosen = None
@@ -453,7 +477,8 @@ def quarantine_list() -> None:
 
 @quarantine_app.command("retry")
 @human_errors
-def quarantine_retry(message_id: int = typer.Argument(..., help="Inbound message id.")) -> None:
+def quarantine_retry(message_id: int = typer.Argument(..., metavar="ID",
+                                                     help="Inbound message id.")) -> None:
     """Put a quarantined message back in line for processing."""
     from pbm import inbound
 
@@ -473,7 +498,7 @@ def quarantine_retry(message_id: int = typer.Argument(..., help="Inbound message
 @db_app.command("upgrade")
 @human_errors
 def db_upgrade(
-    revision: str = typer.Option("head", help="Target revision."),
+    revision: str = typer.Option("head", metavar="REVISION", help="Target revision."),
 ) -> None:
     """Create or upgrade the schema (safe to run again)."""
     from pbm.config import get_settings

@@ -67,6 +67,12 @@ class Settings(BaseSettings):
         default=None, description="Override Twilio's API host (tests point it at a local server)."
     )
 
+    # Players typed in by the admin (CLI and web form)
+    phone_region: str | None = Field(
+        default=None, description="Two-letter country (e.g. GB) for phone numbers written "
+        "without +country code; unset: every number needs its +country code."
+    )
+
     # Admin web page
     secret_key: SecretStr = SecretStr("dev-only-change-me")
     admin_users: str = Field(

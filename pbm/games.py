@@ -18,6 +18,7 @@ import base64
 import json
 import re
 import secrets
+import shlex
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
@@ -35,6 +36,7 @@ from pbm.models import (
     Game,
     GameEvent,
     GameStatus,
+    InboundMessage,
     InvitationStatus,
     OutboundMessage,
     Player,
@@ -480,7 +482,8 @@ def respond(session: Session, game_id: int, seat_index: int, *, join: bool,
         outbox.alert_admin(
             session, game, f"{player.display_name} declined",
             f"{player.display_name} (seat {seat_index + 1}) declined {game.name}. "
-            f"Replace the seat: pbm game replace {game.name} {seat_index + 1} --player ...",
+            f"Replace the seat: pbm game replace {shlex.quote(game.name)} {seat_index + 1} "
+            "--player ...",
             now=now, dedupe=f"g{game_id}:s{seat_index}:declined:{seat.reply_token}",
         )
         return _result(session, game, seat_index, ok=True, done=["DECLINE"],
@@ -508,11 +511,15 @@ def start(session: Session, game_id: int, *, now: datetime, force: bool = False)
     seats = seats_of(session, game_id)
     declined = [f"seat {s.seat_index + 1} ({p.display_name})" for s, p in seats
                 if s.invitation_status == InvitationStatus.DECLINED]
-    if declined:
-        raise WrongState(f"{', '.join(declined)} declined: replace before starting")
+    if declined and not force:
+        raise WrongState(f"{', '.join(declined)} declined: replace before starting "
+                         "(or use --force to start without them)")
     missing = [p.display_name for s, p in seats if s.invitation_status != InvitationStatus.JOINED]
     if missing and not force:
         raise WrongState(f"still waiting for {', '.join(missing)} to join (or use --force)")
+    left_out: list[str] = []
+    if missing and game.status == GameStatus.INVITING:  # forced: who has not joined sits out
+        seats, left_out = _leave_out(session, game, seats, now)
     try:
         state = engine.new_game([p.display_name for _, p in seats], game.seed, options_of(game))
     except engine.SetupError as exc:
@@ -526,8 +533,11 @@ def start(session: Session, game_id: int, *, now: datetime, force: bool = False)
     game.started_at = now
     session.add(game)
     session.flush()
+    playing = ", ".join(p.display_name for _, p in seats)
     started = record_events(session, game, [_service_event(
-        "game.started", f"{game.name} has begun with {len(seats)} players.")], now=now)
+        "game.started", f"{game.name} has begun with {len(seats)} players: {playing}."
+        + (f" Left out (had not joined): {', '.join(left_out)}." if left_out else ""))],
+        now=now)
     policy = policy_of(game)
     _sync_deadlines(session, game, state, policy, now)
     notified = []
@@ -542,7 +552,43 @@ def start(session: Session, game_id: int, *, now: datetime, force: bool = False)
                       extra={"started": True, "decision_ids": [decision] if decision else []})
         notified.append(seat.seat_index)
     return _result(session, game, None, ok=True, state=state, notified=notified,
-                   message=f"{game.name} started")
+                   message=f"{game.name} started with {playing}"
+                   + (f"; left out (had not joined): {', '.join(left_out)}" if left_out else ""))
+
+
+def _leave_out(session: Session, game: Game, seats: list[tuple[Seat, Player]], now: datetime,
+               ) -> tuple[list[tuple[Seat, Player]], list[str]]:
+    """A forced start: the seats that have not joined are told and removed, and the others
+    are numbered 0..n-1 again (the engine's seats); messages, replies and deadlines follow
+    their seat. Returns (the seats that play, the names left out)."""
+    playing = [(s, p) for s, p in seats if s.invitation_status == InvitationStatus.JOINED]
+    out = [(s, p) for s, p in seats if s.invitation_status != InvitationStatus.JOINED]
+    if len(playing) < MIN_PLAYERS:
+        raise WrongState(f"only {len(playing)} of {len(seats)} players joined {game.name}: "
+                         f"a game needs {MIN_PLAYERS}; wait for JOINs or replace seats")
+    names = ", ".join(p.display_name for _, p in playing)
+    for seat, player in out:
+        outbox.notify(session, game, seat, player, MessageKind.NOTICE, now=now, recap=False,
+                      dedupe=f"g{game.id}:s{seat.seat_index}:left_out:{seat.reply_token}",
+                      extra={"headline": f"{game.name} has started without you, as you had "
+                             f"not joined. The players: {names}."})
+    renumber = {s.seat_index: new for new, (s, _) in enumerate(playing)}
+    renumber.update({s.seat_index: None for s, _ in out})
+    for seat, _ in out:
+        session.delete(seat)
+    session.flush()
+    for seat, _ in playing:  # one at a time: (game_id, seat_index) is unique at every step
+        if renumber[seat.seat_index] != seat.seat_index:
+            seat.seat_index = renumber[seat.seat_index]  # type: ignore[assignment]
+            session.add(seat)
+            session.flush()
+    for model in (OutboundMessage, InboundMessage, Deadline):
+        for row in session.exec(select(model).where(model.game_id == game.id)):
+            if row.seat is not None and renumber.get(row.seat, row.seat) != row.seat:
+                row.seat = renumber[row.seat]
+                session.add(row)
+    session.flush()
+    return playing, [p.display_name for _, p in out]
 
 
 # ---------------------------------------------------------------- commands
@@ -803,7 +849,9 @@ def resume(session: Session, game_id: int, *, now: datetime) -> Result:
 
 
 def _hours(delta: timedelta) -> str:
-    return f"{delta.total_seconds() / 3600:.1f} h"
+    from pbm.humanize import duration
+
+    return duration(delta)
 
 
 def extend(session: Session, game_id: int, hours: float, *, now: datetime,
@@ -838,7 +886,8 @@ def extend(session: Session, game_id: int, hours: float, *, now: datetime,
                        "extended_hours": hours})
             notified.append(deadline.seat)
     return _result(session, game, seat, ok=True, notified=notified,
-                   message=f"{len(moved)} deadline(s) of {game.name} moved {hours:g} h later")
+                   message=f"{len(moved)} deadline(s) of {game.name} moved "
+                           f"{_hours(timedelta(hours=hours))} later")
 
 
 _AWAITED_WORDS = {"ACTION": "your turn", "VOTE": "your vote",
@@ -853,7 +902,9 @@ def _more_time_text(deadline: Deadline, hours: float, time_zone: str) -> str:
     assert when is not None
     utc = "" if when["same"] else f" ({when['utc']})"
     what = _AWAITED_WORDS.get(deadline.kind, "your decision")
-    return (f"You have {hours:g} more hour{'' if hours == 1 else 's'}: {what} is now due "
+    more = (f"{hours:g} more hour{'' if hours == 1 else 's'}" if hours == int(hours)
+            else f"{_hours(timedelta(hours=hours))} more")  # not "1.5 more hours"
+    return (f"You have {more}: {what} is now due "
             f"{when['local']}{utc}.")
 
 
@@ -1182,7 +1233,7 @@ def _pause_stalled(session: Session, game: Game, deadline: Deadline, now: dateti
         session, game, "paused: nobody answers",
         f"{game.name}: every seat has run out of time at least once since anyone last "
         f"answered, so the game is paused instead of playing defaults forever. Replace "
-        f"seats or ask the players, then: pbm game resume {game.name}",
+        f"seats or ask the players, then: pbm game resume {shlex.quote(game.name)}",
         now=now, dedupe=f"stalled:{deadline.id}")
     pause(session, game.id, timing.STALL_REASON, now=now)
     report.paused_games.append(game.id)

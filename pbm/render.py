@@ -583,6 +583,7 @@ def _normalise_extra(ctx: MessageContext) -> dict[str, Any]:
     extra["timing"] = {k: _hours_text(v) for k, v in timing.items() if v}
     if extra.get("respond_by_hours"):
         extra["respond_by"] = _hours_text(extra["respond_by_hours"])
+    extra["paused_for"] = _hours_text(extra["paused_hours"]) if extra.get("paused_hours") else None
     if extra.get("you") is None:
         extra["you"] = True
     result = extra.get("result")
@@ -604,11 +605,9 @@ def _hours_text(hours: Any) -> str:
         value = float(hours)
     except (TypeError, ValueError):
         return str(hours)
-    if value >= 48 and value % 24 == 0:
-        return f"{int(value // 24)} days"
-    if value == int(value):
-        return f"{int(value)} hour{'s' if value != 1 else ''}"
-    return f"{value:g} hours"
+    from pbm.humanize import hours
+
+    return hours(value)
 
 
 def visible_events(ctx: MessageContext) -> list[dict[str, Any]]:

@@ -9,6 +9,7 @@ server is a failure, never a skip: CI must prove the code against the real thing
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +31,32 @@ def missing(reason: str) -> None:
     if in_ci():
         pytest.fail(f"CI=true and a required service is missing: {reason}", pytrace=False)
     pytest.skip(reason)
+
+
+def find_program(setting: str, names: tuple[str, ...], paths: tuple[str, ...]) -> str | None:
+    """A program the tests drive (Debian's ``dovecot``, ``chromium``), or None.
+
+    The environment variable ``setting`` names it outright (a test hides a program by
+    pointing it at nothing); else the first of ``names`` on PATH, else the first of ``paths``
+    that exists."""
+    chosen = os.environ.get(setting)
+    if chosen is not None:
+        return chosen if os.access(chosen, os.X_OK) else None
+    for name in names:
+        found = shutil.which(name)
+        if found:
+            return found
+    return next((p for p in paths if os.access(p, os.X_OK)), None)
+
+
+def need_program(path: str | None, package: str) -> str:
+    """``path``, or the one policy for an absent program: skip with the install command
+    (``./dev test`` run as root installs it), fail under CI."""
+    if path is None:
+        missing(f"{package} is not installed (sudo apt-get install {package}; "
+                "./dev test run as root installs it)")
+    assert path is not None
+    return path
 
 
 def to_sqlalchemy_url(url: str) -> str:

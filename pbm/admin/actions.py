@@ -149,33 +149,48 @@ class CreateForm:
                                  vote=_hours(self.vote_hours, "vote"),
                                  other=_hours(self.other_hours, "other decision"))
 
+    def player_specs(self) -> list[Any]:
+        """The ``pbm.games.PlayerSpec`` of every filled-in line (raises ``InputError``
+        naming the line's position and player)."""
+        from pbm.admin_input import player_from_fields
+
+        region = _phone_region()
+        return [player_from_fields(position, p.name, p.email, p.phone, p.time_zone,
+                                   default_zone=self.time_zone, region=region,
+                                   prefer_sms=self.prefer_sms)
+                for position, p in enumerate(self.players, start=1) if not p.blank]
+
     def validate(self) -> list[str]:
         """What is wrong with the form (empty when it can be created)."""
+        from pbm.admin_input import InputError, check_game_name, player_from_fields
         from pbm.timing import is_valid_zone
 
         errors = []
         if not self.name:
-            errors.append("Give the game a name.")
+            errors.append("Give the game a name (e.g. harbour).")
+        else:
+            try:
+                check_game_name(self.name)
+            except InputError as exc:
+                errors.append(_sentence(str(exc)))
         seated = self.seated
         if not MIN_PLAYERS <= len(seated) <= MAX_PLAYERS:
             errors.append(f"A game has {MIN_PLAYERS} to {MAX_PLAYERS} players; "
                           f"this one has {len(seated)}.")
         names = [p.name.lower() for p in seated]
-        for p in seated:
-            if not p.name:
-                errors.append("Every player needs a name.")
-            elif names.count(p.name.lower()) > 1:
+        for position, p in enumerate(self.players, start=1):
+            if p.blank:
+                continue
+            if p.name and names.count(p.name.lower()) > 1:
                 errors.append(f"Two players are called {p.name}; names must differ.")
-            if not (p.email or p.phone):
-                errors.append(f"{p.name or 'A player'} needs an email address or a phone number.")
-            if p.email and ("@" not in p.email or " " in p.email):
-                errors.append(f"{p.email} is not an email address.")
-            if p.phone and not _looks_like_phone(p.phone):
-                errors.append(f"{p.phone}: write phone numbers as +15551234567.")
-            if p.time_zone and not is_valid_zone(p.time_zone):
-                errors.append(f"Unknown time zone {p.time_zone} for {p.name}.")
+            try:
+                player_from_fields(position, p.name, p.email, p.phone, p.time_zone,
+                                   region=_phone_region())
+            except InputError as exc:
+                errors.append(_sentence(str(exc)))
         if not is_valid_zone(self.time_zone):
-            errors.append(f"Unknown time zone {self.time_zone} (e.g. Europe/Paris).")
+            errors.append(f"Unknown time zone {self.time_zone} for the game "
+                          "(e.g. Europe/Paris).")
         try:
             self.timing()
         except ValueError as exc:
@@ -202,22 +217,18 @@ def _whole_hour(text: str) -> int:
         raise ValueError(f"quiet hours are whole hours 0-23, not {text!r}") from None
 
 
-def _looks_like_phone(text: str) -> bool:
-    digits = text.replace(" ", "").replace("-", "")
-    return digits.startswith("+") and digits[1:].isdigit() and 8 <= len(digits) <= 16
+def _phone_region() -> str | None:
+    from pbm.config import get_settings
+
+    return get_settings().phone_region
 
 
 def create_game(form: CreateForm, admin: str, now: datetime) -> int:
     """Create the game of a checked form through ``pbm.games``; returns its id."""
     from pbm import games
 
-    players = [
-        games.PlayerSpec(name=p.name, email=p.email or None, phone=p.phone or None,
-                         time_zone=form.zone_of(p),
-                         channel="sms" if form.prefer_sms and p.phone else None)
-        for p in form.seated
-    ]
     try:
+        players = form.player_specs()
         game = transaction(lambda s: games.create_game(
             s, form.name, players, now=now, timing_policy=form.timing()))
     except (games.GameError, ValueError) as exc:
@@ -323,13 +334,14 @@ def _start(game_id: int, values: Mapping[str, str], admin: str, now: datetime) -
     from pbm import games
 
     try:
-        _game_call("start", game_id, now=now, force=values.get("force") == "1")
+        result = _game_call("start", game_id, now=now, force=values.get("force") == "1")
     except games.WrongState as exc:
-        text = str(exc).replace(" (or use --force)", "")
-        if "still waiting" in text:
+        text = str(exc).replace(" (or use --force)", "").replace(
+            " (or use --force to start without them)", "")
+        if "still waiting" in text or "declined" in text:
             text += ": tick the box to start without them"
         raise ActionError(_sentence(text)) from exc
-    return "Game started. The first prompts are on their way."
+    return f"Game {result.message}. The first prompts are on their way."
 
 
 def _pause(game_id: int, values: Mapping[str, str], admin: str, now: datetime) -> str:
@@ -340,7 +352,7 @@ def _pause(game_id: int, values: Mapping[str, str], admin: str, now: datetime) -
 
 def _resume(game_id: int, values: Mapping[str, str], admin: str, now: datetime) -> str:
     result = _game_call("resume", game_id, now=now)
-    return f"{result.message[:1].upper()}{result.message[1:]}. Deadlines moved by the pause."
+    return f"Game {result.message}. Deadlines moved by the pause."  # the name as it is
 
 
 def _extend(game_id: int, values: Mapping[str, str], admin: str, now: datetime) -> str:
@@ -353,7 +365,7 @@ def _extend(game_id: int, values: Mapping[str, str], admin: str, now: datetime) 
     seat = values.get("seat", "").strip()
     index = _seat(values) if seat else None
     result = _game_call("extend", game_id, hours, now=now, seat=index)
-    return f"{result.message[:1].upper()}{result.message[1:]}."
+    return f"Extended: {result.message}."  # the game's name as it is
 
 
 def _nudge(game_id: int, values: Mapping[str, str], admin: str, now: datetime) -> str:
@@ -364,20 +376,15 @@ def _nudge(game_id: int, values: Mapping[str, str], admin: str, now: datetime) -
 
 
 def _replace(game_id: int, values: Mapping[str, str], admin: str, now: datetime) -> str:
-    from pbm import games
 
-    name = values.get("name", "").strip()[:60]
-    email = values.get("email", "").strip()[:254] or None
-    phone = values.get("phone", "").strip()[:32] or None
-    if not (email or phone):
-        raise ActionError("The new player needs an email address or a phone number.")
-    if phone and not _looks_like_phone(phone):
-        raise ActionError(f"{phone}: write phone numbers as +15551234567.")
-    spec = games.PlayerSpec(name=name, email=email, phone=phone,
-                            time_zone=values.get("time_zone", "").strip() or "UTC")
+    from pbm.admin_input import player_from_fields
+
     seat = _seat(values)
+    spec = player_from_fields(seat + 1, values.get("name", "")[:60],
+                              values.get("email", "")[:254], values.get("phone", "")[:32],
+                              values.get("time_zone", ""), region=_phone_region())
     _game_call("replace_seat", game_id, seat, spec, now=now)
-    return f"Seat {seat + 1} now belongs to {name}; they were sent what the seat knows."
+    return f"Seat {seat + 1} now belongs to {spec.name}; they were sent what the seat knows."
 
 
 def _abort(game_id: int, values: Mapping[str, str], admin: str, now: datetime) -> str:
@@ -396,10 +403,10 @@ ACTIONS: dict[str, Action] = {a.name: a for a in (
            frozenset({GameStatus.CREATED.value, GameStatus.INVITING.value}), _invite,
            primary=True),
     Action("start", "Start", "Start the game",
-           "The game starts now with its seated players: loyalties and vote cards are dealt "
-           "and the first prompts go out.",
+           "The game starts now: loyalties and vote cards are dealt and the first prompts "
+           "go out. Players who have not joined are left out and told (2 must have joined).",
            frozenset({GameStatus.CREATED.value, GameStatus.INVITING.value}), _start,
-           (FormField("force", "Start even if not every player has answered JOIN", "checkbox",
+           (FormField("force", "Start without the players who have not joined", "checkbox",
                       required=False, default="1"),),
            primary=True),
     Action("pause", "Pause", "Pause the game",

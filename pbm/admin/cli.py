@@ -8,13 +8,15 @@ import typer
 
 from pbm.admin.auth import NAME_PATTERN, hash_password
 
-app = typer.Typer(help="Admins of the web page.", no_args_is_help=True)
+app = typer.Typer(help="Admins of the web page.", no_args_is_help=True,
+                  rich_markup_mode=None)
 
 
 @app.command("hash-password")
 def hash_password_command(
     name: str = typer.Option(
-        "", "--name", help="Print 'NAME:HASH', ready for ADMIN_USERS (else the hash alone)."
+        "", "--name", metavar="NAME",
+        help="Print 'NAME:HASH', ready for ADMIN_USERS (else the hash alone).",
     ),
     stdin: bool = typer.Option(
         False, "--stdin", help="Read the password from the first line of standard input."

@@ -34,16 +34,16 @@ def when(value: datetime | None, zone: str | None = None) -> str:
 
 
 def relative(value: datetime | None, now: datetime) -> str:
-    """``in 3 h`` / ``5 min ago`` / ``2 d ago``."""
+    """``in 3 hours 10 minutes`` / ``5 minutes ago`` / ``2 days 4 hours ago``."""
+    from pbm.humanize import duration
+
     if value is None:
         return ""
     seconds = (value - now).total_seconds()
-    size = abs(seconds)
-    if size < 60:
+    if abs(seconds) < 60:
         return "just now" if seconds <= 0 else "in under a minute"
-    length, unit = next(u for u in ((86400, "d"), (3600, "h"), (60, "min")) if size >= u[0])
-    n = int(size // length)
-    return f"in {n} {unit}" if seconds > 0 else f"{n} {unit} ago"
+    length = duration(value - now)
+    return f"in {length}" if seconds > 0 else f"{length} ago"
 
 
 DECISIONS = {

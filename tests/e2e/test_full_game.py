@@ -43,10 +43,15 @@ _SMS_OPTION = re.compile(r"(\d+)=(.+?)(?= \d+=| By | STATUS=|$)")
 
 
 @pytest.fixture
-def deployment(postgres_url: str, redis_url: str) -> Iterator[tuple[Stack, Dovecot]]:
-    if not Dovecot.available():
-        pytest.fail("dovecot-imapd is not installed (apt-get install dovecot-imapd)")
-    imap = Dovecot().start()
+def deployment(request: pytest.FixtureRequest) -> Iterator[tuple[Stack, Dovecot]]:
+    imap = Dovecot()  # first: skips (fails under CI) without dovecot, before any server starts
+    try:
+        postgres_url: str = request.getfixturevalue("postgres_url")
+        redis_url: str = request.getfixturevalue("redis_url")
+    except BaseException:
+        imap.stop()
+        raise
+    imap.start()
     database = fresh_database(postgres_url)
     stack = Stack(database, redis_db(redis_url, E2E_REDIS_DB), IMAP_HOST="127.0.0.1",
                   IMAP_PORT=str(imap.port), IMAP_SSL="false", IMAP_USERNAME=imap.user,

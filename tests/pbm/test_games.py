@@ -218,6 +218,8 @@ def test_start_waits_for_everyone_unless_forced_and_a_decline_needs_a_replacemen
         db.run_transaction(lambda s: games.start(s, game_id, now=now), eng)
     db.run_transaction(lambda s: games.respond(s, game_id, 1, join=False, now=now), eng)
     with pytest.raises(games.WrongState, match=r"seat 2 \(Player 2\) declined"):
+        db.run_transaction(lambda s: games.start(s, game_id, now=now), eng)
+    with pytest.raises(games.WrongState, match=r"only 1 of 3 players joined"):
         db.run_transaction(lambda s: games.start(s, game_id, now=now, force=True), eng)
     admin = [r for r in rows(eng, OutboundMessage) if r.kind == "admin_alert"]
     assert len(admin) == 1 and "declined" in admin[0].subject
@@ -227,10 +229,11 @@ def test_start_waits_for_everyone_unless_forced_and_a_decline_needs_a_replacemen
     dee_invites = [r for r in rows(eng, OutboundMessage, kind="invitation")
                    if r.to_address == "dee@example.org"]
     assert len(dee_invites) == 1
+    db.run_transaction(lambda s: games.respond(s, game_id, 1, join=True, now=now), eng)
     result = db.run_transaction(lambda s: games.start(s, game_id, now=now, force=True), eng)
 
     assert result.ok and rows(eng, Game, id=game_id)[0].status == GameStatus.RUNNING
-    assert state_of(eng, game_id).names[1] == "Dee"
+    assert state_of(eng, game_id).names == ("Player 1", "Dee")  # Player 3 never joined
     with pytest.raises(games.WrongState, match="already started"):
         db.run_transaction(lambda s: games.start(s, game_id, now=now), eng)
 

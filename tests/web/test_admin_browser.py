@@ -20,12 +20,12 @@ import pytest
 from sqlmodel import select
 
 from pbm.db import get_engine
-from tests.services import missing
+from tests.services import find_program, need_program
 from tests.web.conftest import ADMIN_NAME, ADMIN_PASSWORD, REPO, LiveServer, start_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres, pytest.mark.slow]
 
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = "/usr/bin/chromium"  # Debian's; PBM_TEST_CHROMIUM overrides (nothing: hidden)
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -79,13 +79,12 @@ def worker(live_server: LiveServer) -> Iterator[subprocess.Popen[bytes]]:
 @pytest.fixture
 def browser_page(tmp_path: Path) -> Iterator[object]:
     """A fresh Chromium profile and one page (no browser is ever downloaded)."""
-    if not Path(CHROMIUM).exists():
-        missing(f"{CHROMIUM} is not installed (apt-get install chromium)")
+    chromium = need_program(find_program("PBM_TEST_CHROMIUM", (), (CHROMIUM,)), "chromium")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         context = playwright.chromium.launch_persistent_context(
-            str(tmp_path / "chromium-profile"), executable_path=CHROMIUM, headless=True,
+            str(tmp_path / "chromium-profile"), executable_path=chromium, headless=True,
             args=CHROMIUM_ARGS, viewport={"width": 1280, "height": 900},
         )
         context.set_default_timeout(15_000)
@@ -183,7 +182,7 @@ def test_an_admin_runs_a_game_from_the_browser(
 
     # Create a 5-player game: the form, the review, the confirmation.
     page.click("nav >> text=New game")
-    page.fill("#name", "Harbour of Tortuga")
+    page.fill("#name", "harbour-of-tortuga")
     page.fill("#time_zone", "Europe/Paris")
     for i, (name, email, phone) in enumerate(PLAYERS):
         page.fill(f"input[name=p{i}_name]", name)
@@ -192,7 +191,7 @@ def test_an_admin_runs_a_game_from_the_browser(
     page.fill("input[name=p2_tz]", "Europe/London")
     page.fill("#action_hours", "36")
     page.click("button:has-text('Review')")
-    expect(page.locator("h1")).to_contain_text("Create “Harbour of Tortuga”?")
+    expect(page.locator("h1")).to_contain_text("Create “harbour-of-tortuga”?")
     expect(page.locator("table")).to_contain_text("Mary Read")
     page.click("button:has-text('Create the game')")
     expect(page.locator(".flash.ok")).to_contain_text("created")
@@ -200,10 +199,12 @@ def test_an_admin_runs_a_game_from_the_browser(
 
     # Start it (nobody was invited: start without waiting for JOINs).
     page.click(".actions >> text=Start")
-    expect(page.locator("h1")).to_contain_text("Start: Harbour of Tortuga?")
+    expect(page.locator("h1")).to_contain_text("Start: harbour-of-tortuga?")
     expect(page.locator("#f-force")).to_be_checked()
     page.click("button:has-text('Start the game')")
-    expect(page.locator(".flash.ok")).to_contain_text("Game started")
+    expect(page.locator(".flash.ok")).to_contain_text(
+        "Game harbour-of-tortuga started with Anne Bonny, Calico Jack, Mary Read, Blackbeard, "
+        "Henry Morgan.")
     expect(page.locator("#game-status")).to_have_text("running")
     expect(page.locator("section[aria-label=Board] svg")).to_be_visible()
     expect(page.locator("section[aria-label=Awaiting] table")).to_be_visible()
@@ -217,13 +218,14 @@ def test_an_admin_runs_a_game_from_the_browser(
     expect(page.locator("#pause-reason")).to_contain_text("Anne is at sea until Monday")
     page.click(".actions >> text=Resume")
     page.click("button:has-text('Resume the game')")
-    expect(page.locator(".flash.ok")).to_contain_text("resumed")
+    expect(page.locator(".flash.ok")).to_contain_text(
+        "Game harbour-of-tortuga resumed after ")
     expect(page.locator("#game-status")).to_have_text("running")
     expect(page.locator("#public-log")).to_contain_text("paused: Anne is at sea until Monday")
 
     # Players answer their prompts by email and SMS; the worker applies the replies.
     game_url = page.url
-    assert play_a_few_replies(live_server, "Harbour of Tortuga", 6) == 6
+    assert play_a_few_replies(live_server, "harbour-of-tortuga", 6) == 6
     page.goto(game_url)
     expect(page.locator(".seat-history .dir.in").first).to_be_visible()
     expect(page.locator("#public-log li")).not_to_have_count(3)
@@ -264,6 +266,6 @@ def test_an_admin_runs_a_game_from_the_browser(
     assert overflow <= 0, f"the page is {overflow}px wider than a phone screen"
     page.screenshot(path=str(ARTIFACTS / "admin-game-page-phone.png"), full_page=True)
     page.goto(f"{base}/admin/games")
-    expect(page.locator("table")).to_contain_text("Harbour of Tortuga")
+    expect(page.locator("table")).to_contain_text("harbour-of-tortuga")
     assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
     page.screenshot(path=str(ARTIFACTS / "admin-games-phone.png"), full_page=True)

@@ -112,7 +112,7 @@ def test_sign_in_follows_only_local_admin_paths(client: httpx.Client) -> None:
 def test_a_form_without_the_csrf_token_is_rejected(admin_client: httpx.Client) -> None:
     page = admin_client.get("/admin/games/new")
     token = csrf_of(page.text)
-    form = {"name": "No token", "p0_name": "Ann", "p0_email": "ann@example.org",
+    form = {"name": "no-token", "p0_name": "Ann", "p0_email": "ann@example.org",
             "p1_name": "Bob", "p1_email": "bob@example.org"}
     missing = admin_client.post("/admin/games/new", data=form)
     assert missing.status_code == 403

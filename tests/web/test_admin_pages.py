@@ -96,7 +96,7 @@ def test_the_games_list_shows_who_is_awaited_and_marks_overdue_games(
     assert "overdue" in rows["Old Harbour"]
     assert "place treasure" in rows["Old Harbour"]
     assert "overdue" not in rows["New Harbour"]
-    assert "in 23 h" in rows["New Harbour"]
+    assert "in 23 hours 55 minutes" in rows["New Harbour"]
     assert "Anne, Jack, Mary, Edward" in rows["Not Yet"]
     running = admin_client.get("/admin/games", params={"status": "running"}).text
     assert "Old Harbour" in running and "Not Yet" not in running
@@ -184,7 +184,7 @@ def test_extend_nudge_replace_and_abort_go_through_the_game_service(
                 OutboundMessage.game_id == game_id, OutboundMessage.kind == kind)).all())
 
     due = {d.id: d.due_at for d in open_deadlines()}
-    assert "moved 12 h later" in flash(admin_client, act(admin_client, game_id, "extend",
+    assert "moved 12 hours later" in flash(admin_client, act(admin_client, game_id, "extend",
                                                          hours="12"))
     assert {d.id: d.due_at for d in open_deadlines()} == {
         i: at + timedelta(hours=12) for i, at in due.items()}
@@ -267,35 +267,47 @@ def test_the_new_game_form_explains_what_is_wrong(admin_client: httpx.Client) ->
     response = admin_client.post("/admin/games/new", data={
         "csrf_token": token, "name": "", "time_zone": "Mars/Olympus",
         "p0_name": "Ann", "p0_phone": "555-1234", "p1_name": "Ann", "p1_email": "not-an-email",
+        "p2_name": "Cy (", "p2_email": "cy@example.org",
+        "p3_name": "Dee", "p3_email": "dee@example.org", "p3_tz": "Mars/Base",
         "action_hours": "-3",
     })
     assert response.status_code == 422
     for expected in ("Give the game a name", "Two players are called Ann",
-                     "555-1234: write phone numbers as +15551234567",
-                     "not-an-email is not an email address", "Unknown time zone Mars/Olympus",
+                     "Player 1 (Ann): '555-1234' has no +country code",
+                     "Player 2 (Ann): 'not-an-email' is not an email address",
+                     "Player 3 (Cy (): a name is 1-40 characters",
+                     "Player 4 (Dee): unknown time zone 'Mars/Base'",
+                     "Unknown time zone Mars/Olympus for the game",
                      "the turn time must be more than 0"):
         assert expected in response.text.replace("&#39;", "'"), expected
     assert 'value="555-1234"' in response.text  # what was typed is kept
+    named = admin_client.post("/admin/games/new", data={
+        "csrf_token": token, "name": "bad name!", "p0_name": "Ann", "p0_phone": "+1 555 0100 200",
+        "p1_name": "Bob", "p1_email": "bob@example.org"})
+    assert named.status_code == 422
+    assert ("Game name 'bad name!': use 1-40 lower-case letters, digits and hyphens, "
+            "e.g. bad-name") in named.text.replace("&#39;", "'")
+    assert "Player 1 (Ann)" not in named.text, "a phone in any common notation is fine"
 
 
 def test_a_game_is_created_after_its_review(
     admin_client: httpx.Client, live_server: LiveServer
 ) -> None:
     token = csrf_of(admin_client.get("/admin/games/new").text)
-    form = {"csrf_token": token, "name": "Review Reef", "time_zone": "Europe/Berlin",
+    form = {"csrf_token": token, "name": "review-reef", "time_zone": "Europe/Berlin",
             "p0_name": "Ann", "p0_email": "ann@example.org",
-            "p1_name": "Bob", "p1_phone": "+15550009999", "p1_tz": "America/New_York",
+            "p1_name": "Bob", "p1_phone": "+1 (555) 000-9999", "p1_tz": "America/New_York",
             "action_hours": "36", "vote_hours": "12", "other_hours": "6",
             "invitation_hours": "48", "grace_hours": "0", "on_timeout": "pause",
             "quiet_start": "23", "quiet_end": "7", "prefer_sms": "1"}
     review = admin_client.post("/admin/games/new", data=form)
-    assert review.status_code == 200 and "Create “Review Reef”?" in review.text
+    assert review.status_code == 200 and "Create “review-reef”?" in review.text
     with Session(get_engine(live_server.database_url)) as session:
-        assert session.exec(select(Game).where(Game.name == "Review Reef")).first() is None
+        assert session.exec(select(Game).where(Game.name == "review-reef")).first() is None
     created = admin_client.post("/admin/games/new", data={**form, "confirm": "yes"})
     assert created.status_code == 303
     with Session(get_engine(live_server.database_url)) as session:
-        game = session.exec(select(Game).where(Game.name == "Review Reef")).one()
+        game = session.exec(select(Game).where(Game.name == "review-reef")).one()
         seats = games.seats_of(session, game.id)  # type: ignore[arg-type]
         policy = games.policy_of(game)
     assert [(p.display_name, p.time_zone, p.preferred_channel) for _, p in seats] == [
@@ -343,3 +355,24 @@ def test_a_missing_game_is_a_404_not_a_crash(admin_client: httpx.Client) -> None
     assert admin_client.get("/admin/games/999999/actions/pause").status_code == 404
     assert admin_client.get("/admin/games/1/actions/explode").status_code == 404
     assert admin_client.get("/admin/games/not-a-number").status_code == 422
+
+
+def test_a_resumed_game_keeps_its_name_and_says_for_how_long_it_was_paused(
+    admin_client: httpx.Client, live_server: LiveServer
+) -> None:
+    game_id = make_game(live_server.database_url, "harbour", datetime.now(UTC))
+    assert "Game paused: storm" in flash(admin_client,
+                                         act(admin_client, game_id, "pause", reason="storm"))
+    engine = get_engine(live_server.database_url)
+    with Session(engine) as session:  # the pause began 4 minutes ago
+        game = session.get(Game, game_id)
+        assert game is not None and game.paused_at is not None
+        game.paused_at = datetime.now(UTC) - timedelta(minutes=4, seconds=5)
+        session.add(game)
+        session.commit()
+    assert flash(admin_client, act(admin_client, game_id, "resume")) == (
+        "Game harbour resumed after 4 minutes. Deadlines moved by the pause.")
+    with Session(engine) as session:
+        resumed = session.exec(select(OutboundMessage).where(
+            OutboundMessage.game_id == game_id, OutboundMessage.kind == "resumed")).first()
+    assert resumed is not None and "It was paused for 4 minutes;" in resumed.text

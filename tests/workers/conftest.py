@@ -19,7 +19,6 @@ from sqlalchemy.engine import make_url
 
 from pbm import db
 from pbm.config import reset_settings
-from tests.services import missing
 from tests.workers.servers import Dovecot, FakeTwilio, SmtpSink, free_port, wait_http
 
 #: Redis database numbers of the channel tests (other tests use 0); each test flushes its own.
@@ -96,11 +95,7 @@ def twilio() -> Iterator[FakeTwilio]:
 
 @pytest.fixture
 def dovecot() -> Iterator[Dovecot]:
-    if not Dovecot.available():
-        missing("dovecot-imapd is not installed (apt-get install dovecot-imapd)")
-    if os.geteuid() != 0:
-        missing("dovecot needs root to start from a temporary configuration")
-    server = Dovecot().start()
+    server = Dovecot().start()  # skips (fails under CI) when dovecot cannot run here
     yield server
     server.stop()
 

@@ -33,6 +33,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from tests.services import find_program, missing, need_program
+
 ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent
 
@@ -275,7 +277,7 @@ class Dovecot:
     MAIL_UID = 65534  # nobody: dovecot refuses to run mail processes as root
 
     def __init__(self, user: str = "game", password: str | None = None) -> None:
-        self.binary = shutil.which("dovecot") or "/usr/sbin/dovecot"
+        self.binary = self.require()
         self.user = user
         self.password = password or secrets.token_hex(8)
         self.port = free_port()
@@ -283,8 +285,18 @@ class Dovecot:
         self.dir.chmod(0o755)
 
     @staticmethod
-    def available() -> bool:
-        return bool(shutil.which("dovecot") or Path("/usr/sbin/dovecot").exists())
+    def find() -> str | None:
+        """The dovecot binary (``PBM_TEST_DOVECOT`` overrides; set it to nothing to hide)."""
+        return find_program("PBM_TEST_DOVECOT", ("dovecot",), ("/usr/sbin/dovecot",))
+
+    @classmethod
+    def require(cls) -> str:
+        """The dovecot binary, or skip (fail under CI): not installed, or not root."""
+        binary = need_program(cls.find(), "dovecot-imapd")
+        if os.geteuid() != 0:
+            missing("dovecot needs root to start from a temporary configuration "
+                    "(run the tests as root)")
+        return binary
 
     def start(self) -> Dovecot:
         d = self.dir
