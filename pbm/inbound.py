@@ -539,10 +539,14 @@ def _apply(session: Session, row: Any, seat: Any, player: Any, now: datetime,
         InvitationStatus.PENDING.value, InvitationStatus.INVITED.value)
     parsed = read(view, invited)
     outcome = _Outcome()
+    for meta in parsed.meta:  # settings first: the prompt the commands trigger uses them
+        if meta.name == "SET":
+            _meta(session, row, game, seat, player, meta, now, outcome)
     if parsed.understood:
         _submit(session, row, game, seat, state, parsed, now, outcome)
     for meta in parsed.meta:
-        _meta(session, row, game, seat, player, meta, now, outcome)
+        if meta.name != "SET":
+            _meta(session, row, game, seat, player, meta, now, outcome)
     if outcome.needs_reply(parsed, seat.seat_index):
         _write_reply(session, game, seat, player, row, parsed, outcome, now)
     return _finish(session, row.id, "done", now, game_id=game.id, seat=seat.seat_index)

@@ -585,6 +585,11 @@ _OPTION_WORDS = frozenset({"option", "opt", "choice", "number", "nr", "no", "num
 _SPLIT_RE = re.compile(r"\s*(?:;|,|\bthen\b|\band\b|&|\+|\s/\s)\s*", re.IGNORECASE)
 
 
+def _starts_setting(rest: str) -> bool:
+    """True if ``rest`` reads as a setting (``QUIET 23-07`` after ``ZONE Paris;``)."""
+    return isinstance(read_setting(rest), Meta)
+
+
 def split_commands(line: str) -> list[str]:
     """One line -> the commands in it: a new piece starts at a verb after ; , then and."""
     if _SAY_RE.match(line.strip()):
@@ -592,7 +597,8 @@ def split_commands(line: str) -> list[str]:
     cuts = [0]
     for match in _SPLIT_RE.finditer(line):
         toks = _strip_leading(tokens(line[match.end():]))
-        if toks and (toks[0] in VERBS or toks[0] in META) and match.start() > cuts[-1]:
+        starts = bool(toks) and (toks[0] in VERBS or toks[0] in META)
+        if (starts or _starts_setting(line[match.end():])) and match.start() > cuts[-1]:
             cuts.append(match.start())
             cuts.append(match.end())
     cuts.append(len(line))

@@ -21,9 +21,9 @@ from pbm.models import Game, InboundMessage, OutboundMessage, Player
 
 TABLES = {
     "players", "games", "seats", "command_log", "game_events", "inbound_messages",
-    "outbound_messages", "board_images", "deadlines",
+    "outbound_messages", "board_images", "deadlines", "outbound_parts",
 }
-HEAD = "player_settings"
+HEAD = "calendar"
 
 
 def test_upgrade_creates_every_table_from_an_empty_database(empty_db_url: str) -> None:
