@@ -41,7 +41,7 @@ INVITATION = "INVITATION"
 EVENT_LENGTH = timedelta(minutes=15)  # the event starts at the deadline
 ALARM_BEFORE = timedelta(hours=1)
 PRODID = "-//Tortuga by Mail//Deadlines//EN"
-_WHAT = {"ACTION": "your turn", "VOTE": "your vote", "PLACE": "your choice",
+_WHAT = {"ACTION": "your turn", "VOTE": "your vote", "PLACE": "your placement",
          "CHOOSE": "your choice of card"}
 
 
