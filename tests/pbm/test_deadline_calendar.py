@@ -224,6 +224,35 @@ def test_calendar_off_cancels_the_events_the_player_holds_in_its_answer(
     assert events_of(eng, notice) == []  # nothing more once it is off
 
 
+def answer_setting(eng: Engine, game_id: int, seat: int, line: str, now: datetime) -> None:
+    """Apply a setting and write its answer (what ``pbm.inbound`` does for a reply)."""
+    def work(session: Any) -> None:
+        seat_row, player = games.seat_of(session, game_id, seat)
+        answer = settings.apply(session, player, line, now)
+        games.outbox.notify(session, games.get_game(session, game_id), seat_row, player,
+                            games.MessageKind.REPLY, now=now, dedupe=line,
+                            extra={"answers": [answer]})
+    db.run_transaction(work, eng)
+
+
+def test_away_moves_the_event_in_the_answer_and_back_moves_it_again(
+        eng: Engine, now: datetime) -> None:
+    game_id = started_with_calendars(eng, now)
+    seat, decision = awaited_seat(eng, game_id)
+    first = open_deadline(eng, game_id, seat).due_at
+
+    answer_setting(eng, game_id, seat, "AWAY 1 day", now)
+    answer_setting(eng, game_id, seat, "BACK", now + timedelta(hours=6))
+
+    answers = [r for r in seat_rows(eng, game_id, seat) if r.kind == "reply"]
+    moves = [(m, e["SEQUENCE"], e.decoded("DTSTART")) for r in answers
+             for m, e in events_of(eng, r)]
+    assert moves == [("REQUEST", 1, first + timedelta(days=1)),
+                     ("REQUEST", 2, first + timedelta(hours=6))]
+    assert {str(e["UID"]) for r in answers for _, e in events_of(eng, r)} == {
+        deadline_calendar.event_uid(game_id, seat, decision)}
+
+
 def test_a_player_whose_seat_is_taken_over_gets_the_cancel_in_the_goodbye(
         eng: Engine, now: datetime) -> None:
     game_id = started_with_calendars(eng, now)
