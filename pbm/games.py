@@ -14,7 +14,6 @@ returns a ``Result`` with ``ok=False`` and changes nothing.
 
 from __future__ import annotations
 
-import base64
 import json
 import re
 import secrets
@@ -768,13 +767,15 @@ def _finish(session: Session, game: Game, state: engine.GameState, now: datetime
     session.add(game)
     score = engine.score(state).to_dict()
     story = unmasking.story(session, game.id)  # told now that the game is over
-    chart = base64.b64encode(unmasking.chart_png(story["treasure"])).decode()
+    chart = unmasking.chart_png(story["treasure"])  # an inline image part (cid:), by email
     notified = []
     for seat, player in seats_of(session, game.id):
         outbox.notify(session, game, seat, player, MessageKind.GAME_OVER, now=now,
                       dedupe=f"g{game.id}:s{seat.seat_index}:game_over", state=state,
                       extra={"aborted": False, "reason": state.end_reason, "score": score,
-                             "unmasking": story, "unmasking_chart": chart})
+                             "unmasking": story,
+                             "unmasking_chart": unmasking.chart_cid(game.id),
+                             "inline_images": [(unmasking.chart_cid(game.id), chart)]})
         notified.append(seat.seat_index)
     return notified
 

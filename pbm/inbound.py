@@ -668,10 +668,13 @@ def _apply(session: Session, row: Any, seat: Any, player: Any, now: datetime,
     outcome = _Outcome()
     says = [meta for meta in parsed.meta if meta.name == "SAY"]
     relayed = says[:_say_allowance(session, player, now)] if says else []  # before writing
+    for meta in parsed.meta:  # settings first: the prompt the commands trigger uses them
+        if meta.name == "SET":
+            _meta(session, row, game, seat, player, meta, now, outcome)
     if parsed.understood:
         _submit(session, row, game, seat, state, parsed, now, outcome)
     for meta in parsed.meta:
-        if meta.name != "SAY":
+        if meta.name not in ("SAY", "SET"):
             _meta(session, row, game, seat, player, meta, now, outcome)
     if relayed:
         _say(session, game, seat, relayed, now, outcome)

@@ -71,3 +71,4 @@ class RenderedMessage:
     html: str | None = None
     sms: str | None = None
     board_image_key: str | None = None  # public board picture for this game version (cid)
+    inline_images: tuple[tuple[str, bytes], ...] = ()  # other pictures: (Content-ID, PNG)

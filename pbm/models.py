@@ -322,6 +322,20 @@ class OutboundMessage(SQLModel, table=True):
     delivered_at: datetime | None = _ts()  # when the provider reported it delivered
 
 
+class OutboundPart(SQLModel, table=True):
+    """One more MIME part of an outbound email: a calendar event (``text/calendar``) or an
+    inline picture other than the board (``content_id`` set: referenced as ``cid:``)."""
+
+    __tablename__: ClassVar[str] = "outbound_parts"  # type: ignore[misc]
+
+    id: int | None = Field(default=None, primary_key=True)
+    outbox_id: int = Field(foreign_key="outbound_messages.id", index=True)
+    content_type: str = Field(max_length=100)  # "text/calendar; method=REQUEST", "image/png"
+    filename: str = Field(max_length=100)
+    content_id: str | None = Field(default=None, max_length=100)
+    content: bytes = Field(sa_column=sa.Column(sa.LargeBinary(), nullable=False))
+
+
 class BoardImage(SQLModel, table=True):
     """The public board picture of one game version, stored once, shared by its messages."""
 
@@ -370,3 +384,7 @@ class Deadline(SQLModel, table=True):
     escalated: bool = False  # the admin was alerted about it
     created_at: datetime = _created()
     resolved_at: datetime | None = _ts()
+    # The player's calendar (CALENDAR ON, ``pbm.deadline_calendar``): the due time the
+    # event they hold says (None: they hold none) and the iCalendar SEQUENCE last sent.
+    calendar_due_at: datetime | None = _ts()
+    calendar_sequence: int = 0

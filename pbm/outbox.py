@@ -24,18 +24,21 @@ from sqlmodel import Session, col, select
 import engine
 from pbm import render
 from pbm.config import get_settings
-from pbm.messages import Channel, MessageContext, MessageKind
+from pbm.messages import Channel, MessageContext, MessageKind, RenderedMessage
 from pbm.models import (
     BoardImage,
     Game,
     GameEvent,
     OutboundMessage,
+    OutboundPart,
     OutboundStatus,
     Player,
     Seat,
     board_image_key,
 )
 
+#: Kinds whose email shows the seat's own vote ledger (``pbm.vote_ledger``).
+LEDGER_KINDS = frozenset({MessageKind.PROMPT, MessageKind.STATUS})
 RECAP_LIMIT = 100  # at most this many recent events in one "since your last message"
 #: Kinds whose (email) message lists the seat's events in its "since your last message"
 #: recap. Only what a message shows counts as told (``Seat.last_event_seq``).
@@ -216,6 +219,9 @@ def notify(
         )
         session.add(row)
         rows.append(row)
+        if channel is Channel.EMAIL:  # calendar events, pictures other than the board
+            _add_parts(session, row, game, seat, player, kind, rendered, now,
+                       leaving=bool((extra or {}).get("you_were_replaced")))
     shown = {e["seq"] for e in ctx.events} if shows_events(kind, ctx.extra) else set()
     seat.last_event_seq = told_through(session, game.id, seat, shown | {
         e.seq for e in announced}, whole_recap=bool(shown) and events is None and recap)
@@ -224,6 +230,29 @@ def notify(
     session.add(seat)
     session.flush()
     return rows
+
+
+def _add_parts(session: Session, row: OutboundMessage, game: Game, seat: Seat, player: Player,
+               kind: MessageKind, rendered: RenderedMessage, now: datetime, *,
+               leaving: bool = False) -> None:
+    """The email's extra MIME parts: its inline pictures (``RenderedMessage.inline_images``)
+    and the player's calendar events (``pbm.deadline_calendar``: CALENDAR ON, or the
+    cancels of events they hold; a REPLY may be the answer to CALENDAR OFF; a player
+    ``leaving`` a replaced seat gets the cancels of all)."""
+    from pbm import deadline_calendar
+
+    parts = [OutboundPart(outbox_id=0, content_type="image/png", filename=f"{cid}.png",
+                          content_id=cid, content=png) for cid, png in rendered.inline_images]
+    if player.calendar or kind is MessageKind.REPLY or leaving:
+        parts += [OutboundPart(outbox_id=0, content_type=p.content_type, filename=p.filename,
+                               content=p.ics.encode()) for p in deadline_calendar.parts_for(
+                                   session, game, seat, player, now, leaving=leaving)]
+    if not parts:
+        return
+    session.flush()  # the row's id
+    for part in parts:
+        part.outbox_id = row.id  # type: ignore[assignment]
+        session.add(part)
 
 
 def told_through(session: Session, game_id: int, seat: Seat, covered: set[int], *,
@@ -274,6 +303,10 @@ def build_context(
         data["table_talk"] = [{"name": json.loads(e.data_json).get("name", ""),
                                "text": json.loads(e.data_json).get("text", "")} for e in talk]
     data.update(extra or {})
+    if kind in LEDGER_KINDS and state is not None and "vote_ledger" not in data:
+        from pbm import vote_ledger  # the seat's own votes (shown by email only)
+
+        data["vote_ledger"] = vote_ledger.ledger(session, game.id, seat.seat_index)
     return MessageContext(
         kind=kind,
         game_id=game.id,

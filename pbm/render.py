@@ -19,7 +19,8 @@ service renders it once per game version (``RenderedMessage.board_image_key``) a
   "other_hours"}``: how long players get per decision); ``ctx.deadline`` = answer by.
 - ``GAME_STARTED`` / ``PROMPT`` / ``STATUS``: nothing more (``events`` = the recap,
   ``deadline`` = when the decision is due); ``started`` (bool) marks the first prompt of
-  the game (it then also lists the seats).
+  the game (it then also lists the seats); ``vote_ledger`` (``pbm.vote_ledger``: the
+  seat's own last votes, shown by email only).
 - ``NOTICE``: ``headline`` (str) what happened to this seat, else the latest event.
 - ``VOTE_RESULT``: ``result`` (the ``vote.result`` event dict), else found in ``events``.
 - ``REMINDER`` / ``FINAL_WARNING``: ``invitation`` (bool: a reminder to JOIN or DECLINE),
@@ -41,7 +42,9 @@ service renders it once per game version (``RenderedMessage.board_image_key``) a
   ``help`` (topic str, "" for general help; None for no help) and ``log`` (bool: list
   ``events`` as the recent public history).
 - ``GAME_OVER``: ``aborted`` (bool), ``reason`` (str); the public view carries the winner
-  and every loyalty.
+  and every loyalty; ``unmasking`` (``pbm.unmasking.story``), ``unmasking_chart`` (the
+  chart's Content-ID) and ``inline_images`` ([(Content-ID, PNG)]: pictures the HTML shows
+  as ``cid:``, returned in ``RenderedMessage.inline_images``).
 """
 
 from __future__ import annotations
@@ -792,6 +795,9 @@ def _sections(ctx: MessageContext, model: Mapping[str, Any]) -> tuple[str, ...]:
         sections = (*sections[:1], "unmasking", *sections[1:])
     if kind is MessageKind.REPLY and model["answers"]:
         sections = ("answers", *sections)
+    if extra.get("vote_ledger") and "board" in sections:  # pbm.vote_ledger, before the board
+        at = sections.index("board")
+        sections = (*sections[:at], "ledger", *sections[at:])
     if kind is MessageKind.PROMPT and extra.get("started"):
         sections = ("started", *sections)
     if model["me"] is None:
@@ -1002,4 +1008,7 @@ def render(ctx: MessageContext, channel: Channel) -> RenderedMessage:
     key = None
     if ctx.seat_view and 'src="cid:board"' in html:
         key = board_image_key(ctx.seat_view["public"], ctx.game_id)
-    return RenderedMessage(subject=subject, text=text, html=html, board_image_key=key)
+    pictures = tuple((str(cid), bytes(png)) for cid, png in ctx.extra.get("inline_images") or ()
+                     if f'src="cid:{cid}"' in html)  # the unmasking chart (pbm.unmasking)
+    return RenderedMessage(subject=subject, text=text, html=html, board_image_key=key,
+                           inline_images=pictures)

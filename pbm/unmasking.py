@@ -51,6 +51,14 @@ def story(session: Session, game_id: int) -> dict[str, Any]:
             "treasure": [{"turn": t, **v} for t, v in sorted(treasure.items())]}
 
 
+def chart_cid(game_id: int) -> str:
+    """The Content-ID of a game's treasure chart: the HTML's ``cid:`` and the image part's
+    ``Content-ID`` are both this (``RenderedMessage.inline_images``)."""
+    from pbm.config import get_settings
+
+    return f"treasure-{game_id}@{get_settings().mail_domain}"
+
+
 def chart_png(series: list[dict[str, int]], width: int = 640, height: int = 300) -> bytes:
     """Treasure per team over the turns, as a PNG line chart."""
     from PIL import Image, ImageDraw

@@ -30,6 +30,7 @@ from sqlmodel import Session
 from pbm.config import Settings
 from pbm.ratelimit import OutboundLimiter
 from pbm.transports import (
+    Attachment,
     InlineImage,
     OutgoingMessage,
     Receipt,
@@ -105,6 +106,10 @@ def outgoing(session: Session, row: Any, settings: Settings) -> OutgoingMessage:
         png = board_png(session, row.board_image_key)
         if png is not None:
             images = (InlineImage(cid=row.board_image_key, content=png),)
+    attachments: tuple[Attachment, ...] = ()
+    if row.channel == "email":  # pictures other than the board, calendar events
+        inline, attachments = outbound_parts(session, row.id)
+        images = (*images, *inline) if row.html else images
     status_callback = None
     if row.channel == "sms" and settings.sms_transport == "twilio":
         status_callback = settings.public_base_url.rstrip("/") + "/webhooks/twilio/status"
@@ -120,9 +125,27 @@ def outgoing(session: Session, row: Any, settings: Settings) -> OutgoingMessage:
         in_reply_to=row.in_reply_to,
         references=(row.in_reply_to,) if row.in_reply_to else (),
         images=images,
+        attachments=attachments,
         key=str(row.id),
         status_callback=status_callback,
     )
+
+
+def outbound_parts(session: Session, outbox_id: int
+                   ) -> tuple[tuple[InlineImage, ...], tuple[Attachment, ...]]:
+    """The row's extra parts (``OutboundPart``): inline pictures and attachments."""
+    from pbm.models import OutboundPart
+
+    table = OutboundPart.__table__  # type: ignore[attr-defined]
+    rows = session.execute(sa.select(table.c.content_type, table.c.filename,
+                                     table.c.content_id, table.c.content)
+                           .where(table.c.outbox_id == outbox_id).order_by(table.c.id)).all()
+    inline = tuple(InlineImage(cid=r.content_id, content=bytes(r.content),
+                               subtype=r.content_type.partition("/")[2] or "png")
+                   for r in rows if r.content_id)
+    attached = tuple(Attachment(content_type=r.content_type, filename=r.filename,
+                                content=bytes(r.content)) for r in rows if not r.content_id)
+    return inline, attached
 
 
 def board_png(session: Session, key: str) -> bytes | None:

@@ -954,6 +954,11 @@ _SPLIT_RE = re.compile(
     re.IGNORECASE)
 
 
+def _starts_setting(rest: str) -> bool:
+    """True if ``rest`` reads as a setting (``QUIET 23-07`` after ``ZONE Paris;``)."""
+    return isinstance(read_setting(rest), Meta)
+
+
 def split_commands(line: str) -> list[str]:
     """One line -> the commands in it: a new piece starts at a verb after ; , . then and.
 
@@ -966,7 +971,8 @@ def split_commands(line: str) -> list[str]:
         if match.start() <= cuts[-1]:
             continue
         toks = tokens(line[match.end():])
-        if not toks or _verb_start(toks) is None:
+        if not toks or (_verb_start(toks) is None
+                        and not _starts_setting(line[match.end():])):
             continue
         before = tokens(line[cuts[-1]:match.start()])
         if all(t in SEQUENCE_WORDS or t in LEADING_FILLER for t in before):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pbm.config import Settings
 from pbm.transports.base import (
+    Attachment,
     InlineImage,
     OutgoingMessage,
     Receipt,
@@ -16,6 +17,7 @@ from pbm.transports.base import (
 )
 
 __all__ = [
+    "Attachment",
     "InlineImage",
     "OutgoingMessage",
     "Receipt",

@@ -21,6 +21,16 @@ class InlineImage:
 
 
 @dataclass(frozen=True)
+class Attachment:
+    """A part of its own beside the message: a calendar event (``text/calendar;
+    method=REQUEST``), with its content type parameters."""
+
+    content_type: str  # "text/calendar; method=REQUEST"
+    filename: str
+    content: bytes
+
+
+@dataclass(frozen=True)
 class OutgoingMessage:
     """One rendered message for one recipient, ready to hand to a transport."""
 
@@ -35,6 +45,7 @@ class OutgoingMessage:
     in_reply_to: str | None = None  # the thread root (with <>)
     references: tuple[str, ...] = ()
     images: tuple[InlineImage, ...] = ()
+    attachments: tuple[Attachment, ...] = ()  # calendar events (``pbm.deadline_calendar``)
     key: str = ""  # idempotency key (the outbox row), used for file names and VERP
     status_callback: str | None = None  # SMS delivery reports
 

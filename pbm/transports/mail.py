@@ -2,6 +2,7 @@
 
 The shape is ``multipart/alternative[text/plain, multipart/related[text/html, image/png]]``:
 clients that show HTML get the board picture inline (``cid:``), the others get plain text.
+Calendar events (``pbm.deadline_calendar``) make it ``multipart/mixed[that, text/calendar]``.
 What we send is marked as automatic so that auto-responders do not answer it.
 """
 
@@ -12,7 +13,7 @@ from email.message import EmailMessage
 from email.utils import formataddr, formatdate, make_msgid
 
 from pbm.config import Settings
-from pbm.transports.base import OutgoingMessage, Receipt, TransportError
+from pbm.transports.base import Attachment, OutgoingMessage, Receipt, TransportError
 
 
 def sender_address(settings: Settings) -> str:
@@ -59,7 +60,25 @@ def build_email(message: OutgoingMessage, settings: Settings) -> EmailMessage:
                     filename=f"{image.cid}.{image.subtype}",
                     disposition="inline",
                 )
+    for attachment in message.attachments:  # multipart/mixed [alternative, text/calendar]
+        add_attachment(mail, attachment)
     return mail
+
+
+def add_attachment(mail: EmailMessage, attachment: Attachment) -> None:
+    """A part after the readable message, which stays whole (``text/calendar; method=...``
+    as iMIP wants it: the method parameter, UTF-8; named ``deadline.ics``). Kept out of
+    the alternative: a client that prefers text/calendar must not show it instead of the
+    prompt."""
+    kind, _, param_text = attachment.content_type.partition(";")
+    maintype, _, subtype = kind.strip().partition("/")
+    params = dict(p.strip().split("=", 1) for p in param_text.split(";") if "=" in p)
+    if maintype == "text":
+        mail.add_attachment(attachment.content.decode("utf-8"), subtype=subtype,
+                            params=params, filename=attachment.filename)
+    else:
+        mail.add_attachment(attachment.content, maintype=maintype, subtype=subtype,
+                            params=params, filename=attachment.filename)
 
 
 def _smtp_error(exc: Exception) -> TransportError:

@@ -18,7 +18,9 @@ plays timeout defaults. Then every ``OutboundMessage`` row of the game before it
 5. each row goes to the seat's own player with the seat's own reply address; reply
    tokens, email addresses and phone numbers of other seats never appear;
 6. the unmasking (who played which Vote card, ``pbm.unmasking``) appears in no row before
-   GAME_OVER, and every email GAME_OVER tells every play.
+   GAME_OVER, and every email GAME_OVER tells every play;
+7. the vote ledger of a prompt (``pbm.vote_ledger``: "you played ...") lists, for each
+   vote, exactly the card(s) the reader's own seat played in it, never another seat's.
 
 Every check also counts what it found, and the test asserts it found plenty (a check that
 never matches anything proves nothing). ``TORTUGA_PRIVACY_GAMES=200`` plays more games.
@@ -390,8 +392,15 @@ def scan_table(table: Table) -> Scan:
     scan.seen["private events"] += sum(e.audience is not None for e in events)
     with db.session_scope(table.eng, write=False) as session:
         story = unmasking.story(session, table.game_id)
+        seat_names = {p.display_name: s.seat_index
+                      for s, p in games.seats_of(session, table.game_id)}
     plays = {squash(p) for v in story["votes"] for p in v["plays"]}  # "Ann played ..."
     scan.seen["unmasked plays"] += len(plays)
+    own_plays: dict[tuple[int, int, str], list[str]] = {}  # (seat, turn, vote) -> cards
+    for v in story["votes"]:
+        for play in v["plays"]:
+            name, _, cards = play.partition(" played ")
+            own_plays.setdefault((seat_names[name], v["turn"], v["vote"]), []).append(cards)
     calls = iter(table.calls)
     call = next(calls)
     for row in rows:
@@ -406,6 +415,10 @@ def scan_table(table: Table) -> Scan:
                 if play in squash(row.text) or play in html_text(row.html or ""):
                     scan.findings.append(f"game {table.n}p#{table.seed} row {row.id} "
                                          f"({row.kind}) unmasks before the end: {play!r}")
+        if row.seat is not None and row.kind != "game_over":  # 7. the ledger: own plays only
+            scan.findings += [f"game {table.n}p#{table.seed} row {row.id} ({row.kind}) to "
+                              f"seat {row.seat + 1}: {problem}"
+                              for problem in check_ledger(row, own_plays, scan.seen)]
         if row.seat is None or row.kind == "game_over":
             continue  # the admin's alerts; the end, where every loyalty is revealed
         assert row.id is not None and row.id < min(over)
@@ -417,6 +430,30 @@ def scan_table(table: Table) -> Scan:
                           f"{row.channel}) to seat {row.seat + 1}: {problem}"
                           for problem in check_row(table, row, call, told, private, scan.seen)]
     return scan
+
+
+LEDGER_TEXT = re.compile(r"^  Turn (\d+), (Attack|Brawl|Mutiny): you played (.+?)\.$", re.M)
+LEDGER_HTML = re.compile(r"<tr><td>(\d+)</td><td>(Attack|Brawl|Mutiny)</td><td>([^<]+)</td>")
+
+
+def check_ledger(row: OutboundMessage, own_plays: dict[tuple[int, int, str], list[str]],
+                 seen: Counter[str]) -> Iterator[str]:
+    """Every "you played" of the row's vote ledger is a play of the reader's own seat."""
+    seat = row.seat
+    assert seat is not None
+    entries = [("text", m) for m in LEDGER_TEXT.findall(row.text)] + [
+        ("html", m) for m in LEDGER_HTML.findall(bare_html(row.html or ""))]
+    if "YOUR VOTES SO FAR" in row.text:
+        seen["ledgers"] += 1
+    for where, (turn, vote, played) in entries:
+        if played == "no card yet":
+            continue
+        mine = own_plays.get((seat, int(turn), vote), [])
+        if played in mine:
+            seen[f"{where} ledger plays checked"] += 1
+        else:
+            yield f"its ledger says you played {played!r} in the {vote} of turn {turn}, " \
+                  f"but this seat played {mine or 'nothing'} there"
 
 
 def check_row(table: Table, row: OutboundMessage, call: Call,
@@ -568,6 +605,8 @@ def test_no_message_of_thousands_carries_another_seats_secrets(
     assert seen["private event shown to its audience"] >= 150
     assert seen["digests"] > 0
     assert seen["unmasked plays"] >= 50 and seen["unmasking told at the end"] >= 5
+    assert seen["ledgers"] >= 100
+    assert seen["text ledger plays checked"] >= 100 and seen["html ledger plays checked"] >= 100
 
 
 @pytest.mark.postgres
@@ -578,3 +617,4 @@ def test_no_message_carries_another_seats_secrets_on_postgresql(
     scan = play_and_scan(eng, [(5, 11), (3, 12)], now)
     assert_clean(scan, started)
     assert scan.messages >= 200 and scan.seen["nonempty hands"] >= 50
+    assert scan.seen["text ledger plays checked"] > 0

@@ -39,6 +39,22 @@ def test_chatter_that_starts_with_a_setting_word_changes_nothing(line: str) -> N
     assert not [m for m in result.meta if m.name == "SET"]
 
 
+@pytest.mark.parametrize("line", ["ZONE Paris; QUIET 23-07", "ZONE Paris, QUIET 23-07",
+                                  "zone paris and quiet 23-07"])
+def test_two_settings_on_one_line_are_two_settings(line: str) -> None:
+    result = read_sms_reply(line, None)
+
+    assert [(m.name, m.arg.casefold()) for m in result.meta] == [
+        ("SET", "zone paris"), ("SET", "quiet 23-07")]
+    assert not result.not_understood
+
+
+def test_a_comma_inside_one_setting_does_not_split_it() -> None:
+    [meta] = read_sms_reply("AWAY until Fri, 18:00", None).meta
+
+    assert meta.arg == "AWAY until Fri, 18:00"
+
+
 def test_a_switch_without_on_or_off_is_not_understood_with_the_right_form() -> None:
     [wrong] = read_sms_reply("TALK", None).not_understood
 

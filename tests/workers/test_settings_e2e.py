@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import httpx
@@ -232,3 +233,87 @@ def test_away_within_the_allowance_holds_the_deadline_and_back_gives_the_time_ba
         assert back.due_at - before < timedelta(minutes=1)  # the unused time was given back
     wait_until(lambda: any(origin == "timeout" for _, _, origin in h.commands(game_id)), 90,
                "the default to be played once back")
+
+
+# ---------------------------------------------------------------- calendar, one-line settings
+
+
+def calendar_events(mail: Any) -> list[tuple[str, Any, str]]:
+    """(method, VEVENT, .ics text) of every text/calendar part of a received email."""
+    import icalendar
+
+    found = []
+    for part in mail.message.walk():
+        if part.get_content_type() == "text/calendar":
+            text = part.get_content()
+            calendar = icalendar.Calendar.from_ical(text)
+            assert part.get_param("method") == str(calendar["METHOD"])
+            [event] = calendar.walk("VEVENT")
+            found.append((str(calendar["METHOD"]), event, text))
+    return found
+
+
+def mail_with_calendar(stack: Stack, address: str, seen: int, method: str) -> Any:
+    return wait_until(lambda: next((m for m in stack.smtp.to(address)[seen:]
+                                    if any(x == method for x, _, _ in calendar_events(m))),
+                                   None), 60, f"mail with a calendar {method}")
+
+
+def test_calendar_on_puts_the_deadline_in_the_calendar_and_the_answer_cancels_it(
+        stack: Stack) -> None:
+    from pbm import deadline_calendar
+
+    specs = h.email_players(3)
+    game_id = h.new_game(specs, seed=1)  # seat 1 places first, then seat 2
+    address = specs[0].email
+    stack.smtp.wait_for(address, 1)
+    decision = h.state_of(game_id).decision_id(0)
+    assert decision is not None and h.pending(game_id)[0].seat == 0
+
+    email_in(stack, game_id, 0, "ZONE Paris; CALENDAR ON")
+
+    answer = mail_with_calendar(stack, address, 1, "REQUEST")
+    [(_, event, ics)] = calendar_events(answer)
+    assert "ZONE Europe/Paris" in answer.text() and "CALENDAR ON" in answer.text()
+    assert answer.message.get_content_type() == "multipart/mixed"
+    due = open_deadline(game_id, 0).due_at.replace(microsecond=0)  # iCalendar: seconds
+    assert str(event["UID"]) == deadline_calendar.event_uid(game_id, 0, decision)
+    assert event.decoded("DTSTART") == due and event["DTSTART"].params["TZID"] == "Europe/Paris"
+    print("\nThe calendar event of a prompt (text/calendar; method=REQUEST):\n" + ics)
+    seen = len(stack.smtp.to(address))
+
+    email_in(stack, game_id, 0, "PLACE BRITISH")
+
+    done = mail_with_calendar(stack, address, seen, "CANCEL")
+    [(_, cancel, cancel_ics)] = [c for c in calendar_events(done) if c[0] == "CANCEL"]
+    assert "Done" in done.text()  # the answer the player gets anyway carries the cancel
+    assert str(cancel["UID"]) == str(event["UID"]) and cancel["SEQUENCE"] > event["SEQUENCE"]
+    assert str(cancel["STATUS"]) == "CANCELLED"
+    assert len(stack.smtp.to(address)) == seen + 1  # no email of its own for the calendar
+    print("\nIts cancel, in the answer to the move (text/calendar; method=CANCEL):\n"
+          + cancel_ics)
+
+
+def test_settings_on_one_line_with_a_move_apply_before_the_prompt_the_move_triggers(
+        stack: Stack) -> None:
+    specs = h.email_players(3)
+    game_id = h.new_game(specs, seed=1)  # seat 1 places, then seat 2 places and gets the turn
+    stack.smtp.wait_for(specs[1].email, 1)
+    email_in(stack, game_id, 0, "PLACE BRITISH")
+    wait_until(lambda: h.pending(game_id)[0].seat == 1, 60, "the first placement")
+    seen = len(stack.smtp.to(specs[1].email))
+
+    email_in(stack, game_id, 1, "ZONE Tokyo, QUIET 23-07, CALENDAR ON\nPLACE FRENCH")
+
+    [prompt] = wait_until(lambda: h.outbox(game_id, seat=1, kind="prompt")[1:] or None, 60,
+                          "the prompt of the new turn")
+    _, player = h.seat_row(game_id, 1)
+    assert (player.time_zone, player.quiet_start, player.quiet_end, player.calendar) == (
+        "Asia/Tokyo", 23, 7, True)
+    due = open_deadline(game_id, 1).due_at.astimezone(ZoneInfo("Asia/Tokyo")).replace(
+        microsecond=0)
+    assert f"Reply by {due:%a %d %b %Y, %H:%M} JST" in prompt.text
+    mail = mail_with_calendar(stack, specs[1].email, seen, "REQUEST")
+    [(_, event, _)] = [c for c in calendar_events(mail) if c[0] == "REQUEST"]
+    assert event["DTSTART"].params["TZID"] == "Asia/Tokyo"
+    assert event.decoded("DTSTART") == due
