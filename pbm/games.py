@@ -1099,8 +1099,11 @@ def handle_expired(session: Session, deadline: Deadline, now: datetime,
     record_events(session, game, [_service_event(
         "timeout.played", public_text, seat=deadline.seat, kind=deadline.kind,
         command=None if secret else str(command))], now=now)
+    outbox.fold_into_next(session, game.id, deadline.seat, timed_out=str(command),
+                          timed_out_secret=secret)  # said in its next prompt, if it gets one
     result = submit(session, game.id, deadline.seat, command, origin=timing.TIMEOUT_ORIGIN,
                     now=now, decision_id=deadline.decision_key)
+    told_you = outbox.was_folded(session, game.id, deadline.seat)
     if not result.ok:
         raise RuntimeError(f"default {command} for seat {deadline.seat + 1} failed: "
                            f"{result.message}")
@@ -1112,8 +1115,8 @@ def handle_expired(session: Session, deadline: Deadline, now: datetime,
     after = load_state(game)
     for other, other_player in seats_of(session, game.id):
         you = other.seat_index == deadline.seat
-        if not you and other.seat_index in result.notified:
-            continue  # its new message already carries the news in its recap
+        if (not you and other.seat_index in result.notified) or (you and told_you):
+            continue  # its new message already carries the news (recap or folded note)
         kind = MessageKind.TIMED_OUT if you else MessageKind.NOTICE
         outbox.notify(session, game, other, other_player, kind, now=now,
                       state=after, deadline=_due(session, game.id, other.seat_index),

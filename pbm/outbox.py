@@ -56,6 +56,33 @@ def shows_events(kind: MessageKind, extra: dict[str, Any] | None = None) -> bool
     return kind in RECAP_KINDS
 
 
+#: ``session.info`` key: notes to fold into the next message to a seat in this transaction.
+FOLD_KEY = "pbm.fold"
+#: Kinds a folded note never rides on (they are not about the game's progress).
+_NO_FOLD = frozenset({MessageKind.REPLY, MessageKind.TABLE_TALK, MessageKind.INVITATION})
+
+
+def fold_into_next(session: Session, game_id: int, seat: int, **note: Any) -> None:
+    """Say ``note`` (``read_as``: how a reply was read; ``timed_out``: what was played at
+    a deadline) in the next message this transaction writes to ``seat``, instead of in a
+    message of its own. ``was_folded`` tells afterwards whether one carried it."""
+    session.info.setdefault(FOLD_KEY, {})[(game_id, seat)] = {"note": note, "used": False}
+
+
+def was_folded(session: Session, game_id: int, seat: int) -> bool:
+    """True if a message of this transaction carried the seat's folded note; forgets it."""
+    entry = session.info.get(FOLD_KEY, {}).pop((game_id, seat), None)
+    return bool(entry and entry["used"])
+
+
+def _take_fold(session: Session, game_id: int, seat: int, kind: MessageKind) -> dict[str, Any]:
+    entry = session.info.get(FOLD_KEY, {}).get((game_id, seat))
+    if entry is None or entry["used"] or kind in _NO_FOLD:
+        return {}
+    entry["used"] = True
+    return dict(entry["note"])
+
+
 def reply_address(seat: Seat) -> str:
     """The one-time reply address of a seat: ``play+TOKEN@domain``."""
     return f"play+{seat.reply_token}@{get_settings().mail_domain}"
@@ -174,15 +201,20 @@ def notify(
     todo = [ch for ch in channels if not _exists(session, keys[ch])]
     if not todo:
         return []
+    assert game.id is not None
+    folded = _take_fold(session, game.id, seat.seat_index, kind)
+    if folded:
+        extra = {**folded, **(extra or {})}
     ctx = build_context(session, game, seat, player, kind, state=state, deadline=deadline,
                         extra=extra, events=events, recap=recap)
     assert game.id is not None
     rows = []
     for channel in todo:
         rendered = render.render(ctx, channel)
-        image_key = None
-        if channel is Channel.EMAIL and state is not None:
+        image_key = None  # carried only when the HTML shows it (``render`` decides)
+        if channel is Channel.EMAIL and state is not None and rendered.board_image_key:
             image_key = store_board_image(session, game.id, state)
+            assert image_key == rendered.board_image_key, "rendered at another version"
         message_id = in_reply_to = None
         if channel is Channel.EMAIL:  # one thread per (game, seat), rooted at its first
             if not seat.thread_message_id:
@@ -212,6 +244,12 @@ def notify(
         )
         session.add(row)
         rows.append(row)
+        if channel is Channel.SMS:  # a STATUS may take a second text, sent right after
+            for i, body in enumerate(rendered.sms_more, start=2):
+                more = OutboundMessage(**{**row.model_dump(exclude={"id"}),
+                                          "sms_body": body, "dedupe_key": f"{keys[channel]}:{i}"})
+                session.add(more)
+                rows.append(more)
     shown = {e["seq"] for e in ctx.events} if shows_events(kind, ctx.extra) else set()
     seat.last_event_seq = told_through(session, game.id, seat, shown | {
         e.seq for e in announced}, whole_recap=bool(shown) and events is None and recap)

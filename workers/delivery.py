@@ -28,6 +28,7 @@ import sqlalchemy as sa
 from sqlmodel import Session
 
 from pbm.config import Settings
+from pbm.messages import board_content_id
 from pbm.ratelimit import OutboundLimiter
 from pbm.transports import (
     InlineImage,
@@ -104,7 +105,7 @@ def outgoing(session: Session, row: Any, settings: Settings) -> OutgoingMessage:
     if row.channel == "email" and row.html and row.board_image_key:
         png = board_png(session, row.board_image_key)
         if png is not None:
-            images = (InlineImage(cid=row.board_image_key, content=png),)
+            images = (InlineImage(cid=board_content_id(row.board_image_key), content=png),)
     status_callback = None
     if row.channel == "sms" and settings.sms_transport == "twilio":
         status_callback = settings.public_base_url.rstrip("/") + "/webhooks/twilio/status"
