@@ -9,10 +9,10 @@ and the cards lying in front of players below.
 from __future__ import annotations
 
 import io
-import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
+from anyascii import anyascii
 from PIL import Image, ImageDraw, ImageFont
 
 from engine.cards import EventTitle
@@ -49,11 +49,11 @@ _PUNCTUATION = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u20
 
 
 def _ascii(text: str) -> str:
-    """Text the built-in font can draw: accents dropped, other characters as ``?``."""
+    """Text the built-in font can draw: other letters transliterated (``anyascii``), never
+    a ``?`` for a letter."""
     text = text.translate(_PUNCTUATION)
-    folded = unicodedata.normalize("NFKD", text)
-    out = "".join(ch for ch in folded if not unicodedata.combining(ch))
-    return "".join(ch if " " <= ch <= "~" else "?" for ch in out)
+    out = "".join(ch if " " <= ch <= "~" else anyascii(ch) for ch in text)
+    return "".join(ch for ch in out if " " <= ch <= "~")
 
 
 def _text(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, font: Any,
