@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 import engine
@@ -357,6 +358,24 @@ def alert_admin(session: Session, game: Game | None, subject: str, text: str, *,
     session.add(row)
     session.flush()
     return row
+
+
+def earlier_unsent(session: Session, outbox_id: int) -> int | None:
+    """The oldest row created before ``outbox_id`` for the same recipient (player or
+    address) and channel that is not sent yet, if any: a row never overtakes it."""
+    table = OutboundMessage.__table__  # type: ignore[attr-defined]
+    row = session.execute(sa.select(table.c.player_id, table.c.to_address, table.c.channel)
+                          .where(table.c.id == outbox_id)).first()
+    if row is None or not row.to_address:
+        return None
+    same = (table.c.player_id == row.player_id) if row.player_id is not None \
+        else (table.c.to_address == row.to_address)
+    earlier = session.execute(
+        sa.select(table.c.id).where(same, table.c.channel == row.channel,
+                                    table.c.id < outbox_id,
+                                    table.c.status.in_(("pending", "sending")))
+        .order_by(table.c.id).limit(1)).scalar()
+    return int(earlier) if earlier is not None else None
 
 
 def pending_outbox_ids(session: Session, *, limit: int | None = None) -> list[int]:

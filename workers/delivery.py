@@ -41,6 +41,7 @@ from pbm.transports import (
 log = logging.getLogger(__name__)
 
 ADMIN_ALERT = "admin_alert"
+ORDER_WAIT_SECONDS = 1.0  # a row waiting for an earlier one to the same recipient retries
 _BOARD_KEY = re.compile(r"^board-(\d+)-(\d+)$")
 
 
@@ -48,7 +49,7 @@ _BOARD_KEY = re.compile(r"^board-(\d+)-(\d+)$")
 class Outcome:
     """What happened to one delivery attempt; ``retry_in`` seconds when it should be retried."""
 
-    status: str  # sent, skipped, failed, retry, throttled
+    status: str  # sent, skipped, failed, retry, throttled, waiting (for an earlier row)
     retry_in: float | None = None
     detail: str = ""
 
@@ -155,6 +156,12 @@ def deliver(outbox_id: int, now: datetime, settings: Settings,
         return Outcome("skipped", detail="no such row")
     if peek.status not in ("pending", "sending"):
         return Outcome("skipped", detail=f"already {peek.status}")
+    from pbm.outbox import earlier_unsent
+
+    with session_scope(write=False) as session:
+        earlier = earlier_unsent(session, outbox_id)
+    if earlier is not None:  # the recipient's messages arrive in the order they were made
+        return Outcome("waiting", retry_in=ORDER_WAIT_SECONDS, detail=f"after row {earlier}")
     if limiter is not None:
         reserved, wait = limiter.reserve(peek.channel)
         if not reserved:
