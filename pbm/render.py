@@ -803,8 +803,12 @@ def _preview(model: Mapping[str, Any]) -> str:
     Tue 18 Mar 18:00 CET"), else the headline."""
     headline = str(model["headline"]).rstrip(".")
     deadline = model["deadline"]
-    if model["awaited"] and deadline and model["kind"] != MessageKind.GAME_OVER.value:
-        return f"{headline} by {deadline['short']}"
+    awaited = model["awaited"]
+    if awaited and model["kind"] != MessageKind.GAME_OVER.value:
+        needed = str(awaited["headline"]).rstrip(".")
+        if needed not in headline:  # an answer or a notice: then what is still needed
+            headline = f"{headline}. {needed}"
+        return f"{headline} by {deadline['short']}" if deadline else headline
     return headline
 
 
@@ -1104,25 +1108,31 @@ def sms_card(card: Mapping[str, Any], section: str | None = None) -> str:
     return "/".join(one(card[part]) for part in ("top", "middle", "bottom"))
 
 
-def _sms_person(public: Mapping[str, Any], seat: int, me: int | None, width: int) -> str:
+def _sms_person(public: Mapping[str, Any], seat: int, me: int | None, width: int,
+                kept_cards: bool = True) -> str:
     player = next(p for p in public["players"] if p["seat"] == seat)
     name = "you" if seat == me else short_name(to_gsm7(player["name"]), width)
     ranks = "+".join(SMS_RANK.get(r, r) for r in player.get("ranks") or [])
-    kept = ",".join(title_label(t) for t in player.get("kept") or [])
+    kept = ",".join(title_label(t) for t in player.get("kept") or []) if kept_cards and \
+        seat != me else ""
     return name + (f" {ranks}" if ranks else "") + (f" ({kept})" if kept else "")
 
 
-def sms_board(public: Mapping[str, Any], me: int | None, width: int = 10) -> str:
-    """Both ships' lines with ranks and holds, Tortuga, the Galleon and the score."""
+def sms_board(public: Mapping[str, Any], me: int | None, width: int = 10,
+              kept: bool = True) -> str:
+    """Both ships' lines with ranks and holds, Tortuga, the Galleon and the score; with
+    ``kept``, the cards in front of the others (the player's own are in the second text)."""
     parts = []
     for ship in public["ships"]:
         code = ship["ship"]
-        line = ", ".join(_sms_person(public, s, me, width) for s in ship["line"]) or "empty"
+        line = ", ".join(_sms_person(public, s, me, width, kept)
+                         for s in ship["line"]) or "empty"
         rower = public["rowboats"].get(code)
-        boat = f"; rowboat {_sms_person(public, rower, me, width)}" if rower is not None \
-            else ""
+        boat = f"; rowboat {_sms_person(public, rower, me, width, kept)}" \
+            if rower is not None else ""
         parts.append(f"{code}: {line}{boat}; holds B{ship['british']} F{ship['french']}.")
-    ashore = ", ".join(_sms_person(public, s, me, width) for s in public["tortuga"]) or "nobody"
+    ashore = ", ".join(_sms_person(public, s, me, width, kept)
+                       for s in public["tortuga"]) or "nobody"
     parts.append(f"Tortuga: {ashore}; B{public['tortuga_british']} "
                  f"F{public['tortuga_french']}.")
     score = public["score"]
@@ -1138,7 +1148,8 @@ def _sms_status(model: Mapping[str, Any], head: str) -> list[str]:
     if board_view is None:
         return [fit_sms([[head], [model["headline"]], ["HELP=how to play", ""]])]
     seat = me["seat"] if me else None
-    board = [sms_board(board_view, seat, w) for w in (12, 8, 5, 3)]
+    board = [sms_board(board_view, seat, w, kept) for kept in (True, False)
+             for w in (12, 8, 5)]
     n = SMS_STATUS_PARTS
     first = fit_sms([[f"{head} (1/{n}) Turn {board_view['turn_number']}."],
                      [f"You are {me['loyalty_name']}." if me else ""], board])
@@ -1265,10 +1276,11 @@ def _sms_reply(model: Mapping[str, Any], head: str, hint: bool = True) -> str:
         parts.append([f"OK: {names}."])
     awaited = model["awaited"]
     if awaited:
+        hand = _vote_hand(model)
         options = [
-            "Still awaited: " + _sms_options(awaited["menu"], None, False),
-            "Still awaited: " + _sms_options(awaited["menu"], 10, False),
-            "Still awaited: " + _sms_options(awaited["menu"], 6, True),
+            "Still awaited: " + _sms_options(awaited["menu"], None, False, hand),
+            "Still awaited: " + _sms_options(awaited["menu"], 10, False, hand),
+            "Still awaited: " + _sms_options(awaited["menu"], 6, True, hand),
             "Reply STATUS for your options.",
         ]
         parts.append(options)
