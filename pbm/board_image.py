@@ -28,6 +28,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+from anyascii import anyascii
 from PIL import Image, ImageDraw, ImageFont
 
 from engine.cards import EventTitle
@@ -92,8 +93,8 @@ def _covered(ch: str) -> bool:
 @lru_cache(maxsize=4096)
 def drawable(text: str) -> str:
     """``text`` with every character the fonts lack folded to its base letters (NFKD,
-    accents dropped) or, failing that, replaced by ``?``; control characters become
-    spaces."""
+    accents dropped) or transliterated (``anyascii``), ``?`` only as the last resort;
+    control characters become spaces."""
     if all(_covered(ch) for ch in text):
         return text
     out = []
@@ -105,6 +106,11 @@ def drawable(text: str) -> str:
         else:
             folded = "".join(c for c in unicodedata.normalize("NFKD", ch)
                              if not unicodedata.combining(c))
+            if not (folded and all(map(_covered, folded))):
+                # a letter (CJK, Thai...) is transliterated; a symbol or emoji is left out
+                folded = anyascii(ch) if unicodedata.category(ch)[0] in "LN" else ""
+                if not folded:
+                    continue
             out.append(folded if folded and all(map(_covered, folded)) else "?")
     return "".join(out)
 

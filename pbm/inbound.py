@@ -776,7 +776,7 @@ class _Outcome:
 
 def _submit(session: Session, row: Any, game: Any, seat: Any, state: Any, parsed: Any,
             now: datetime, outcome: _Outcome) -> None:
-    from pbm import games, timing
+    from pbm import games, outbox, timing
 
     texts = [u.text for u in parsed.understood]
     shown = {u.text: u.display for u in parsed.understood}
@@ -793,8 +793,10 @@ def _submit(session: Session, row: Any, game: Any, seat: Any, state: Any, parsed
             outcome.reject(shown[text], "that answered a question that is already closed; "
                                         "here is the one open now")
         return
+    outbox.fold_into_next(session, game.id, seat.seat_index, read_as=[shown[t] for t in texts])
     result = games.submit(session, game.id, seat.seat_index, texts, origin=f"inbound:{row.id}",
                           now=now, decision_id=decision, inbound_message_id=row.id)
+    outbox.was_folded(session, game.id, seat.seat_index)
     outcome.result = result.to_dict()
     for text in result.done:
         outcome.add_done(shown.get(text, text))

@@ -70,5 +70,17 @@ class RenderedMessage:
     text: str
     html: str | None = None
     sms: str | None = None
-    board_image_key: str | None = None  # public board picture for this game version (cid)
+    sms_more: tuple[str, ...] = ()  # further SMS of the same message (STATUS: 2 at most)
+    board_image_key: str | None = None  # the board picture the HTML shows (see below)
     inline_images: tuple[tuple[str, bytes], ...] = ()  # other pictures: (Content-ID, PNG)
+
+
+def board_image_key(game_id: int, version: int) -> str:
+    """The stable key of a game version's board picture (``BoardImage`` rows, outbox rows)."""
+    return f"board-{game_id}-{version}"
+
+
+def board_content_id(key: str) -> str:
+    """The Content-ID of the picture ``key``: the one name both the HTML (``cid:...``) and
+    the image part (``Content-ID: <...>``) use, so they always match."""
+    return f"{key}@board.tortuga"

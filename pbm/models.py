@@ -17,6 +17,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Dialect
 from sqlmodel import Field, SQLModel
 
+from pbm.messages import board_image_key  # defined once, shared with the renderer
+
 # Named constraints, so migrations (and SQLite batch mode) can find and change them.
 SQLModel.metadata.naming_convention = {
     "ix": "ix_%(column_0_label)s",
@@ -352,13 +354,8 @@ class BoardImage(SQLModel, table=True):
 
     @property
     def key(self) -> str:
-        """The key outbound rows use to name this picture (also its ``cid:``)."""
+        """The key outbound rows use to name this picture (``messages.board_content_id``)."""
         return board_image_key(self.game_id, self.version)
-
-
-def board_image_key(game_id: int, version: int) -> str:
-    """The stable key of a game version's board picture."""
-    return f"board-{game_id}-{version}"
 
 
 class Deadline(SQLModel, table=True):

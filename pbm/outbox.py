@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 import engine
@@ -57,6 +58,33 @@ def shows_events(kind: MessageKind, extra: dict[str, Any] | None = None) -> bool
     if kind is MessageKind.REPLY:
         return bool(extra.get("log"))
     return kind in RECAP_KINDS
+
+
+#: ``session.info`` key: notes to fold into the next message to a seat in this transaction.
+FOLD_KEY = "pbm.fold"
+#: Kinds a folded note never rides on (they are not about the game's progress).
+_NO_FOLD = frozenset({MessageKind.REPLY, MessageKind.TABLE_TALK, MessageKind.INVITATION})
+
+
+def fold_into_next(session: Session, game_id: int, seat: int, **note: Any) -> None:
+    """Say ``note`` (``read_as``: how a reply was read; ``timed_out``: what was played at
+    a deadline) in the next message this transaction writes to ``seat``, instead of in a
+    message of its own. ``was_folded`` tells afterwards whether one carried it."""
+    session.info.setdefault(FOLD_KEY, {})[(game_id, seat)] = {"note": note, "used": False}
+
+
+def was_folded(session: Session, game_id: int, seat: int) -> bool:
+    """True if a message of this transaction carried the seat's folded note; forgets it."""
+    entry = session.info.get(FOLD_KEY, {}).pop((game_id, seat), None)
+    return bool(entry and entry["used"])
+
+
+def _take_fold(session: Session, game_id: int, seat: int, kind: MessageKind) -> dict[str, Any]:
+    entry = session.info.get(FOLD_KEY, {}).get((game_id, seat))
+    if entry is None or entry["used"] or kind in _NO_FOLD:
+        return {}
+    entry["used"] = True
+    return dict(entry["note"])
 
 
 def reply_address(seat: Seat) -> str:
@@ -179,15 +207,20 @@ def notify(
     todo = [ch for ch in channels if not _exists(session, keys[ch])]
     if not todo:
         return []
+    assert game.id is not None
+    folded = _take_fold(session, game.id, seat.seat_index, kind)
+    if folded:
+        extra = {**folded, **(extra or {})}
     ctx = build_context(session, game, seat, player, kind, state=state, deadline=deadline,
                         extra=extra, events=events, recap=recap)
     assert game.id is not None
     rows = []
     for channel in todo:
         rendered = render.render(ctx, channel)
-        image_key = None
-        if channel is Channel.EMAIL and state is not None:
+        image_key = None  # carried only when the HTML shows it (``render`` decides)
+        if channel is Channel.EMAIL and state is not None and rendered.board_image_key:
             image_key = store_board_image(session, game.id, state)
+            assert image_key == rendered.board_image_key, "rendered at another version"
         message_id = in_reply_to = None
         if channel is Channel.EMAIL:  # one thread per (game, seat), rooted at its first
             if not seat.thread_message_id:
@@ -222,6 +255,12 @@ def notify(
         if channel is Channel.EMAIL:  # calendar events, pictures other than the board
             _add_parts(session, row, game, seat, player, kind, rendered, now,
                        leaving=bool((extra or {}).get("you_were_replaced")))
+        if channel is Channel.SMS:  # a STATUS may take a second text, sent right after
+            for i, body in enumerate(rendered.sms_more, start=2):
+                more = OutboundMessage(**{**row.model_dump(exclude={"id"}),
+                                          "sms_body": body, "dedupe_key": f"{keys[channel]}:{i}"})
+                session.add(more)
+                rows.append(more)
     shown = {e["seq"] for e in ctx.events} if shows_events(kind, ctx.extra) else set()
     seat.last_event_seq = told_through(session, game.id, seat, shown | {
         e.seq for e in announced}, whole_recap=bool(shown) and events is None and recap)
@@ -350,6 +389,24 @@ def alert_admin(session: Session, game: Game | None, subject: str, text: str, *,
     session.add(row)
     session.flush()
     return row
+
+
+def earlier_unsent(session: Session, outbox_id: int) -> int | None:
+    """The oldest row created before ``outbox_id`` for the same recipient (player or
+    address) and channel that is not sent yet, if any: a row never overtakes it."""
+    table = OutboundMessage.__table__  # type: ignore[attr-defined]
+    row = session.execute(sa.select(table.c.player_id, table.c.to_address, table.c.channel)
+                          .where(table.c.id == outbox_id)).first()
+    if row is None or not row.to_address:
+        return None
+    same = (table.c.player_id == row.player_id) if row.player_id is not None \
+        else (table.c.to_address == row.to_address)
+    earlier = session.execute(
+        sa.select(table.c.id).where(same, table.c.channel == row.channel,
+                                    table.c.id < outbox_id,
+                                    table.c.status.in_(("pending", "sending")))
+        .order_by(table.c.id).limit(1)).scalar()
+    return int(earlier) if earlier is not None else None
 
 
 def pending_outbox_ids(session: Session, *, limit: int | None = None) -> list[int]:

@@ -6,8 +6,9 @@ HTML is autoescaped and has its CSS inlined; undefined template variables are er
 
 Every message of one game carries the same subject (``subject_for``) so mail clients keep
 each game in one thread; the service adds Message-ID / In-Reply-To. Email prompts show the
-board picture ``cid:board``: :func:`board_png` draws it from the *public* view only, so the
-service renders it once per game version (``RenderedMessage.board_image_key``) and reuses it.
+board picture ``cid:<board_content_id>``: :func:`board_png` draws it from the *public* view
+only, so the service renders it once per game version and reuses it;
+``RenderedMessage.board_image_key`` is set exactly when the HTML shows the picture.
 
 ``ctx.extra`` keys, by ``MessageKind`` (all optional; "a | b" = either name works):
 
@@ -49,8 +50,6 @@ service renders it once per game version (``RenderedMessage.board_image_key``) a
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -61,10 +60,18 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import css_inline
+from anyascii import anyascii
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from engine.cards import EventTitle
-from pbm.messages import Channel, MessageContext, MessageKind, RenderedMessage
+from pbm.messages import (
+    Channel,
+    MessageContext,
+    MessageKind,
+    RenderedMessage,
+    board_content_id,
+    board_image_key,
+)
 from pbm.replies.extract import REPLY_MARKER
 from pbm.replies.menu import MenuOption, build_menu, display_command
 
@@ -126,12 +133,11 @@ def subject_for(game_name: str) -> str:
     return f"[Tortuga: {game_name}] Tortuga 1667 by mail"
 
 
-def board_image_key(public_view: Mapping[str, Any], game_id: int | None = None) -> str:
-    """The key of the board picture of one public view: the same view, the same key."""
-    if game_id is not None and "version" in public_view:
-        return f"board-{game_id}-v{public_view['version']}"
-    blob = json.dumps(public_view, sort_keys=True, default=str).encode()
-    return "board-" + hashlib.sha256(blob).hexdigest()[:16]
+def board_key_of(ctx: MessageContext) -> str | None:
+    """The key of the board picture of this message's game version (None without a view)."""
+    if ctx.seat_view is None:
+        return None
+    return board_image_key(ctx.game_id, int(ctx.seat_view["public"]["version"]))
 
 
 def board_png(public_view: dict[str, Any]) -> bytes:
@@ -180,7 +186,9 @@ def sms_segments(text: str) -> int:
 
 
 def to_gsm7(text: str) -> str:
-    """Text made GSM-7 safe: straight quotes, accents dropped where GSM-7 lacks them."""
+    """Text made GSM-7 safe, never with a ``?`` for a letter: straight quotes, accents
+    dropped where GSM-7 lacks them, other scripts transliterated (``anyascii``:
+    "Дмитрий" -> "Dmitriy"); a character with no Latin form is left out."""
     out = []
     for ch in text.translate(_GSM7_REPLACE):
         if ch in _GSM7_SET:
@@ -188,8 +196,58 @@ def to_gsm7(text: str) -> str:
             continue
         base = "".join(c for c in unicodedata.normalize("NFKD", ch)
                        if not unicodedata.combining(c))
-        out.append(base if base and all(c in _GSM7_SET for c in base) else "?")
+        if not (base and all(c in _GSM7_SET for c in base)):
+            base = "".join(c for c in anyascii(ch) if c in _GSM7_SET)
+        out.append(base)
     return "".join(out)
+
+
+#: UCS-2 budget: a message that must keep characters outside GSM-7 (table talk in another
+#: script, an emoji) is sent as UCS-2 in at most 2 segments of 67 UTF-16 units.
+SMS_MAX_UCS2_UNITS = 134
+
+
+def utf16_units(text: str) -> int:
+    """Length in UTF-16 code units (an emoji outside the BMP takes two)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def cut_utf16(text: str, units: int) -> str:
+    """``text`` cut to at most ``units`` UTF-16 units, never inside a character or before a
+    combining mark (the cut moves back to the start of that letter)."""
+    out, used = [], 0
+    for ch in text:
+        size = 2 if ord(ch) > 0xFFFF else 1
+        if used + size > units:
+            break
+        out.append(ch)
+        used += size
+    while out and unicodedata.combining(out[-1]):
+        out.pop()
+    return "".join(out)
+
+
+def relay_sms(head: str, quote: str, tail: str, more: str) -> str:
+    """A relayed text (table talk) kept faithful: GSM-7 in 2 segments when it can be,
+    else UCS-2 within ``SMS_MAX_UCS2_UNITS``; cut with ``more`` (a pointer to the full text)
+    when it does not fit. Only ``quote`` may leave GSM-7; ``head`` and ``tail`` are made
+    GSM-7 safe."""
+    head, tail = to_gsm7(head), to_gsm7(tail)
+    plain = quote.translate(_GSM7_REPLACE)
+    if is_gsm7(plain):
+        whole = f'{head} "{plain}" {tail}'.strip()
+        if gsm7_septets(whole) <= SMS_MAX_SEPTETS:
+            return whole
+        room = SMS_MAX_SEPTETS - gsm7_septets(f'{head} ""... {more}') - 1
+        cut = plain[:max(room, 0)]
+        while gsm7_septets(cut) > room:
+            cut = cut[:-1]
+        return f'{head} "{cut.rstrip()}..." {more}'
+    whole = f'{head} "{quote}" {tail}'.strip()
+    if utf16_units(whole) <= SMS_MAX_UCS2_UNITS:
+        return whole
+    room = SMS_MAX_UCS2_UNITS - utf16_units(f'{head} "…" {more}')
+    return f'{head} "{cut_utf16(quote, max(room, 0)).rstrip()}…" {more}'
 
 
 def fit_sms(parts: Sequence[Sequence[str]], limit: int = SMS_MAX_SEPTETS,
@@ -212,8 +270,11 @@ def fit_sms(parts: Sequence[Sequence[str]], limit: int = SMS_MAX_SEPTETS,
                 chosen = trial
                 break
     text = " ".join(x for x in chosen if x)
-    while gsm7_septets(text) > limit:  # only if even the shortest variants overflow
-        text = text[: limit - 3].rstrip() + "..."
+    if gsm7_septets(text) > limit:  # only if even the shortest variants overflow
+        cut = text[: limit - 3]
+        while gsm7_septets(cut) > limit - 3:  # extended characters take two septets
+            cut = cut[:-1]
+        text = cut.rstrip() + "..."
     return text
 
 
@@ -563,7 +624,7 @@ _OPTIONAL_EXTRA = (
     "inviter", "message", "respond_by", "reason", "policy", "paused", "paused_hours",
     "new_name", "briefing", "you_were_replaced", "aborted", "headline", "invitation", "who",
     "played", "help", "log", "reply", "done", "rejected", "table_talk", "reply_to", "result",
-    "started", "you", "answers",
+    "started", "you", "answers", "read_as", "timed_out", "timed_out_secret",
 )
 
 
@@ -646,6 +707,8 @@ def _model(ctx: MessageContext) -> dict[str, Any]:
         "extra": extra,
         "marker": REPLY_MARKER,
         "board": board_model(public, view) if public else None,
+        "board_cid": board_content_id(board_image_key(ctx.game_id, public["version"]))
+        if public else None,
         "me": me_model(view) if view else None,
         "awaited": awaited_model(view) if ctx.kind is not MessageKind.GAME_OVER else None,
         "deadline": format_deadline(ctx.deadline, ctx.time_zone),
@@ -672,8 +735,89 @@ def _model(ctx: MessageContext) -> dict[str, Any]:
         "answers": list(extra.get("answers") or []),  # settings (pbm.settings)
         "subject": subject_for(ctx.game_name),  # one-tap mailto: buttons reply in thread
     }
+    model["viewed"] = viewed_cards(model) if ctx.kind is MessageKind.REPLY else []
+    if ctx.kind is MessageKind.REPLY:
+        turn_name = model["board"]["turn_name"] if model["board"] else ""
+        model["rejected"] = [
+            {**r, "reason": plain_reason(str(r["command"]), str(r["reason"]), view,
+                                         model["awaited"], turn_name)}
+            for r in model["rejected"]]
+    model["folded"] = _folded_notes(extra, view)
     model["headline"] = _headline(ctx, model)
+    model["preview"] = _preview(model)
     return model
+
+
+_ANSWERS_RE = re.compile(r"^\S.* answers [A-Z_]+(?: or [A-Z_]+)*, but .+ is asked for [A-Z_]+$")
+_NOTHING_RE = re.compile(r": nothing is awaited from .+ now$")
+_NOT_ALLOWED_RE = re.compile(r"^[A-Z]+\b[^:]* is not allowed: (.+)$")
+
+
+def _legal_of(view: Mapping[str, Any] | None, verb: str | None = None) -> list[str]:
+    """The seat's legal answers now, as it reads them (names, not seat numbers)."""
+    if not view:
+        return []
+    legal = [display_command(c, view) for d in view.get("pending") or [] for c in d["legal"]]
+    if verb is not None:
+        legal = [c for c in legal if c.split()[0] == verb]
+    return list(dict.fromkeys(legal))
+
+
+def _either(items: Sequence[str], limit: int = 8) -> str:
+    items = list(items)
+    if len(items) > limit:
+        return ", ".join(items[:limit]) + f" (and {len(items) - limit} more)"
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+
+
+def plain_reason(command: str, reason: str, view: Mapping[str, Any] | None,
+                 awaited: Mapping[str, Any] | None, turn_name: str = "") -> str:
+    """Why a command was refused, in the player's words: what is awaited now, and what
+    they can reply instead (never the engine's decision kinds)."""
+    reason = reason.strip()
+    verb = command.split()[0].upper() if command.split() else ""
+    options = [o.display for o in awaited["menu"]] if awaited else []
+    if _ANSWERS_RE.match(reason) or _NOTHING_RE.search(reason):
+        if not awaited:
+            whose = f"; it is {turn_name}'s turn" if turn_name else ""
+            return f"nothing is awaited from you now{whose}"
+        text = f"{verb} is not what is asked of you now. {awaited['headline']}"
+        return text + (f" You can reply {_either(options)}." if options else "")
+    allowed = _NOT_ALLOWED_RE.match(reason)
+    if allowed:
+        why = allowed.group(1)
+        same = _legal_of(view, verb)
+        if same:
+            return f"{why}. You can: {_either(same)}"
+        return f"{why}." + (f" What you can do now: {_either(options)}." if options else "")
+    return reason
+
+
+def _folded_notes(extra: Mapping[str, Any], view: Mapping[str, Any] | None) -> list[str]:
+    """Sentences folded in from what would have been a message of its own (an
+    acknowledgement, a timeout notice): see ``pbm.outbox.fold_into_next``."""
+    notes = []
+    if extra.get("timed_out"):
+        played = "a Vote card" if extra.get("timed_out_secret") else \
+            display_command(str(extra["timed_out"]), view)
+        notes.append(f"Time ran out: {played} was played for you.")
+    if extra.get("read_as"):
+        notes.append("We read your reply as " + "; ".join(map(str, extra["read_as"])) + ".")
+    return notes
+
+
+def _preview(model: Mapping[str, Any]) -> str:
+    """The inbox preview: what is needed and by when ("Your turn: choose one action by
+    Tue 18 Mar 18:00 CET"), else the headline."""
+    headline = str(model["headline"]).rstrip(".")
+    deadline = model["deadline"]
+    awaited = model["awaited"]
+    if awaited and model["kind"] != MessageKind.GAME_OVER.value:
+        needed = str(awaited["headline"]).rstrip(".")
+        if needed not in headline:  # an answer or a notice: then what is still needed
+            headline = f"{headline}. {needed}"
+        return f"{headline} by {deadline['short']}" if deadline else headline
+    return headline
 
 
 def _headline(ctx: MessageContext, m: Mapping[str, Any]) -> str:
@@ -727,6 +871,9 @@ def _headline(ctx: MessageContext, m: Mapping[str, Any]) -> str:
     if kind is MessageKind.REPLY:
         if m["answers"] and not (m["done"] or m["rejected"]):
             return settings_headline(m["answers"])
+        if m["viewed"]:
+            return "You saw " + " and ".join(
+                f"card {c['position']}: {c['title']}" for c in m["viewed"])
         if m["done"]:
             return "Done: " + "; ".join(m["done"])
         if m["rejected"] or m["reply"]["not_understood"]:
@@ -847,6 +994,10 @@ def _sms_options(menu: Sequence[MenuOption], width: int | None, collapse: bool,
             seen_templates.add(template)
             items.append(template)
             continue
+        if option.verb == "VOTE" and hand is not None and not option.is_template:
+            arg = display.split(" ", 1)[1] if " " in display else ""
+            items.append(f"{option.number}={hand.get(option.number, arg)}")
+            continue
         if width is not None and option.verb in ("MAROON", "SHOOT", "GIVE", "MARQUE") \
                 and not option.is_template:
             verb, _, rest = display.partition(" ")
@@ -864,11 +1015,7 @@ def _sms_awaited(model: Mapping[str, Any], head: str) -> str:
     deadline = model["deadline"]
     by = [f"By {deadline['short']}.", ""] if deadline else [""]
     menu = awaited["menu"]
-    hand = None
-    section = VOTE_SECTION.get(awaited.get("vote") or "", "top")
-    if awaited["kind"] == "VOTE" and model["me"]:
-        hand = {c["number"]: "+".join(SYMBOL_NAMES.get(x, x) for x in c["sections"][section])
-                for c in model["me"]["hand"]}
+    hand = _vote_hand(model)
     info = awaited["sms_info"]
     options = [
         "Reply " + _sms_options(menu, None, False, hand),
@@ -911,9 +1058,9 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
             ["HELP for how to play.", ""],
         ])
     if kind is MessageKind.TABLE_TALK:
-        speaker = short_name(str(extra.get("from", "?")), 20)
-        return fit_sms([[f"{head} {speaker} says:"], [f'"{extra.get("text", "")}"'],
-                        ["Reply SAY text to answer all.", ""]])
+        speaker = short_name(str(extra.get("from") or "A player"), 20)
+        return relay_sms(f"{head} {speaker} says:", str(extra.get("text", "")),
+                         "Reply SAY text to answer all.", "(cut: LOG or email has it all)")
     if kind is MessageKind.PAUSED:
         reason = extra.get("reason") or "the admin paused it"
         return fit_sms([[head], [f"game paused ({reason}).", "game paused."],
@@ -936,6 +1083,8 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
         talk = model["table_talk"]
         if talk:
             prefix = (prefix + f" {len(talk)} new SAY msg(s).").strip()
+        if model["folded"]:
+            prefix = (" ".join(model["folded"]) + " " + prefix).strip()
         return _sms_awaited(model, f"{head} {prefix}".strip())
     if kind is MessageKind.GAME_STARTED and me:
         return fit_sms([[f"{head} game on! You are {me['loyalty_name']}, {me['where']}."],
@@ -965,15 +1114,186 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
     return fit_sms([[head], [model["headline"]], ["STATUS=full picture", ""]])
 
 
-def _sms_reply(model: Mapping[str, Any], head: str) -> str:
+# ------------------------------------------------------------------ SMS: STATUS, HELP, LOG
+
+SMS_SYMBOL = {"CANNON": "Cannon", "TORCH": "Torch", "WATER": "Water", "BRITISH": "Brit",
+              "FRENCH": "Fren", "SKULL": "Skull", "HELM": "Helm"}
+SMS_RANK = {"CAPTAIN": "Capt", "FIRST_MATE": "1stMate", "CABIN_BOY": "CabinBoy",
+            "GOVERNOR": "Gov"}
+SMS_STATUS_PARTS = 2  # STATUS by SMS: at most this many messages of 2 segments each
+
+
+def sms_card(card: Mapping[str, Any], section: str | None = None) -> str:
+    """A Vote card's symbols for SMS: one section (``Cannon+Torch``) or all three
+    (``Cannon/Brit/Skull``: top, middle, bottom)."""
+    def one(symbols: Sequence[str]) -> str:
+        return "+".join(SMS_SYMBOL.get(x, x) for x in symbols) or "blank"
+
+    if section is not None:
+        return one(card[section])
+    return "/".join(one(card[part]) for part in ("top", "middle", "bottom"))
+
+
+def _sms_person(public: Mapping[str, Any], seat: int, me: int | None, width: int,
+                kept_cards: bool = True) -> str:
+    player = next(p for p in public["players"] if p["seat"] == seat)
+    name = "you" if seat == me else short_name(to_gsm7(player["name"]), width)
+    ranks = "+".join(SMS_RANK.get(r, r) for r in player.get("ranks") or [])
+    kept = ",".join(title_label(t) for t in player.get("kept") or []) if kept_cards and \
+        seat != me else ""
+    return name + (f" {ranks}" if ranks else "") + (f" ({kept})" if kept else "")
+
+
+def sms_board(public: Mapping[str, Any], me: int | None, width: int = 10,
+              kept: bool = True) -> str:
+    """Both ships' lines with ranks and holds, Tortuga, the Galleon and the score; with
+    ``kept``, the cards in front of the others (the player's own are in the second text)."""
+    parts = []
+    for ship in public["ships"]:
+        code = ship["ship"]
+        line = ", ".join(_sms_person(public, s, me, width, kept)
+                         for s in ship["line"]) or "empty"
+        rower = public["rowboats"].get(code)
+        boat = f"; rowboat {_sms_person(public, rower, me, width, kept)}" \
+            if rower is not None else ""
+        parts.append(f"{code}: {line}{boat}; holds B{ship['british']} F{ship['french']}.")
+    ashore = ", ".join(_sms_person(public, s, me, width, kept)
+                       for s in public["tortuga"]) or "nobody"
+    parts.append(f"Tortuga: {ashore}; B{public['tortuga_british']} "
+                 f"F{public['tortuga_french']}.")
+    score = public["score"]
+    parts.append(f"Galleon {public['galleon']}. Score B{score['british']} "
+                 f"F{score['french']}.")
+    return " ".join(parts)
+
+
+def _sms_status(model: Mapping[str, Any], head: str) -> list[str]:
+    """STATUS by SMS: the board, then the player's secrets and what is awaited."""
+    me = model["me"]
+    board_view = model["ctx"].seat_view["public"] if model["ctx"].seat_view else None
+    if board_view is None:
+        return [fit_sms([[head], [model["headline"]], ["HELP=how to play", ""]])]
+    seat = me["seat"] if me else None
+    board = [sms_board(board_view, seat, w, kept) for kept in (True, False)
+             for w in (12, 8, 5)]
+    n = SMS_STATUS_PARTS
+    first = fit_sms([[f"{head} (1/{n}) Turn {board_view['turn_number']}."],
+                     [f"You are {me['loyalty_name']}." if me else ""], board])
+    secrets: list[list[str]] = [[f"{head} (2/{n})"]]
+    if me:
+        hand = " ".join(f"{c['number']}={sms_card(c['sections'])}" for c in me["hand"])
+        secrets.append([f"Vote cards (top/mid/bottom): {hand}." if hand
+                        else "No Vote cards.", f"Cards: {hand}." if hand else ""])
+        known = ", ".join(f"{p['position']}={p['title']}" for p in me["peeks"])
+        secrets.append([f"You know: {known}." if known else "You know no Event card."])
+        if me["kept"]:
+            secrets.append([f"In front of you: {', '.join(me['kept'])}.", ""])
+    awaited = model["awaited"]
+    deadline = model["deadline"]
+    by = f", by {deadline['short']}" if deadline else ""
+    if awaited:
+        hand_map = _vote_hand(model)
+        awaited_now = awaited["sms_head"].rstrip(".:?!")
+        secrets.append([f"{awaited_now}{by}.", f"{awaited_now[:60]}{by}."])
+        secrets.append(["Reply " + _sms_options(awaited["menu"], None, False, hand_map),
+                        "Reply " + _sms_options(awaited["menu"], 8, False, hand_map),
+                        "Reply " + _sms_options(awaited["menu"], 6, True, hand_map),
+                        "HELP TURN for the moves."])
+        if awaited["sms_info"]:
+            secrets.append([awaited["sms_info"], ""])
+    else:
+        waiting = board_view.get("vote")
+        who = model["board"]["turn_name"] if model["board"] else ""
+        secrets.append(["Nothing is awaited from you now" +
+                        (f"; it is {to_gsm7(who)}'s turn." if who and not waiting else ".")])
+    secrets.append(["LOG=recent history", ""])
+    return [first, fit_sms(secrets)]
+
+
+def _vote_hand(model: Mapping[str, Any]) -> dict[int, str] | None:
+    """Card number -> its symbols for the section being voted (None if no vote awaited)."""
+    awaited = model["awaited"]
+    if not awaited or not model["me"] or not awaited.get("vote"):
+        return None
+    section = VOTE_SECTION.get(awaited["vote"], "top")
+    return {c["number"]: sms_card(c["sections"], section) for c in model["me"]["hand"]}
+
+
+def sms_help(topic: str) -> str:
+    """The short SMS help for ``topic`` ("" for the general help)."""
+    name = HELP_FILES.get(topic.upper(), "general")
+    return (TEMPLATES / "help" / "sms" / f"{name}.txt").read_text(encoding="utf-8").strip()
+
+
+def _sms_log(model: Mapping[str, Any], head: str) -> list[str]:
+    """LOG by SMS: the newest public events that fit in 2 messages, oldest first."""
+    lines = [to_gsm7(e["text"]) for e in model["ctx"].events if e.get("audience") is None
+             and e.get("kind") not in RECAP_SKIP]
+    messages: list[str] = []
+    budget = SMS_MAX_SEPTETS - gsm7_septets(head) - 12
+    for _ in range(SMS_STATUS_PARTS):
+        chunk: list[str] = []
+        while lines and gsm7_septets(" ".join([lines[-1], *chunk])) <= budget:
+            chunk.insert(0, lines.pop())
+        if not chunk:
+            break
+        messages.insert(0, " ".join(chunk))
+    if not messages:
+        return [fit_sms([[head], ["LOG: nothing has happened yet."]])]
+    n = len(messages)
+    return [fit_sms([[f"{head} LOG{f' ({i + 1}/{n})' if n > 1 else ''}:"], [text]])
+            for i, text in enumerate(messages)]
+
+
+def viewed_cards(model: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The Event cards a VIEW in this reply showed the player (from its own seat view)."""
+    me = model["me"]
+    if not me:
+        return []
+    known = {p["position"]: p["title"] for p in me["peeks"]}
+    out = []
+    for done in model["done"]:
+        words = str(done).split()
+        if words and words[0].upper() == "VIEW":
+            out += [{"position": int(w), "title": known[int(w)]}
+                    for w in words[1:] if w.isdigit() and int(w) in known]
+    return out
+
+
+def _sms_messages(ctx: MessageContext, model: Mapping[str, Any]) -> list[str]:
+    """Every SMS of one message: STATUS, and a reply asking for HELP or LOG, may take two
+    (each at most 2 segments); everything else is one."""
+    head = f"Tortuga {to_gsm7(short_game(ctx.game_name))}:"
+    if ctx.kind is MessageKind.STATUS:
+        return _sms_status(model, head)
+    if ctx.kind is MessageKind.REPLY and (model["help"] is not None or model["show_log"]):
+        reply = model["reply"]
+        out = []
+        if model["done"] or model["rejected"] or reply["not_understood"]:
+            out.append(_sms_reply(model, head, hint=False))
+        if model["help"] is not None:
+            out.append(fit_sms([[head], [sms_help(str(model["help"]))]]))
+        if model["show_log"]:
+            out += _sms_log(model, head)
+        return out[:SMS_STATUS_PARTS + 1]
+    return [_sms(ctx, model)]
+
+
+def _sms_reply(model: Mapping[str, Any], head: str, hint: bool = True) -> str:
     reply = model["reply"]
     parts: list[list[str]] = [[head]]
     for answer in model["answers"]:
         parts.append([answer, answer[:150].rsplit(" ", 1)[0] + "..."])
+    seen = model["viewed"]
+    if seen:
+        cards = ", ".join(f"{c['position']}={c['title']}" for c in seen)
+        parts.append([f"You saw {cards} (only you know)."])
     if model["done"]:
         parts.append(["Done: " + "; ".join(model["done"]) + "."])
     for item in model["rejected"][:1]:
-        parts.append([f"Not done: {item['command']} ({item['reason']}).",
+        reason = str(item["reason"]).rstrip(".")
+        parts.append([f"Not done: {item['command']}: {reason}.",
+                      f"Not done: {item['command']}: {reason.split('. ')[-1]}.",
                       f"Not done: {item['command']}."])
     for item in reply["not_understood"][:1]:
         line = short_name(item["line"], 30)
@@ -985,14 +1305,16 @@ def _sms_reply(model: Mapping[str, Any], head: str) -> str:
         parts.append([f"OK: {names}."])
     awaited = model["awaited"]
     if awaited:
+        hand = _vote_hand(model)
         options = [
-            "Still awaited: " + _sms_options(awaited["menu"], None, False),
-            "Still awaited: " + _sms_options(awaited["menu"], 10, False),
-            "Still awaited: " + _sms_options(awaited["menu"], 6, True),
+            "Still awaited: " + _sms_options(awaited["menu"], None, False, hand),
+            "Still awaited: " + _sms_options(awaited["menu"], 10, False, hand),
+            "Still awaited: " + _sms_options(awaited["menu"], 6, True, hand),
             "Reply STATUS for your options.",
         ]
         parts.append(options)
-    parts.append(["HELP=how to reply", ""])
+    if hint:
+        parts.append(["HELP=how to reply", ""])
     return fit_sms(parts)
 
 
@@ -1003,11 +1325,12 @@ def render(ctx: MessageContext, channel: Channel) -> RenderedMessage:
     subject = subject_for(ctx.game_name)
     text = _render_text(model)
     if channel is Channel.SMS:
-        return RenderedMessage(subject=subject, text=text, sms=_sms(ctx, model))
+        first, *more = _sms_messages(ctx, model)
+        return RenderedMessage(subject=subject, text=text, sms=first, sms_more=tuple(more))
     html = _render_html(model)
-    key = None
-    if ctx.seat_view and 'src="cid:board"' in html:
-        key = board_image_key(ctx.seat_view["public"], ctx.game_id)
+    key = board_key_of(ctx)
+    if key is None or f'src="cid:{board_content_id(key)}"' not in html:
+        key = None  # no picture shown: none carried (no stray attachment)
     pictures = tuple((str(cid), bytes(png)) for cid, png in ctx.extra.get("inline_images") or ()
                      if f'src="cid:{cid}"' in html)  # the unmasking chart (pbm.unmasking)
     return RenderedMessage(subject=subject, text=text, html=html, board_image_key=key,

@@ -28,6 +28,7 @@ import sqlalchemy as sa
 from sqlmodel import Session
 
 from pbm.config import Settings
+from pbm.messages import board_content_id
 from pbm.ratelimit import OutboundLimiter
 from pbm.transports import (
     Attachment,
@@ -41,6 +42,7 @@ from pbm.transports import (
 log = logging.getLogger(__name__)
 
 ADMIN_ALERT = "admin_alert"
+ORDER_WAIT_SECONDS = 1.0  # a row waiting for an earlier one to the same recipient retries
 _BOARD_KEY = re.compile(r"^board-(\d+)-(\d+)$")
 
 
@@ -48,7 +50,7 @@ _BOARD_KEY = re.compile(r"^board-(\d+)-(\d+)$")
 class Outcome:
     """What happened to one delivery attempt; ``retry_in`` seconds when it should be retried."""
 
-    status: str  # sent, skipped, failed, retry, throttled
+    status: str  # sent, skipped, failed, retry, throttled, waiting (for an earlier row)
     retry_in: float | None = None
     detail: str = ""
 
@@ -105,7 +107,7 @@ def outgoing(session: Session, row: Any, settings: Settings) -> OutgoingMessage:
     if row.channel == "email" and row.html and row.board_image_key:
         png = board_png(session, row.board_image_key)
         if png is not None:
-            images = (InlineImage(cid=row.board_image_key, content=png),)
+            images = (InlineImage(cid=board_content_id(row.board_image_key), content=png),)
     attachments: tuple[Attachment, ...] = ()
     if row.channel == "email":  # pictures other than the board, calendar events
         inline, attachments = outbound_parts(session, row.id)
@@ -168,6 +170,7 @@ def deliver(outbox_id: int, now: datetime, settings: Settings,
     import time
 
     from pbm.db import run_transaction
+    from pbm.outbox import earlier_unsent
 
     sleep = sleep or time.sleep
     wait = 0.0
@@ -179,6 +182,9 @@ def deliver(outbox_id: int, now: datetime, settings: Settings,
         row = claim(session, outbox_id, now, settings)
         if row is None:
             return None, None, None
+        earlier = earlier_unsent(session, outbox_id)
+        if earlier is not None:  # the recipient's messages arrive in the order they were made
+            raise _Waiting(earlier)
         if limiter is not None:
             reserved, wait = limiter.reserve(row.channel)
             if not reserved:
@@ -192,6 +198,8 @@ def deliver(outbox_id: int, now: datetime, settings: Settings,
         row, message, refusal = run_transaction(take)
     except _Throttled as throttled:
         return Outcome("throttled", retry_in=throttled.retry_in)
+    except _Waiting as waiting:
+        return Outcome("waiting", retry_in=ORDER_WAIT_SECONDS, detail=f"after row {waiting.row}")
     if row is None:
         return Outcome("skipped", detail="no such row, finished, or claimed elsewhere")
     if wait > 0:
@@ -219,6 +227,14 @@ class _Throttled(Exception):
     def __init__(self, retry_in: float) -> None:
         super().__init__(f"throttled for {retry_in:.1f} s")
         self.retry_in = retry_in
+
+
+class _Waiting(Exception):
+    """An earlier message to the same recipient and channel is unsent: give the claim back."""
+
+    def __init__(self, row: int) -> None:
+        super().__init__(f"after row {row}")
+        self.row = row
 
 
 def _refusal(session: Session, row: Any) -> str | None:

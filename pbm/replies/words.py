@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from anyascii import anyascii
+
 #: Player words -> the command keywords they may mean, most likely first. The parser takes
 #: the first reading whose arguments fit and, among those, prefers one that is legal now.
 VERBS: dict[str, tuple[str, ...]] = {
@@ -180,8 +182,12 @@ _QUOTES = str.maketrans({
 
 
 def fold(text: str) -> str:
-    """Lower case, straight quotes, no accents: the form words are compared in."""
-    text = unicodedata.normalize("NFKD", text.translate(_QUOTES))
+    """Lower case, straight quotes, no accents, Latin letters (``anyascii``: a name read as
+    "Dmitriy" in an SMS matches "Дмитрий"): the form words are compared in."""
+    text = text.translate(_QUOTES)
+    if not text.isascii():
+        text = "".join(ch if ch.isascii() else anyascii(ch) or ch for ch in text)
+    text = unicodedata.normalize("NFKD", text)
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     return text.casefold()
 

@@ -52,12 +52,14 @@ def build_email(message: OutgoingMessage, settings: Settings) -> EmailMessage:
         if message.images:
             html_part = mail.get_payload()[-1]
             for image in message.images:
+                if f"cid:{image.cid}" not in message.html:
+                    continue  # never carry a picture the HTML does not show
                 html_part.add_related(
                     image.content,
                     maintype="image",
                     subtype=image.subtype,
                     cid=f"<{image.cid}>",
-                    filename=f"{image.cid}.{image.subtype}",
+                    filename=f"{image.cid.split('@')[0]}.{image.subtype}",
                     disposition="inline",
                 )
     for attachment in message.attachments:  # multipart/mixed [alternative, text/calendar]

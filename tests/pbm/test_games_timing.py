@@ -292,7 +292,8 @@ def test_one_silent_seat_is_played_by_default_while_the_others_play_on(
         told = {r.seat for r in messages
                 if r.created_at == when and "Player 2" in r.text and "ran out of time" in r.text}
         assert told >= {0, 2}, when
-        assert any(r.seat == silent and r.kind == "timed_out" and r.created_at == when
+        assert any(r.seat == silent and r.created_at == when and (
+            r.kind == "timed_out" or "Time ran out" in r.text)  # or folded into its prompt
                    for r in messages)
 
 

@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 import pytest
 
 import engine
-from pbm.messages import Channel, MessageContext, MessageKind
-from pbm.render import board_image_key, format_deadline, render
+from pbm.messages import Channel, MessageContext, MessageKind, board_content_id
+from pbm.render import format_deadline, render
 from tests.fixtures.messages import context_for, simulated_states
 from tests.fixtures.seatviews import scenario
 from tests.pbm.test_render_golden import cases
@@ -42,10 +42,17 @@ def test_table_talk_is_escaped_in_html_and_kept_verbatim_in_text() -> None:
 def test_a_prompt_email_shows_the_board_picture_keyed_by_game_version() -> None:
     ctx = cases()["prompt_turn"]
     email = render(ctx, Channel.EMAIL)
-    assert 'src="cid:board"' in (email.html or "")
-    assert email.board_image_key == board_image_key(ctx.seat_view["public"], 7)  # type: ignore[index]
-    assert email.board_image_key == "board-7-v7"
+    version = ctx.seat_view["public"]["version"]  # type: ignore[index]
+    assert email.board_image_key == f"board-7-{version}"
+    assert f'src="cid:{board_content_id(email.board_image_key)}"' in (email.html or "")
     assert render(cases()["invitation"], Channel.EMAIL).board_image_key is None
+
+
+def test_an_acknowledgement_without_the_board_names_no_picture() -> None:
+    for name, ctx in cases().items():
+        email = render(ctx, Channel.EMAIL)
+        shows = "cid:" in (email.html or "")
+        assert shows == (email.board_image_key is not None), name
 
 
 def test_html_has_its_css_inlined() -> None:
@@ -109,8 +116,9 @@ def test_messages_without_a_game_state_render() -> None:
 
 
 def test_the_email_asks_for_replies_above_the_marker_only_when_something_is_awaited() -> None:
-    assert render(cases()["prompt_vote"], Channel.EMAIL).text.startswith(
-        "--- Reply above this line ---")
+    preview, marker = render(cases()["prompt_vote"], Channel.EMAIL).text.splitlines()[:2]
+    assert preview == "Ann called an Attack: play a Vote card by Wed 05 Mar 13:00 EST."
+    assert marker == "--- Reply above this line ---"
     assert "Reply above this line" not in render(cases()["paused"], Channel.EMAIL).text
 
 

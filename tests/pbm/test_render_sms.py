@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import engine
 from engine.simulate import random_game
-from pbm.messages import Channel, MessageKind
+from pbm.messages import Channel, MessageKind, board_content_id
 from pbm.render import (
     SMS_MAX_SEPTETS,
     fit_sms,
@@ -47,7 +47,7 @@ def test_extended_characters_take_two_septets_and_segments_follow_the_standard()
 
 def test_text_is_made_gsm7_safe_without_losing_plain_letters() -> None:
     assert to_gsm7("Zoë\u2019s \u201cboat\u201d \u2014 ok\u2026") == "Zoe's \"boat\" - ok..."
-    assert to_gsm7("flag \U0001F3F4") == "flag ?"
+    assert to_gsm7("flag \U0001F3F4") == "flag :flag_black:"  # never a "?"
     assert is_gsm7(to_gsm7("Ångström ÿ ő ł \u00a0 \t"))
 
 
@@ -143,5 +143,6 @@ def test_every_prompt_kind_renders_for_two_to_nine_players() -> None:
             assert "WHAT YOU CAN DO NOW" in email.text
             assert " 1 = " in email.text or any(f" {c.split()[1]} = " in email.text
                                                  for c in legal if len(c.split()) > 1), kind
-            assert email.html is not None and 'src="cid:board"' in email.html
+            assert email.html is not None and email.board_image_key is not None
+            assert f'src="cid:{board_content_id(email.board_image_key)}"' in email.html
             assert email.subject == "[Tortuga: Nassau] Tortuga 1667 by mail"

@@ -67,8 +67,9 @@ def test_a_status_lists_the_seats_own_last_five_votes_by_email_and_none_by_sms(
         assert "Your votes so far" in (row.html or "") and "The vote showed" in row.html
         shown = re.findall(r"^    The vote showed (.+?): (.+)\.$", row.text, re.M)
         assert len(shown) == 5 and all(s and o for s, o in shown)
-    [sms] = rows(eng, OutboundMessage, game_id=game_id, seat=3, kind="status")
-    assert sms.channel == "sms" and "you played" not in (sms.sms_body or "")
+    texts = rows(eng, OutboundMessage, game_id=game_id, seat=3, kind="status")  # 1 or 2 SMS
+    assert 1 <= len(texts) <= 2
+    assert all(t.channel == "sms" and "you played" not in (t.sms_body or "") for t in texts)
     assert state_of(eng, game_id).over is False
 
 

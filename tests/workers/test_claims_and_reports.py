@@ -180,3 +180,28 @@ def test_delivery_reports_only_move_forward_and_say_when_it_was_delivered(
     assert (stop.status, stop.delivery_status, stop.delivered_at) == (
         "failed", "undelivered", None)
     assert "21610" in (stop.last_error or "") and opted_out
+
+
+def test_a_message_never_overtakes_an_earlier_unsent_one_to_the_same_player(
+        setup: Env, smtp: SmtpSink) -> None:
+    first = add_email(NOW, message_id="<paused@tortuga.test>")
+    second = add_email(NOW + timedelta(seconds=1), message_id="<resumed@tortuga.test>")
+
+    waiting = deliver(second, NOW, get_settings())  # the backlog reaches the newer row first
+
+    assert waiting.status == "waiting" and waiting.retry_in is not None
+    assert outbox_row(second).status == "pending" and outbox_row(second).attempts == 0
+    assert deliver(first, NOW, get_settings()).status == "sent"
+    assert deliver(second, NOW, get_settings()).status == "sent"
+    received = smtp.wait_for("ann@example.org", count=2)
+    assert [m.message["Message-ID"] for m in received] == ["<paused@tortuga.test>",
+                                                            "<resumed@tortuga.test>"]
+    add_email(NOW + timedelta(seconds=2))  # Ann's backlog holds nobody else up
+    with db.session_scope() as session:
+        row = OutboundMessage(channel="email", kind="notice", to_address="bob@example.org",
+                              subject="yours", text="News.", created_at=NOW,
+                              dedupe_key="test:bob")
+        session.add(row)
+        session.flush()
+        other = int(row.id)  # type: ignore[arg-type]
+    assert deliver(other, NOW, get_settings()).status == "sent"
