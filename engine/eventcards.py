@@ -45,12 +45,13 @@ def face_down(s: GameState) -> list[int]:
 
 def view_cards(s: GameState, ev: Events, seat: int, positions: tuple[int, ...]) -> None:
     """Privately look at face-down cards; the seat's knowledge is tracked by position."""
+    peeks = s.peeks[seat] = {**s.peeks[seat]}  # copy-on-write (GameState.fork)
     for p in positions:
         card = s.row[p - 1]
         assert card is not None
-        s.peeks[seat][p] = card
+        peeks[p] = card
         if card not in s.seen[seat]:
-            s.seen[seat].append(card)
+            s.seen[seat] = [*s.seen[seat], card]
     where = " and ".join(str(p) for p in positions)
     say(ev, "event.viewed", f"{name(s, seat)} looked at Event card(s) {where}.",
         seat=seat, positions=list(positions))
@@ -70,13 +71,12 @@ def _title_code(card: int | None) -> str:
 
 
 def _forget_position(s: GameState, position: int) -> None:
-    for peeks in s.peeks:
-        peeks.pop(position, None)
+    s.peeks = [{k: v for k, v in peeks.items() if k != position} if position in peeks
+               else peeks for peeks in s.peeks]  # copy-on-write (GameState.fork)
 
 
 def _forget_all(s: GameState) -> None:
-    for peeks in s.peeks:
-        peeks.clear()
+    s.peeks = [{} for _ in s.peeks]  # copy-on-write (GameState.fork)
 
 
 def reveal(s: GameState, ev: Events, position: int, revealer: int) -> None:
@@ -165,7 +165,7 @@ def _spanish_armada(s: GameState, ev: Events, revealer: int, card: int) -> None:
     else:
         # Even tie: remove the Armada; discards and the unrevealed row cards (not the cards
         # in front of players) form a new deck; deal 5; play continues where it left off.
-        s.box.append(card)
+        s.box = [*s.box, card]  # copy-on-write (GameState.fork)
         cards = [*s.discard, *(c for c in s.row if c is not None), *s.event_deck]
         s.discard = []
         s.sudden_death = True
@@ -193,7 +193,7 @@ def use_marque(s: GameState, ev: Events, seat: int, command: Marque | Save, card
                saved: bool) -> None:
     """Answer a revealed Letter of Marque, or play a saved one (a whole action)."""
     if isinstance(command, Save):
-        s.kept[seat].append(card)
+        s.kept[seat] = [*s.kept[seat], card]
         say(ev, "card.kept", f"{name(s, seat)} saved the Letter of Marque for later.",
             seat=seat, title=EventTitle.LETTER_OF_MARQUE.value)
         return
@@ -221,7 +221,7 @@ def shoot(s: GameState, ev: Events, seat: int, target: int, card: int) -> None:
 
 
 def _albatross(s: GameState, ev: Events, revealer: int, card: int) -> None:
-    s.kept[revealer].append(card)
+    s.kept[revealer] = [*s.kept[revealer], card]
     say(ev, "card.kept", f"{name(s, revealer)} must keep the Albatross.", seat=revealer,
         title=EventTitle.ALBATROSS.value)
     check_albatross(s, ev)
@@ -239,10 +239,10 @@ def _treasure_map(s: GameState, ev: Events, revealer: int, card: int) -> None:
 def give_map(s: GameState, ev: Events, seat: int, target: int, card: int) -> None:
     """The Treasure Map goes face-up in front of ``target`` (any player); it is usable from
     the next turn on (rules reference 9.3: "on a later turn")."""
-    s.kept[target].append(card)
+    s.kept[target] = [*s.kept[target], card]
     # Provisional bookkeeping of the provisional effect (OQ-1), so it lives in ``extra``;
     # a fresh dict, never a mutated one: copies of the state share ``extra``'s values.
-    s.extra[_MAP_TURN] = {**s.extra.get(_MAP_TURN, {}), str(card): s.turn_number}
+    s.extra = {**s.extra, _MAP_TURN: {**s.extra.get(_MAP_TURN, {}), str(card): s.turn_number}}
     say(ev, "card.given", f"{name(s, seat)} gave the Treasure Map to {name(s, target)}.",
         seat=seat, target=target, title=EventTitle.TREASURE_MAP.value)
 
@@ -334,7 +334,7 @@ def _eight_bells(s: GameState, ev: Events, revealer: int, card: int) -> None:
 
 def _keep(title: EventTitle) -> Effect:
     def effect(s: GameState, ev: Events, revealer: int, card: int) -> None:
-        s.kept[revealer].append(card)
+        s.kept[revealer] = [*s.kept[revealer], card]
         say(ev, "card.kept", f"{name(s, revealer)} now owns {title.label}.", seat=revealer,
             title=title.value)
     return effect
@@ -344,7 +344,7 @@ def _el_dorado(s: GameState, ev: Events, revealer: int, card: int) -> None:
     _keep(EventTitle.EL_DORADO)(s, ev, revealer, card)
     if s.vote_deck:
         drawn = s.vote_deck.pop(0)
-        s.hands[revealer].append(drawn)
+        s.hands[revealer] = [*s.hands[revealer], drawn]
         say(ev, "vote_card.drawn", f"{name(s, revealer)} drew an extra Vote card.",
             seat=revealer)
         say(ev, "vote_card.drawn", f"You drew {VOTE_DECK[drawn].describe()}.",

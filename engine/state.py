@@ -379,5 +379,38 @@ class GameState:
         new.__dict__ = data
         return new
 
+    def fork(self) -> GameState:
+        """A copy for :func:`engine.apply` that shares what apply replaces instead of
+        changing in place (copy-on-write by the rule modules): ``loyalties``, ``box``,
+        ``extra``, and each seat's own list or dict in ``hands``, ``kept``, ``peeks`` and
+        ``seen`` (the per-seat outer lists are copied). Everything else as :meth:`copy`.
+
+        Only the engine's rule modules may change a fork, and only by replacing those
+        shared containers (``s.kept[seat] = [*s.kept[seat], card]``); anyone else who wants
+        to change a state changes a :meth:`copy`.
+        """
+        d = self.__dict__
+        data = d.copy()
+        if len(data) != _FIELD_COUNT:  # memoised data (``_`` names) stays behind
+            data.pop("_legal_cache", None)
+            if len(data) != _FIELD_COUNT:
+                for key in [k for k in data if k.startswith("_")]:
+                    del data[key]
+        data["hands"] = [*d["hands"]]
+        data["vote_deck"] = [*d["vote_deck"]]
+        data["lines"] = {k: [*v] for k, v in d["lines"].items()}
+        data["rowboats"] = d["rowboats"].copy()
+        data["treasure"] = d["treasure"].copy()
+        data["event_deck"] = [*d["event_deck"]]
+        data["row"] = [*d["row"]]
+        data["discard"] = [*d["discard"]]
+        data["kept"] = [*d["kept"]]
+        data["peeks"] = [*d["peeks"]]
+        data["seen"] = [*d["seen"]]
+        data["atlantis_ordered"] = [*d["atlantis_ordered"]]
+        new = object.__new__(GameState)
+        new.__dict__ = data
+        return new
+
 
 _FIELD_COUNT = len(fields(GameState))

@@ -73,7 +73,7 @@ def cast_vote(s: GameState, ev: Events, seat: int, command: Vote) -> None:
     """Record one secret answer; resolve the vote when it is the last."""
     stage = s.stage
     assert isinstance(stage, VoteStage)
-    hand = s.hands[seat]
+    hand = s.hands[seat] = [*s.hands[seat]]  # copy-on-write (GameState.fork)
     cards = tuple(hand[i - 1] for i in command.cards)
     for card in cards:
         hand.remove(card)
@@ -139,7 +139,7 @@ def resolve_vote(s: GameState, ev: Events) -> None:
     for seat in stage.participants:
         if s.vote_deck:
             drawn = s.vote_deck.pop(0)
-            s.hands[seat].append(drawn)
+            s.hands[seat] = [*s.hands[seat], drawn]
             say(ev, "vote_card.drawn", f"You drew {VOTE_DECK[drawn].describe()}.",
                 audience=[seat], seat=seat, card=drawn)
     s.stage = None
