@@ -121,7 +121,13 @@ ANSWERS: dict[type[Command], frozenset[DecisionKind]] = {
 
 def actions_per_turn(state: GameState) -> int:
     """2 in a 2-player game, else 1."""
-    return 2 if state.n == 2 else 1
+    return 2 if len(state.names) == 2 else 1
+
+
+@lru_cache(maxsize=256)
+def _action_stage(seat: int, action: int, of: int) -> ActionStage:
+    """Stages are immutable values: turns share them."""
+    return ActionStage(seat, action, of)
 
 
 # ---------------------------------------------------------------- legal moves
@@ -145,38 +151,45 @@ def _row_actions(down: tuple[int, ...], seat: int, n: int) -> tuple[Command, ...
 
 def turn_actions(s: GameState, seat: int) -> tuple[Command, ...]:
     """Every legal turn action of ``seat`` (rules reference section 5)."""
-    row_actions = _row_actions(tuple(face_down(s)), seat, s.n)  # shared, never copied
+    # The hottest part of legal moves: ``face_down``, ``GameState.location`` and
+    # ``ship_has_room`` are written out here, on the plain keys of ``lines``/``rowboats``.
+    down = tuple([i for i, card in enumerate(s.row, 1) if card is not None])
+    row_actions = _row_actions(down, seat, len(s.names))  # shared, never copied
     out: list[Command] = []
-    loc = s.location(seat)
-    if loc.is_ship:
-        ship = loc.ship
-        assert ship is not None
-        line = s.lines[ship.value]
-        if s.rowboats[ship.value] is None:
-            out.append(_ROW)
-        i = line.index(seat)
-        if i == 0:
-            out.append(_ATTACK)
-            out += [_maroon(t) for t in line[1:]]
-        if i == 1:
-            out.append(_MUTINY)
-        if i == len(line) - 1:
-            out += [_SHIFT[to] for to in _HOLDS if s.treasure[hold_key(ship, to.other)] > 0]
-    elif loc is Location.TORTUGA:
-        out += [_ROW_TO[ship] for ship in _SHIPS if s.rowboats[ship.value] is None]
-        if s.lines["TORTUGA"][0] == seat:
-            out.append(_BRAWL)
+    lines, rowboats = s.lines, s.rowboats
+    for key in _SHIP_KEYS:
+        line = lines[key]
+        if seat in line:
+            if rowboats[key] is None:
+                out.append(_ROW)
+            i = line.index(seat)
+            if i == 0:
+                out.append(_ATTACK)
+                out += [_maroon(t) for t in line[1:]]
+            if i == 1:
+                out.append(_MUTINY)
+            if i == len(line) - 1:
+                treasure = s.treasure
+                out += [shift for shift, other in _SHIFT_FROM[key] if treasure[other] > 0]
+            break
     else:
-        ship = loc.ship
-        assert ship is not None
-        if ship_has_room(s, ship):
-            out.append(_BOARD)
-        out.append(_LAND)
-    if kept_card(s, seat, EventTitle.LETTER_OF_MARQUE) is not None:
-        out += marque_moves(s)
-    if map_options_ok(s, seat):
-        out += _USE_MAP
-    return row_actions + tuple(out)
+        tortuga = lines["TORTUGA"]
+        if seat in tortuga:
+            out += [_ROW_TO[ship] for ship in _SHIPS if rowboats[ship.value] is None]
+            if tortuga[0] == seat:
+                out.append(_BRAWL)
+        else:
+            ship = s.location(seat).ship  # a rowboat (location() raises if nowhere)
+            assert ship is not None
+            if ship_has_room(s, ship):
+                out.append(_BOARD)
+            out.append(_LAND)
+    if s.kept[seat]:  # both cards below must be kept by the seat
+        if kept_card(s, seat, EventTitle.LETTER_OF_MARQUE) is not None:
+            out += marque_moves(s)
+        if map_options_ok(s, seat):
+            out += _USE_MAP
+    return row_actions + tuple(out) if out else row_actions
 
 
 # Commands are immutable values: the legal-move lists share these instead of building new
@@ -185,6 +198,10 @@ _ROW, _ATTACK, _MUTINY, _BRAWL, _BOARD, _LAND = Row(), Attack(), Mutiny(), Brawl
 _SHIPS, _HOLDS = tuple(Ship), tuple(Hold)
 _ROW_TO = {ship: Row(ship) for ship in Ship}
 _SHIFT = {hold: Shift(hold) for hold in Hold}
+_SHIP_KEYS = tuple(ship.value for ship in Ship)
+#: Cabin Boy's SHIFT options by ship key, with the treasure key each one empties.
+_SHIFT_FROM = {ship.value: tuple((_SHIFT[to], hold_key(ship, to.other)) for to in _HOLDS)
+               for ship in Ship}
 _USE_MAP = tuple(UseMap(h) for h in Hold)
 _PLACE = (Place(Hold.BRITISH), Place(Hold.FRENCH))
 _FOUNTAIN = (Fountain(), Accept())
@@ -396,7 +413,7 @@ def _finish_action(s: GameState, ev: Events) -> None:
     per_turn = actions_per_turn(s)
     if s.turn_action < per_turn:
         s.turn_action += 1
-        open_stage(s, ActionStage(s.turn_seat, s.turn_action, per_turn))
+        open_stage(s, _action_stage(s.turn_seat, s.turn_action, per_turn))
         say(ev, "turn.action", f"{name(s, s.turn_seat)} takes action {s.turn_action} of "
             f"{per_turn}.", seat=s.turn_seat, action=s.turn_action, of=per_turn)
         return
@@ -409,7 +426,7 @@ def _begin_turn(s: GameState, ev: Events) -> None:
     per_turn = actions_per_turn(s)
     s.turn_number += 1
     s.turn_action = 1
-    open_stage(s, ActionStage(s.turn_seat, 1, per_turn))
+    open_stage(s, _action_stage(s.turn_seat, 1, per_turn))
     say(ev, "turn.started", f"It is {name(s, s.turn_seat)}'s turn.", seat=s.turn_seat,
         turn=s.turn_number)
 
