@@ -50,9 +50,9 @@ class Mismatch(AssertionError):
     """The two engines disagree."""
 
 
-def load_reference(ref: str, folder: Path) -> tuple[ModuleType, ModuleType]:
+def load_reference(ref: str, folder: Path, repo: Path = ROOT) -> tuple[ModuleType, ModuleType]:
     """Extract ``ref``'s engine as package ``engine_ref`` under ``folder``; import it."""
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", ref, "engine"],
+    archive = subprocess.run(["git", "-C", str(repo), "archive", "--format=tar", ref, "engine"],
                              check=True, capture_output=True).stdout
     tar = folder / "engine.tar"
     tar.write_bytes(archive)
@@ -163,9 +163,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--sim-games", type=int, default=400)
     parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--repo", type=Path, default=ROOT,
+                        help="git repository holding --baseline (default: this one)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="engine_oracle_") as folder:
-        ref, ref_sim = load_reference(args.baseline, Path(folder))
+        ref, ref_sim = load_reference(args.baseline, Path(folder), args.repo)
         rng = random.Random(args.first_seed)
         pool: list[str] = []
         commands = 0
