@@ -84,6 +84,8 @@ from engine.state import (
     TakeStage,
     VoteStage,
     hold_key,
+    release,
+    writable,
 )
 from engine.votes import call_vote, cast_vote, take, take_options, vote_options
 
@@ -378,6 +380,7 @@ def apply(state: GameState, seat: int, command: Command | str) -> tuple[GameStat
     if s.stage is None:
         _finish_action(s, ev)
     s.version += 1
+    release(s)
     return s, ev
 
 
@@ -395,11 +398,12 @@ def _order_atlantis(state: GameState, seat: int) -> tuple[GameState, list[Event]
         raise IllegalCommandError("ATLANTIS is not allowed: the order is already standing")
     s = state.fork()
     ev: list[Event] = []
-    s.atlantis_ordered[seat] = True
+    writable(s, "atlantis_ordered")[seat] = True
     say(ev, "atlantis.ordered",
         "Your Atlantis order stands: it is carried out just before the next turn begins.",
         audience=[seat], seat=seat)
     s.version += 1
+    release(s)
     return s, ev
 
 
@@ -438,8 +442,9 @@ Handler = Callable[[GameState, Events, int, Command, Any], None]
 
 def _on_place(s: GameState, ev: Events, seat: int, command: Command, stage: PlaceStage) -> None:
     assert isinstance(command, Place)
-    s.treasure["UNPLACED"] -= 1
-    s.treasure[hold_key(stage.ship, command.hold)] += 1
+    treasure = writable(s, "treasure")
+    treasure["UNPLACED"] -= 1
+    treasure[hold_key(stage.ship, command.hold)] += 1
     say(ev, "treasure.placed",
         f"{name(s, seat)} placed the {stage.ship.label}'s starting treasure in its "
         f"{command.hold.value.capitalize()} hold.", seat=seat, ship=stage.ship.value,
@@ -464,7 +469,7 @@ def _on_choose(s: GameState, ev: Events, seat: int, command: Command, stage: Sta
 def _on_marque(s: GameState, ev: Events, seat: int, command: Command,
                stage: MarqueStage) -> None:
     if isinstance(command, Discard):
-        s.discard.append(stage.card)
+        writable(s, "discard").append(stage.card)
         say(ev, "card.discarded", f"{name(s, seat)} let the Letter of Marque go: nobody was "
             "on Tortuga or in a rowboat, so it had no effect.", seat=seat,
             title=EventTitle.LETTER_OF_MARQUE.value)

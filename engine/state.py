@@ -8,7 +8,7 @@ The "stage" says what the game is waiting for; there is exactly one at a time.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
@@ -380,14 +380,11 @@ class GameState:
         return new
 
     def fork(self) -> GameState:
-        """A copy for :func:`engine.apply` that shares what apply replaces instead of
-        changing in place (copy-on-write by the rule modules): ``loyalties``, ``box``,
-        ``extra``, and each seat's own list or dict in ``hands``, ``kept``, ``peeks`` and
-        ``seen`` (the per-seat outer lists are copied). Everything else as :meth:`copy`.
-
-        Only the engine's rule modules may change a fork, and only by replacing those
-        shared containers (``s.kept[seat] = [*s.kept[seat], card]``); anyone else who wants
-        to change a state changes a :meth:`copy`.
+        """A copy for :func:`engine.apply` that shares every container with this state
+        until the first change (copy-on-write): the rule modules change a container only
+        through :func:`writable`, which copies it if it is still shared. Only apply
+        changes a fork, and :func:`release` ends the sharing bookkeeping before apply
+        returns it; anyone else who wants to change a state changes a :meth:`copy`.
         """
         d = self.__dict__
         data = d.copy()
@@ -396,21 +393,43 @@ class GameState:
             if len(data) != _FIELD_COUNT:
                 for key in [k for k in data if k.startswith("_")]:
                     del data[key]
-        data["hands"] = [*d["hands"]]
-        data["vote_deck"] = [*d["vote_deck"]]
-        data["lines"] = {k: [*v] for k, v in d["lines"].items()}
-        data["rowboats"] = d["rowboats"].copy()
-        data["treasure"] = d["treasure"].copy()
-        data["event_deck"] = [*d["event_deck"]]
-        data["row"] = [*d["row"]]
-        data["discard"] = [*d["discard"]]
-        data["kept"] = [*d["kept"]]
-        data["peeks"] = [*d["peeks"]]
-        data["seen"] = [*d["seen"]]
-        data["atlantis_ordered"] = [*d["atlantis_ordered"]]
+        data["_parent"] = d
         new = object.__new__(GameState)
         new.__dict__ = data
         return new
+
+
+def _copy_lines(lines: dict[str, list[int]]) -> dict[str, list[int]]:
+    return {key: [*line] for key, line in lines.items()}
+
+
+#: How each container field is copied on its first change in a fork (per-seat lists of
+#: lists or dicts: the outer list only; the rule modules replace a seat's own list).
+_COPIERS: dict[str, Callable[[Any], Any]] = {
+    "loyalties": list.copy, "hands": list.copy, "vote_deck": list.copy, "lines": _copy_lines,
+    "rowboats": dict.copy, "treasure": dict.copy, "event_deck": list.copy, "row": list.copy,
+    "discard": list.copy, "box": list.copy, "kept": list.copy, "peeks": list.copy,
+    "seen": list.copy, "atlantis_ordered": list.copy, "extra": dict.copy,
+}
+
+
+def writable(s: GameState, field: str) -> Any:
+    """The container ``field`` of ``s``, safe to change in place: a fork's container still
+    shared with the state it came from is copied first (see :meth:`GameState.fork`).
+    Per-seat lists (``hands``, ``kept``, ``peeks``, ``seen``) are copied one level deep:
+    replace a seat's own list or dict, never change it in place."""
+    d = s.__dict__
+    value = d[field]
+    parent = d.get("_parent")
+    if parent is not None and parent[field] is value:
+        value = d[field] = _COPIERS[field](value)
+    return value
+
+
+def release(s: GameState) -> None:
+    """End a fork's copy-on-write bookkeeping (its containers are now its own or shared
+    with states nobody changes)."""
+    s.__dict__.pop("_parent", None)
 
 
 _FIELD_COUNT = len(fields(GameState))
