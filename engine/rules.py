@@ -349,6 +349,13 @@ def apply(state: GameState, seat: int, command: Command | str) -> tuple[GameStat
     """
     if isinstance(command, str):
         command = parse_command(command)
+    cache = state.__dict__.get("_legal_cache")
+    if cache is not None:  # the usual case: pending() was asked, the command is one of its
+        legal = cache.get(seat)  # memoised answers (only an awaited seat has an entry)
+        if legal is not None and any(map(is_, legal, repeat(command))):
+            stage = state.stage
+            assert stage is not None
+            return _applied(state, seat, command, stage)
     if state.over:
         raise GameOverError(f"the game is over; {command} was not applied")
     if not 0 <= seat < state.n:
@@ -374,6 +381,12 @@ def apply(state: GameState, seat: int, command: Command | str) -> tuple[GameStat
         )
     if not _offered(command, _decision_legal(state, stage, seat)):
         raise IllegalCommandError(f"{command} is not allowed: {_why(state, seat, command)}")
+    return _applied(state, seat, command, stage)
+
+
+def _applied(state: GameState, seat: int, command: Command, stage: Stage
+             ) -> tuple[GameState, list[Event]]:
+    """The checked ``command`` carried out on a fork of ``state``."""
     s = state.fork()
     ev: list[Event] = []
     _HANDLERS[type(stage)](s, ev, seat, command, stage)
