@@ -1,7 +1,9 @@
-"""The game state: plain data (ints, strings, lists), JSON-able, copied on every apply.
+"""The game state: plain data (ints, strings, lists), JSON-able.
 
 :class:`GameState` is treated as immutable by every public function: :func:`engine.apply`
-copies it (:meth:`GameState.copy`) and changes the copy. Event cards and Vote cards are
+changes a fork of it (:meth:`GameState.fork`: copy-on-write, the containers it does not
+change stay shared) and returns that. Anyone else who changes a state changes a
+:meth:`GameState.copy` (which copies every container). Event cards and Vote cards are
 integer ids into :data:`engine.cards.EVENT_CARDS` and :data:`engine.cards.VOTE_DECK`.
 The "stage" says what the game is waiting for; there is exactly one at a time.
 """
