@@ -26,6 +26,7 @@ from engine.state import (
     GameState,
     OverStage,
     Stage,
+    writable,
 )
 from engine.views import team_totals
 
@@ -47,7 +48,18 @@ def say(
     **data: Any,
 ) -> None:
     """Append an event (public unless ``audience`` is given)."""
-    ev.append(Event(kind, text, None if audience is None else frozenset(audience), data))
+    # Event(kind, text, audience, data) without the frozen dataclass's __init__ (one
+    # object.__setattr__ per field): the same object, built at a third of the cost.
+    event = _new(Event)
+    fields = event.__dict__
+    fields["kind"] = kind
+    fields["text"] = text
+    fields["audience"] = None if audience is None else frozenset(audience)
+    fields["data"] = data
+    ev.append(event)
+
+
+_new = object.__new__
 
 
 def name(s: GameState, seat: int) -> str:
@@ -74,8 +86,9 @@ def kept_card(s: GameState, seat: int, title: EventTitle) -> int | None:
 
 def discard_kept(s: GameState, seat: int, card: int) -> None:
     """Move a card from in front of ``seat`` to the Event discard pile."""
-    s.kept[seat].remove(card)
-    s.discard.append(card)
+    kept = writable(s, "kept")[seat] = [*s.kept[seat]]  # a seat's list is replaced
+    kept.remove(card)
+    writable(s, "discard").append(card)
 
 
 # ---------------------------------------------------------------- pawns
@@ -92,9 +105,9 @@ def take_pawn(s: GameState, seat: int) -> Location:
     if loc.is_rowboat:
         ship = loc.ship
         assert ship is not None
-        s.rowboats[ship.value] = None
+        writable(s, "rowboats")[ship.value] = None
     else:
-        s.lines[loc.value].remove(seat)
+        writable(s, "lines")[loc.value].remove(seat)
     return loc
 
 
@@ -103,11 +116,11 @@ def put_pawn(s: GameState, seat: int, loc: Location) -> None:
     if loc.is_rowboat:
         ship = loc.ship
         assert ship is not None and s.rowboats[ship.value] is None
-        s.rowboats[ship.value] = seat
+        writable(s, "rowboats")[ship.value] = seat
     else:
         if loc.is_ship:
             assert len(s.lines[loc.value]) < SHIP_CAPACITY, "ships never hold more than 5"
-        s.lines[loc.value].append(seat)
+        writable(s, "lines")[loc.value].append(seat)
 
 
 def where_name(loc: Location) -> str:
@@ -135,18 +148,18 @@ def maroon(s: GameState, ev: Events, seat: int, cause: str) -> None:
     a random Vote card to the bottom of the Vote deck (OQ-15: the engine picks it).
     """
     src = take_pawn(s, seat)
-    s.lines["TORTUGA"].append(seat)
+    writable(s, "lines")["TORTUGA"].append(seat)
     say(ev, "pawn.marooned", f"{name(s, seat)} was marooned from {where_name(src)} to Tortuga.",
         seat=seat, source=src.value, cause=cause)
     if src is Location.TORTUGA:
-        hand = s.hands[seat]
+        hand = writable(s, "hands")[seat] = [*s.hands[seat]]  # a seat's list is replaced
         if not hand:
             say(ev, "vote_card.lost",
                 f"{name(s, seat)} was marooned on Tortuga again but has no Vote card to lose.",
                 seat=seat, lost=False)
             return
         card = hand.pop(rng(s).randrange(len(hand)))
-        s.vote_deck.append(card)
+        writable(s, "vote_deck").append(card)
         say(ev, "vote_card.lost",
             f"{name(s, seat)} was marooned on Tortuga again and lost a Vote card.",
             seat=seat, lost=True)
@@ -214,8 +227,9 @@ def check_albatross(s: GameState, ev: Events) -> None:
 def move_treasure(s: GameState, ev: Events, src: str, dst: str, text: str) -> None:
     """Move one treasure token between two treasure places, then check sudden death."""
     assert s.treasure[src] > 0
-    s.treasure[src] -= 1
-    s.treasure[dst] += 1
+    treasure = writable(s, "treasure")
+    treasure[src] -= 1
+    treasure[dst] += 1
     say(ev, "treasure.moved", text, source=src, to=dst)
     treasure_changed(s, ev)
 

@@ -32,7 +32,7 @@ from engine.cards import (
     Ship,
 )
 from engine.commands import Marque, Save
-from engine.state import GameState, GiveStage, MarqueStage, ShootStage, hold_key
+from engine.state import GameState, GiveStage, MarqueStage, ShootStage, hold_key, writable
 from engine.views import team_totals
 
 # ---------------------------------------------------------------- the row
@@ -45,12 +45,13 @@ def face_down(s: GameState) -> list[int]:
 
 def view_cards(s: GameState, ev: Events, seat: int, positions: tuple[int, ...]) -> None:
     """Privately look at face-down cards; the seat's knowledge is tracked by position."""
+    peeks = writable(s, "peeks")[seat] = {**s.peeks[seat]}  # a seat's dict is replaced
     for p in positions:
         card = s.row[p - 1]
         assert card is not None
-        s.peeks[seat][p] = card
+        peeks[p] = card
         if card not in s.seen[seat]:
-            s.seen[seat].append(card)
+            writable(s, "seen")[seat] = [*s.seen[seat], card]
     where = " and ".join(str(p) for p in positions)
     say(ev, "event.viewed", f"{name(s, seat)} looked at Event card(s) {where}.",
         seat=seat, positions=list(positions))
@@ -70,13 +71,12 @@ def _title_code(card: int | None) -> str:
 
 
 def _forget_position(s: GameState, position: int) -> None:
-    for peeks in s.peeks:
-        peeks.pop(position, None)
+    s.peeks = [{k: v for k, v in peeks.items() if k != position} if position in peeks
+               else peeks for peeks in s.peeks]  # replaced, never changed in place
 
 
 def _forget_all(s: GameState) -> None:
-    for peeks in s.peeks:
-        peeks.clear()
+    s.peeks = [{} for _ in s.peeks]  # replaced, never changed in place
 
 
 def reveal(s: GameState, ev: Events, position: int, revealer: int) -> None:
@@ -84,7 +84,7 @@ def reveal(s: GameState, ev: Events, position: int, revealer: int) -> None:
     the whole action is over (:func:`refill`)."""
     card = s.row[position - 1]
     assert card is not None
-    s.row[position - 1] = None
+    writable(s, "row")[position - 1] = None
     _forget_position(s, position)
     s.refill_position = position
     title = EVENT_CARDS[card]
@@ -102,7 +102,7 @@ def refill(s: GameState, ev: Events) -> None:
     s.refill_position = None
     if position is None or s.row[position - 1] is not None or not s.event_deck:
         return
-    s.row[position - 1] = s.event_deck.pop(0)
+    writable(s, "row")[position - 1] = writable(s, "event_deck").pop(0)
     say(ev, "event.refilled", f"A new face-down Event card was laid at {position}.",
         position=position, deck=len(s.event_deck))
     if not s.event_deck:
@@ -157,15 +157,15 @@ def _spanish_armada(s: GameState, ev: Events, revealer: int, card: int) -> None:
     british, french = team_totals(s)
     if british != french:
         winner = Loyalty.BRITISH if british > french else Loyalty.FRENCH
-        s.discard.append(card)
+        writable(s, "discard").append(card)
         end_game(s, ev, winner, "the Spanish Armada arrived")
     elif s.n % 2 == 1:
-        s.discard.append(card)
+        writable(s, "discard").append(card)
         end_game(s, ev, Loyalty.DUTCH, "the Spanish Armada arrived with the teams tied")
     else:
         # Even tie: remove the Armada; discards and the unrevealed row cards (not the cards
         # in front of players) form a new deck; deal 5; play continues where it left off.
-        s.box.append(card)
+        s.box = [*s.box, card]
         cards = [*s.discard, *(c for c in s.row if c is not None), *s.event_deck]
         s.discard = []
         s.sudden_death = True
@@ -193,14 +193,14 @@ def use_marque(s: GameState, ev: Events, seat: int, command: Marque | Save, card
                saved: bool) -> None:
     """Answer a revealed Letter of Marque, or play a saved one (a whole action)."""
     if isinstance(command, Save):
-        s.kept[seat].append(card)
+        writable(s, "kept")[seat] = [*s.kept[seat], card]
         say(ev, "card.kept", f"{name(s, seat)} saved the Letter of Marque for later.",
             seat=seat, title=EventTitle.LETTER_OF_MARQUE.value)
         return
     if saved:
         discard_kept(s, seat, card)
     else:
-        s.discard.append(card)
+        writable(s, "discard").append(card)
     say(ev, "card.used",
         f"{name(s, seat)} used a Letter of Marque on {name(s, command.target)} "
         f"for the {command.ship.label}.", seat=seat, title=EventTitle.LETTER_OF_MARQUE.value,
@@ -214,21 +214,21 @@ def _pistol(s: GameState, ev: Events, revealer: int, card: int) -> None:
 
 def shoot(s: GameState, ev: Events, seat: int, target: int, card: int) -> None:
     """The Pistol's target is marooned by location (OQ-7: anyone else, anywhere)."""
-    s.discard.append(card)
+    writable(s, "discard").append(card)
     say(ev, "card.used", f"{name(s, seat)} shot {name(s, target)} with the Pistol.",
         seat=seat, title=EventTitle.PISTOL.value, target=target)
     maroon_unless_fountain(s, ev, target, "PISTOL", seat)
 
 
 def _albatross(s: GameState, ev: Events, revealer: int, card: int) -> None:
-    s.kept[revealer].append(card)
+    writable(s, "kept")[revealer] = [*s.kept[revealer], card]
     say(ev, "card.kept", f"{name(s, revealer)} must keep the Albatross.", seat=revealer,
         title=EventTitle.ALBATROSS.value)
     check_albatross(s, ev)
 
 
 def _black_spot(s: GameState, ev: Events, revealer: int, card: int) -> None:
-    s.discard.append(card)
+    writable(s, "discard").append(card)
     maroon_unless_fountain(s, ev, revealer, "BLACK_SPOT", None)
 
 
@@ -239,10 +239,10 @@ def _treasure_map(s: GameState, ev: Events, revealer: int, card: int) -> None:
 def give_map(s: GameState, ev: Events, seat: int, target: int, card: int) -> None:
     """The Treasure Map goes face-up in front of ``target`` (any player); it is usable from
     the next turn on (rules reference 9.3: "on a later turn")."""
-    s.kept[target].append(card)
+    writable(s, "kept")[target] = [*s.kept[target], card]
     # Provisional bookkeeping of the provisional effect (OQ-1), so it lives in ``extra``;
     # a fresh dict, never a mutated one: copies of the state share ``extra``'s values.
-    s.extra[_MAP_TURN] = {**s.extra.get(_MAP_TURN, {}), str(card): s.turn_number}
+    s.extra = {**s.extra, _MAP_TURN: {**s.extra.get(_MAP_TURN, {}), str(card): s.turn_number}}
     say(ev, "card.given", f"{name(s, seat)} gave the Treasure Map to {name(s, target)}.",
         seat=seat, target=target, title=EventTitle.TREASURE_MAP.value)
 
@@ -281,8 +281,9 @@ def treasure_map_effect(s: GameState, ev: Events, seat: int, hold: Hold) -> None
     assert card is not None and ship is not None
     discard_kept(s, seat, card)
     dst = hold_key(ship, hold)
-    s.treasure["GALLEON"] -= 1
-    s.treasure[dst] += 1
+    treasure = writable(s, "treasure")
+    treasure["GALLEON"] -= 1
+    treasure[dst] += 1
     say(ev, "treasure.moved",
         f"{name(s, seat)} followed a Treasure Map: 1 treasure from the Spanish Galleon into "
         f"the {ship.label}'s {hold.value.capitalize()} hold (provisional rule).",
@@ -291,24 +292,26 @@ def treasure_map_effect(s: GameState, ev: Events, seat: int, hold: Hold) -> None
 
 
 def _stormy_seas(s: GameState, ev: Events, revealer: int, card: int) -> None:
-    s.discard.append(card)
+    writable(s, "discard").append(card)
     loc = s.location(revealer)
     if loc.is_ship:
         ship = loc.ship
         assert ship is not None
         keys = [hold_key(ship, h) for h in Hold]
-        amount = sum(s.treasure[k] for k in keys)
+        treasure = writable(s, "treasure")
+        amount = sum(treasure[k] for k in keys)
         for k in keys:
-            s.treasure[k] = 0
-        s.treasure["GALLEON"] += amount
+            treasure[k] = 0
+        treasure["GALLEON"] += amount
         say(ev, "treasure.stormy",
             f"Stormy Seas: {amount} treasure from the {ship.label} returned to the Galleon.",
             ship=ship.value, amount=amount)
         if amount:
             treasure_changed(s, ev)
     elif loc is Location.TORTUGA:
-        before = (s.treasure["TORTUGA_BRITISH"], s.treasure["TORTUGA_FRENCH"])
-        s.treasure["TORTUGA_BRITISH"], s.treasure["TORTUGA_FRENCH"] = 1, 1
+        treasure = writable(s, "treasure")
+        before = (treasure["TORTUGA_BRITISH"], treasure["TORTUGA_FRENCH"])
+        treasure["TORTUGA_BRITISH"], treasure["TORTUGA_FRENCH"] = 1, 1
         say(ev, "treasure.stormy",
             "Stormy Seas: Tortuga's treasure returned to 1 British and 1 French.")
         if before != (1, 1):
@@ -319,13 +322,13 @@ def _stormy_seas(s: GameState, ev: Events, revealer: int, card: int) -> None:
 
 
 def _eight_bells(s: GameState, ev: Events, revealer: int, card: int) -> None:
-    s.discard.append(card)
+    writable(s, "discard").append(card)
     loc = s.location(revealer)
     if loc.is_rowboat or len(s.lines[loc.value]) < 2:
         say(ev, "card.no_effect", "Eight Bells has no effect: nobody to reorder.",
             title=EventTitle.EIGHT_BELLS.value)
         return
-    line = s.lines[loc.value]
+    line = writable(s, "lines")[loc.value]
     rng(s).shuffle(line)
     order = ", ".join(name(s, p) for p in line)
     say(ev, "pawn.reordered", f"Eight Bells: the line on {where_name(loc)} is now {order}.",
@@ -334,7 +337,7 @@ def _eight_bells(s: GameState, ev: Events, revealer: int, card: int) -> None:
 
 def _keep(title: EventTitle) -> Effect:
     def effect(s: GameState, ev: Events, revealer: int, card: int) -> None:
-        s.kept[revealer].append(card)
+        writable(s, "kept")[revealer] = [*s.kept[revealer], card]
         say(ev, "card.kept", f"{name(s, revealer)} now owns {title.label}.", seat=revealer,
             title=title.value)
     return effect
@@ -343,8 +346,8 @@ def _keep(title: EventTitle) -> Effect:
 def _el_dorado(s: GameState, ev: Events, revealer: int, card: int) -> None:
     _keep(EventTitle.EL_DORADO)(s, ev, revealer, card)
     if s.vote_deck:
-        drawn = s.vote_deck.pop(0)
-        s.hands[revealer].append(drawn)
+        drawn = writable(s, "vote_deck").pop(0)
+        writable(s, "hands")[revealer] = [*s.hands[revealer], drawn]
         say(ev, "vote_card.drawn", f"{name(s, revealer)} drew an extra Vote card.",
             seat=revealer)
         say(ev, "vote_card.drawn", f"You drew {VOTE_DECK[drawn].describe()}.",
@@ -383,7 +386,7 @@ def apply_atlantis_orders(s: GameState, ev: Events) -> None:
     for seat in range(s.n):
         if not s.atlantis_ordered[seat]:
             continue
-        s.atlantis_ordered[seat] = False
+        writable(s, "atlantis_ordered")[seat] = False
         card = kept_card(s, seat, EventTitle.ATLANTIS)
         if card is None:
             continue

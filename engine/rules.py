@@ -84,6 +84,8 @@ from engine.state import (
     TakeStage,
     VoteStage,
     hold_key,
+    release,
+    writable,
 )
 from engine.votes import call_vote, cast_vote, take, take_options, vote_options
 
@@ -121,7 +123,13 @@ ANSWERS: dict[type[Command], frozenset[DecisionKind]] = {
 
 def actions_per_turn(state: GameState) -> int:
     """2 in a 2-player game, else 1."""
-    return 2 if state.n == 2 else 1
+    return 2 if len(state.names) == 2 else 1
+
+
+@lru_cache(maxsize=256)
+def _action_stage(seat: int, action: int, of: int) -> ActionStage:
+    """Stages are immutable values: turns share them."""
+    return ActionStage(seat, action, of)
 
 
 # ---------------------------------------------------------------- legal moves
@@ -145,38 +153,45 @@ def _row_actions(down: tuple[int, ...], seat: int, n: int) -> tuple[Command, ...
 
 def turn_actions(s: GameState, seat: int) -> tuple[Command, ...]:
     """Every legal turn action of ``seat`` (rules reference section 5)."""
-    row_actions = _row_actions(tuple(face_down(s)), seat, s.n)  # shared, never copied
+    # The hottest part of legal moves: ``face_down``, ``GameState.location`` and
+    # ``ship_has_room`` are written out here, on the plain keys of ``lines``/``rowboats``.
+    down = tuple([i for i, card in enumerate(s.row, 1) if card is not None])
+    row_actions = _row_actions(down, seat, len(s.names))  # shared, never copied
     out: list[Command] = []
-    loc = s.location(seat)
-    if loc.is_ship:
-        ship = loc.ship
-        assert ship is not None
-        line = s.lines[ship.value]
-        if s.rowboats[ship.value] is None:
-            out.append(_ROW)
-        i = line.index(seat)
-        if i == 0:
-            out.append(_ATTACK)
-            out += [_maroon(t) for t in line[1:]]
-        if i == 1:
-            out.append(_MUTINY)
-        if i == len(line) - 1:
-            out += [_SHIFT[to] for to in _HOLDS if s.treasure[hold_key(ship, to.other)] > 0]
-    elif loc is Location.TORTUGA:
-        out += [_ROW_TO[ship] for ship in _SHIPS if s.rowboats[ship.value] is None]
-        if s.lines["TORTUGA"][0] == seat:
-            out.append(_BRAWL)
+    lines, rowboats = s.lines, s.rowboats
+    for key in _SHIP_KEYS:
+        line = lines[key]
+        if seat in line:
+            if rowboats[key] is None:
+                out.append(_ROW)
+            i = line.index(seat)
+            if i == 0:
+                out.append(_ATTACK)
+                out += [_maroon(t) for t in line[1:]]
+            if i == 1:
+                out.append(_MUTINY)
+            if i == len(line) - 1:
+                treasure = s.treasure
+                out += [shift for shift, other in _SHIFT_FROM[key] if treasure[other] > 0]
+            break
     else:
-        ship = loc.ship
-        assert ship is not None
-        if ship_has_room(s, ship):
-            out.append(_BOARD)
-        out.append(_LAND)
-    if kept_card(s, seat, EventTitle.LETTER_OF_MARQUE) is not None:
-        out += marque_moves(s)
-    if map_options_ok(s, seat):
-        out += _USE_MAP
-    return row_actions + tuple(out)
+        tortuga = lines["TORTUGA"]
+        if seat in tortuga:
+            out += [_ROW_TO[ship] for ship in _SHIPS if rowboats[ship.value] is None]
+            if tortuga[0] == seat:
+                out.append(_BRAWL)
+        else:
+            ship = s.location(seat).ship  # a rowboat (location() raises if nowhere)
+            assert ship is not None
+            if ship_has_room(s, ship):
+                out.append(_BOARD)
+            out.append(_LAND)
+    if s.kept[seat]:  # both cards below must be kept by the seat
+        if kept_card(s, seat, EventTitle.LETTER_OF_MARQUE) is not None:
+            out += marque_moves(s)
+        if map_options_ok(s, seat):
+            out += _USE_MAP
+    return row_actions + tuple(out) if out else row_actions
 
 
 # Commands are immutable values: the legal-move lists share these instead of building new
@@ -185,6 +200,10 @@ _ROW, _ATTACK, _MUTINY, _BRAWL, _BOARD, _LAND = Row(), Attack(), Mutiny(), Brawl
 _SHIPS, _HOLDS = tuple(Ship), tuple(Hold)
 _ROW_TO = {ship: Row(ship) for ship in Ship}
 _SHIFT = {hold: Shift(hold) for hold in Hold}
+_SHIP_KEYS = tuple(ship.value for ship in Ship)
+#: Cabin Boy's SHIFT options by ship key, with the treasure key each one empties.
+_SHIFT_FROM = {ship.value: tuple((_SHIFT[to], hold_key(ship, to.other)) for to in _HOLDS)
+               for ship in Ship}
 _USE_MAP = tuple(UseMap(h) for h in Hold)
 _PLACE = (Place(Hold.BRITISH), Place(Hold.FRENCH))
 _FOUNTAIN = (Fountain(), Accept())
@@ -202,10 +221,15 @@ def _decision_legal(s: GameState, stage: Stage, seat: int) -> tuple[Command, ...
     # Memoised on the state object: a GameState is never changed once public functions
     # have returned it (apply works on a copy), and the cache is not a dataclass field,
     # so it takes no part in equality, copies or JSON.
-    cache: dict[int, tuple[Command, ...]] = s.__dict__.setdefault("_legal_cache", {})
-    legal = cache.get(seat)
-    if legal is None:
-        legal = cache[seat] = _compute_legal(s, stage, seat)
+    d = s.__dict__
+    cache: dict[int, tuple[Command, ...]] | None = d.get("_legal_cache")
+    if cache is None:
+        cache = d["_legal_cache"] = {}
+    else:
+        legal = cache.get(seat)
+        if legal is not None:
+            return legal
+    legal = cache[seat] = _compute_legal(s, stage, seat)
     return legal
 
 
@@ -235,10 +259,11 @@ def _compute_legal(s: GameState, stage: Stage, seat: int) -> tuple[Command, ...]
 def _context(s: GameState, stage: Stage, seat: int) -> dict[str, Any]:
     # ``seat`` is awaited (see pending), so this is ``s.decision_id(seat)`` without
     # asking the stage again.
+    if type(stage) is ActionStage:  # the usual case, built in one go
+        return {"decision_id": f"{s.stage_serial}.{seat}", "action": stage.action,
+                "of": stage.of, "turn": s.turn_number}
     ctx: dict[str, Any] = {"decision_id": f"{s.stage_serial}.{seat}"}
-    if isinstance(stage, ActionStage):
-        ctx.update(action=stage.action, of=stage.of, turn=s.turn_number)
-    elif isinstance(stage, VoteStage):
+    if isinstance(stage, VoteStage):
         ctx.update(vote=stage.vote.value, caller=stage.caller,
                    participants=list(stage.participants))
     elif isinstance(stage, PlaceStage):
@@ -268,14 +293,26 @@ def pending(state: GameState) -> list[Decision]:
     still to answer. Atlantis orders are never pending (see :func:`legal_commands`).
     """
     stage = state.stage
-    if stage is None or state.over:
+    if stage is None:
         return []
-    return [
-        Decision(seat, stage.kind, _decision_legal(state, stage, seat),
-                 _context(state, stage, seat))
-        for seat in stage.awaiting()
-        if stage.kind is not None
-    ]
+    kind = stage.kind
+    if kind is None:  # the game is over
+        return []
+    out: list[Decision] = []
+    for seat in stage.awaiting():
+        # Decision(seat, kind, legal, context) without the frozen dataclass's __init__
+        # (one object.__setattr__ per field): the same object, built at a third of the cost.
+        decision = _new(Decision)
+        fields = decision.__dict__
+        fields["seat"] = seat
+        fields["kind"] = kind
+        fields["legal"] = _decision_legal(state, stage, seat)
+        fields["context"] = _context(state, stage, seat)
+        out.append(decision)
+    return out
+
+
+_new = object.__new__
 
 
 def may_order_atlantis(state: GameState, seat: int) -> bool:
@@ -312,6 +349,13 @@ def apply(state: GameState, seat: int, command: Command | str) -> tuple[GameStat
     """
     if isinstance(command, str):
         command = parse_command(command)
+    cache = state.__dict__.get("_legal_cache")
+    if cache is not None:  # the usual case: pending() was asked, the command is one of its
+        legal = cache.get(seat)  # memoised answers (only an awaited seat has an entry)
+        if legal is not None and any(map(is_, legal, repeat(command))):
+            stage = state.stage
+            assert stage is not None
+            return _applied(state, seat, command, stage)
     if state.over:
         raise GameOverError(f"the game is over; {command} was not applied")
     if not 0 <= seat < state.n:
@@ -337,12 +381,19 @@ def apply(state: GameState, seat: int, command: Command | str) -> tuple[GameStat
         )
     if not _offered(command, _decision_legal(state, stage, seat)):
         raise IllegalCommandError(f"{command} is not allowed: {_why(state, seat, command)}")
-    s = state.copy()
+    return _applied(state, seat, command, stage)
+
+
+def _applied(state: GameState, seat: int, command: Command, stage: Stage
+             ) -> tuple[GameState, list[Event]]:
+    """The checked ``command`` carried out on a fork of ``state``."""
+    s = state.fork()
     ev: list[Event] = []
     _HANDLERS[type(stage)](s, ev, seat, command, stage)
     if s.stage is None:
         _finish_action(s, ev)
     s.version += 1
+    release(s)
     return s, ev
 
 
@@ -358,13 +409,14 @@ def _order_atlantis(state: GameState, seat: int) -> tuple[GameState, list[Event]
                                   "own Atlantis")
     if state.atlantis_ordered[seat]:
         raise IllegalCommandError("ATLANTIS is not allowed: the order is already standing")
-    s = state.copy()
+    s = state.fork()
     ev: list[Event] = []
-    s.atlantis_ordered[seat] = True
+    writable(s, "atlantis_ordered")[seat] = True
     say(ev, "atlantis.ordered",
         "Your Atlantis order stands: it is carried out just before the next turn begins.",
         audience=[seat], seat=seat)
     s.version += 1
+    release(s)
     return s, ev
 
 
@@ -378,7 +430,7 @@ def _finish_action(s: GameState, ev: Events) -> None:
     per_turn = actions_per_turn(s)
     if s.turn_action < per_turn:
         s.turn_action += 1
-        open_stage(s, ActionStage(s.turn_seat, s.turn_action, per_turn))
+        open_stage(s, _action_stage(s.turn_seat, s.turn_action, per_turn))
         say(ev, "turn.action", f"{name(s, s.turn_seat)} takes action {s.turn_action} of "
             f"{per_turn}.", seat=s.turn_seat, action=s.turn_action, of=per_turn)
         return
@@ -391,7 +443,7 @@ def _begin_turn(s: GameState, ev: Events) -> None:
     per_turn = actions_per_turn(s)
     s.turn_number += 1
     s.turn_action = 1
-    open_stage(s, ActionStage(s.turn_seat, 1, per_turn))
+    open_stage(s, _action_stage(s.turn_seat, 1, per_turn))
     say(ev, "turn.started", f"It is {name(s, s.turn_seat)}'s turn.", seat=s.turn_seat,
         turn=s.turn_number)
 
@@ -403,8 +455,9 @@ Handler = Callable[[GameState, Events, int, Command, Any], None]
 
 def _on_place(s: GameState, ev: Events, seat: int, command: Command, stage: PlaceStage) -> None:
     assert isinstance(command, Place)
-    s.treasure["UNPLACED"] -= 1
-    s.treasure[hold_key(stage.ship, command.hold)] += 1
+    treasure = writable(s, "treasure")
+    treasure["UNPLACED"] -= 1
+    treasure[hold_key(stage.ship, command.hold)] += 1
     say(ev, "treasure.placed",
         f"{name(s, seat)} placed the {stage.ship.label}'s starting treasure in its "
         f"{command.hold.value.capitalize()} hold.", seat=seat, ship=stage.ship.value,
@@ -429,7 +482,7 @@ def _on_choose(s: GameState, ev: Events, seat: int, command: Command, stage: Sta
 def _on_marque(s: GameState, ev: Events, seat: int, command: Command,
                stage: MarqueStage) -> None:
     if isinstance(command, Discard):
-        s.discard.append(stage.card)
+        writable(s, "discard").append(stage.card)
         say(ev, "card.discarded", f"{name(s, seat)} let the Letter of Marque go: nobody was "
             "on Tortuga or in a rowboat, so it had no effect.", seat=seat,
             title=EventTitle.LETTER_OF_MARQUE.value)

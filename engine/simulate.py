@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from itertools import groupby
+from itertools import chain, groupby
 
 from engine.cards import EVENT_CARDS, EventTitle
 from engine.commands import Command, UseAtlantis
@@ -53,7 +53,8 @@ def random_game(
         if len(log) >= max_commands:
             raise RuntimeError(f"game {n_players}p/{seed} did not end in {max_commands} commands")
         owners = [s for s, kept in enumerate(state.kept)
-                  if _ATLANTIS in kept and may_order_atlantis(state, s)]
+                  if _ATLANTIS in kept and may_order_atlantis(state, s)
+                  ] if _ATLANTIS in chain.from_iterable(state.kept) else []
         if owners and rng.random() < atlantis_rate:
             seat: int = owners[0]
             command: Command = UseAtlantis()

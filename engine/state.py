@@ -1,14 +1,16 @@
-"""The game state: plain data (ints, strings, lists), JSON-able, copied on every apply.
+"""The game state: plain data (ints, strings, lists), JSON-able.
 
 :class:`GameState` is treated as immutable by every public function: :func:`engine.apply`
-copies it (:meth:`GameState.copy`) and changes the copy. Event cards and Vote cards are
+changes a fork of it (:meth:`GameState.fork`: copy-on-write, the containers it does not
+change stay shared) and returns that. Anyone else who changes a state changes a
+:meth:`GameState.copy` (which copies every container). Event cards and Vote cards are
 integer ids into :data:`engine.cards.EVENT_CARDS` and :data:`engine.cards.VOTE_DECK`.
 The "stage" says what the game is waiting for; there is exactly one at a time.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
@@ -378,6 +380,58 @@ class GameState:
         new = object.__new__(GameState)
         new.__dict__ = data
         return new
+
+    def fork(self) -> GameState:
+        """A copy for :func:`engine.apply` that shares every container with this state
+        until the first change (copy-on-write): the rule modules change a container only
+        through :func:`writable`, which copies it if it is still shared. Only apply
+        changes a fork, and :func:`release` ends the sharing bookkeeping before apply
+        returns it; anyone else who wants to change a state changes a :meth:`copy`.
+        """
+        d = self.__dict__
+        data = d.copy()
+        if len(data) != _FIELD_COUNT:  # memoised data (``_`` names) stays behind
+            data.pop("_legal_cache", None)
+            if len(data) != _FIELD_COUNT:
+                for key in [k for k in data if k.startswith("_")]:
+                    del data[key]
+        data["_parent"] = d
+        new = object.__new__(GameState)
+        new.__dict__ = data
+        return new
+
+
+def _copy_lines(lines: dict[str, list[int]]) -> dict[str, list[int]]:
+    return {key: [*line] for key, line in lines.items()}
+
+
+#: How each container field is copied on its first change in a fork (per-seat lists of
+#: lists or dicts: the outer list only; the rule modules replace a seat's own list).
+_COPIERS: dict[str, Callable[[Any], Any]] = {
+    "loyalties": list.copy, "hands": list.copy, "vote_deck": list.copy, "lines": _copy_lines,
+    "rowboats": dict.copy, "treasure": dict.copy, "event_deck": list.copy, "row": list.copy,
+    "discard": list.copy, "box": list.copy, "kept": list.copy, "peeks": list.copy,
+    "seen": list.copy, "atlantis_ordered": list.copy, "extra": dict.copy,
+}
+
+
+def writable(s: GameState, field: str) -> Any:
+    """The container ``field`` of ``s``, safe to change in place: a fork's container still
+    shared with the state it came from is copied first (see :meth:`GameState.fork`).
+    Per-seat lists (``hands``, ``kept``, ``peeks``, ``seen``) are copied one level deep:
+    replace a seat's own list or dict, never change it in place."""
+    d = s.__dict__
+    value = d[field]
+    parent = d.get("_parent")
+    if parent is not None and parent[field] is value:
+        value = d[field] = _COPIERS[field](value)
+    return value
+
+
+def release(s: GameState) -> None:
+    """End a fork's copy-on-write bookkeeping (its containers are now its own or shared
+    with states nobody changes)."""
+    s.__dict__.pop("_parent", None)
 
 
 _FIELD_COUNT = len(fields(GameState))

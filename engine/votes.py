@@ -24,7 +24,7 @@ from engine.board import (
 )
 from engine.cards import VOTE_DECK, EventTitle, Hold, Symbol, VoteKind
 from engine.commands import Take, Vote
-from engine.state import GameState, TakeStage, VoteStage, hold_key
+from engine.state import GameState, TakeStage, VoteStage, hold_key, writable
 
 
 def participants_of(s: GameState, kind: VoteKind, caller: int) -> tuple[int, ...]:
@@ -73,7 +73,7 @@ def cast_vote(s: GameState, ev: Events, seat: int, command: Vote) -> None:
     """Record one secret answer; resolve the vote when it is the last."""
     stage = s.stage
     assert isinstance(stage, VoteStage)
-    hand = s.hands[seat]
+    hand = writable(s, "hands")[seat] = [*s.hands[seat]]  # a seat's list is replaced
     cards = tuple(hand[i - 1] for i in command.cards)
     for card in cards:
         hand.remove(card)
@@ -105,7 +105,7 @@ def resolve_vote(s: GameState, ev: Events) -> None:
     kind = stage.vote
     cards = [c for _, ids in stage.played for c in ids]
     if s.vote_deck:
-        cards.append(s.vote_deck.pop(0))
+        cards.append(writable(s, "vote_deck").pop(0))
     rng(s).shuffle(cards)
     symbols = [sym for c in cards for sym in VOTE_DECK[c].section(kind)]
     counts = Counter(symbols)
@@ -135,11 +135,11 @@ def resolve_vote(s: GameState, ev: Events) -> None:
         counts={sym.value: n for sym, n in sorted(counts.items())})
     bottom = list(cards)
     rng(s).shuffle(bottom)
-    s.vote_deck.extend(bottom)
+    writable(s, "vote_deck").extend(bottom)
     for seat in stage.participants:
         if s.vote_deck:
-            drawn = s.vote_deck.pop(0)
-            s.hands[seat].append(drawn)
+            drawn = writable(s, "vote_deck").pop(0)
+            writable(s, "hands")[seat] = [*s.hands[seat], drawn]
             say(ev, "vote_card.drawn", f"You drew {VOTE_DECK[drawn].describe()}.",
                 audience=[seat], seat=seat, card=drawn)
     s.stage = None
@@ -187,8 +187,9 @@ def take(s: GameState, ev: Events, captain: int, command: Take) -> None:
         where = f"the {ship.other.label}'s {command.source.value.capitalize()} hold"
     s.stage = None
     dst = hold_key(ship, command.to)
-    s.treasure[src] -= 1
-    s.treasure[dst] += 1
+    treasure = writable(s, "treasure")
+    treasure[src] -= 1
+    treasure[dst] += 1
     say(ev, "treasure.moved",
         f"{name(s, captain)} took 1 treasure from {where} into the {ship.label}'s "
         f"{command.to.value.capitalize()} hold.", source=src, to=dst, seat=captain)
@@ -204,7 +205,8 @@ def _brawl_result(s: GameState, ev: Events, outcome: str) -> None:
         after = (0, total)
     else:
         after = (total // 2, total - total // 2)
-    s.treasure["TORTUGA_BRITISH"], s.treasure["TORTUGA_FRENCH"] = after
+    treasure = writable(s, "treasure")
+    treasure["TORTUGA_BRITISH"], treasure["TORTUGA_FRENCH"] = after
     say(ev, "treasure.tortuga",
         f"Tortuga's treasure now lies {after[0]} British, {after[1]} French.",
         british=after[0], french=after[1])

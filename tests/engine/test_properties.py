@@ -23,6 +23,7 @@ from engine import (
     GameState,
     default_command,
     from_json,
+    legal_commands,
     parse_command,
     pending,
     replay,
@@ -124,6 +125,35 @@ def test_apply_never_changes_the_state_it_is_given(n: int) -> None:
     for seed in range(5):
         snapshot = [to_json(random_game_start(n, seed))]
         random_game(n, seed, observe=observe)
+
+
+@pytest.mark.parametrize("n", [3, 6, 9])
+def test_no_earlier_state_of_a_game_changes_while_later_commands_are_applied(n: int) -> None:
+    # apply shares the containers it does not change with the state it was given
+    # (copy-on-write): every state of a whole game, timeouts, Atlantis orders and states
+    # reloaded from JSON included, must still read as it did when it was made.
+    from engine import apply
+
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = random_game_start(n, seed)
+        made: list[tuple[GameState, str]] = [(state, to_json(state))]
+        while not state.over and len(made) < 400:
+            decision = rng.choice(pending(state))
+            roll = rng.random()
+            owners = [s for s in range(n) if "ATLANTIS" in
+                      {str(c) for c in legal_commands(state, s)}]
+            if owners and roll < 0.1:
+                seat, command = owners[0], "ATLANTIS"
+            elif roll < 0.2:
+                seat, command = decision.seat, "TIMEOUT"
+            else:
+                seat, command = decision.seat, str(rng.choice(decision.legal))
+            state = apply(state, seat, command)[0]
+            if len(made) % 9 == 0:
+                state = from_json(to_json(state))
+            made.append((state, to_json(state)))
+        assert all(to_json(earlier) == text for earlier, text in made)
 
 
 def random_game_start(n: int, seed: int) -> GameState:
