@@ -1,6 +1,5 @@
-"""Player names in a reply: exact, prefix, word-of-name and fuzzy matches.
-
-A name is never guessed: a word that fits two players or more raises ``_AmbiguousName``.
+"""Player names in a reply: exact, prefix, word-of-name and fuzzy matches. A name is never
+guessed: a word that fits two players or more raises ``_AmbiguousName``.
 """
 
 from __future__ import annotations

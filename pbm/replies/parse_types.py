@@ -1,7 +1,5 @@
-"""The parse context and the result types of the reply parser.
-
-What one line was read as (understood, meta, not understood), a whole reply's result, the
-seat's context, and the exceptions the readers raise between themselves.
+"""The parse context and result types: what one line was read as, a whole reply's result,
+the seat's context, and the exceptions the readers raise between themselves.
 """
 
 from __future__ import annotations
