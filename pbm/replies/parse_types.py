@@ -1,0 +1,162 @@
+"""The parse context and result types: what one line was read as, a whole reply's result,
+the seat's context, and the exceptions the readers raise between themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.commands import Command
+from pbm.replies.menu import MenuOption, build_menu, display_command, pending_legal, player_names
+
+# ------------------------------------------------------------------ results
+
+
+@dataclass(frozen=True)
+class Understood:
+    """A line read as one engine command."""
+
+    line: str
+    command: Command
+    text: str  # canonical text, e.g. "MAROON 3"
+    display: str  # as the player reads it, e.g. "MAROON Cleo"
+    legal_now: bool
+    note: str | None = None  # e.g. "option 2" or "read 'atack' as ATTACK"
+
+
+@dataclass(frozen=True)
+class Meta:
+    """A line read as a meta command: HELP [topic], STATUS, SAY text, LOG, JOIN, ..."""
+
+    line: str
+    name: str
+    arg: str = ""
+    truncated: bool = False
+
+
+@dataclass(frozen=True)
+class NotUnderstood:
+    """A line that changes nothing, with why and the closest command the seat could send."""
+
+    line: str
+    reason: str
+    suggestion: str | None = None
+    #: Every reading the line fits when it is ambiguous (display form); nothing is applied.
+    candidates: tuple[str, ...] = ()
+
+    @property
+    def ambiguous(self) -> bool:
+        """True when the line fits several commands (or players) and the player is asked."""
+        return len(self.candidates) > 1
+
+
+@dataclass
+class ReplyResult:
+    """Everything one reply said, line by line, sorted into four buckets."""
+
+    understood: list[Understood] = field(default_factory=list)
+    meta: list[Meta] = field(default_factory=list)
+    not_understood: list[NotUnderstood] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
+
+    @property
+    def commands(self) -> list[Command]:
+        """The engine commands to apply, in order."""
+        return [u.command for u in self.understood]
+
+    @property
+    def empty(self) -> bool:
+        """True when the reply held nothing but ignored lines."""
+        return not (self.understood or self.meta or self.not_understood)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form, for ``MessageContext.extra["reply"]``."""
+        return {
+            "understood": [
+                {"line": u.line, "text": u.text, "display": u.display,
+                 "legal_now": u.legal_now, "note": u.note}
+                for u in self.understood
+            ],
+            "meta": [
+                {"line": m.line, "name": m.name, "arg": m.arg, "truncated": m.truncated}
+                for m in self.meta
+            ],
+            "not_understood": [
+                {"line": n.line, "reason": n.reason, "suggestion": n.suggestion,
+                 "candidates": list(n.candidates)}
+                for n in self.not_understood
+            ],
+            "ignored": list(self.ignored),
+        }
+
+
+# ------------------------------------------------------------------ context
+
+
+@dataclass(frozen=True)
+class ParseContext:
+    """What the parser knows about the replying seat (all from its own seat view)."""
+
+    seat: int | None = None
+    names: Mapping[int, str] = field(default_factory=dict)
+    legal: tuple[str, ...] = ()
+    menu: tuple[MenuOption, ...] = ()
+    location: str | None = None
+    invited: bool = False
+    seat_view: Mapping[str, Any] | None = None
+
+    @classmethod
+    def from_seat_view(
+        cls,
+        seat_view: Mapping[str, Any] | None,
+        *,
+        menu: Sequence[MenuOption] | None = None,
+        invited: bool = False,
+    ) -> ParseContext:
+        """Build the context from ``engine.view(state, seat).to_dict()`` (or None)."""
+        if not seat_view:
+            return cls(invited=invited)
+        seat = int(seat_view["seat"])
+        location = None
+        for p in seat_view["public"]["players"]:
+            if int(p["seat"]) == seat:
+                location = p.get("location")
+        return cls(
+            seat=seat,
+            names=player_names(seat_view),
+            legal=tuple(pending_legal(seat_view)),
+            menu=tuple(build_menu(seat_view) if menu is None else menu),
+            location=location,
+            invited=invited,
+            seat_view=seat_view,
+        )
+
+    def display(self, canonical: str) -> str:
+        """Canonical text as the player reads it."""
+        return display_command(canonical, self.seat_view) if self.seat_view else canonical
+
+
+class _NoParse(Exception):
+    """This reading of the line does not fit; ``reason`` says why."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class _AmbiguousCards(Exception):
+    """Symbols that fit several Vote cards of the hand (``cards``, by number)."""
+
+    def __init__(self, cards: list[int]) -> None:
+        super().__init__(str(cards))
+        self.cards = cards
+
+
+class _AmbiguousName(Exception):
+    """Tokens ``start:end`` name more than one player (``seats``): the player must choose."""
+
+    def __init__(self, word: str, start: int, end: int, seats: list[int]) -> None:
+        super().__init__(word)
+        self.word, self.start, self.end, self.seats = word, start, end, seats

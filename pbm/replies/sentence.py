@@ -1,0 +1,312 @@
+"""Reading one piece of a line: where the verb starts, negation, asides, questions,
+invitations, SAY, settings, bare menu picks and bare arguments.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+
+from rapidfuzz.distance import OSA
+
+from pbm.replies.arguments import _DECLINE_TREASURE, _TAKES_HOLD, _TAKES_NAME, _TAKES_SHIP
+from pbm.replies.keywords import _ask, _menu_pick, _meta, _try_keywords, _understood, suggest
+from pbm.replies.parse_types import Meta, NotUnderstood, ParseContext, Understood
+from pbm.replies.settings_words import read_setting
+from pbm.replies.words import (
+    FILLER,
+    HOLDS,
+    INVITE_NO_RE,
+    INVITE_YES_RE,
+    KEYWORD_WORDS,
+    LEADING_FILLER,
+    META,
+    NEGATIONS,
+    NUMBER_WORDS,
+    SELF_WORDS,
+    SEQUENCE_WORDS,
+    SHIPS,
+    SYMBOLS,
+    TOKEN_RE,
+    TRAILING_OK,
+    VERBS,
+    fold,
+    name_key,
+    number_of,
+    read_int,
+)
+
+#: The longest table talk relayed; longer SAY text is cut (and the player told).
+SAY_LIMIT = 400
+
+
+_SAY_RE = re.compile(r"^[\W_]*(?:say|tell|chat|msg)\b[\s:,.\-]*(.*)$", re.IGNORECASE | re.DOTALL)
+
+
+# ------------------------------------------------------------------ lines
+
+
+def _fuzzy_verb(word: str) -> str | None:
+    """A verb word one typo away from ``word`` (unique), for words of 4+ letters."""
+    if len(word) < 4 or not word.isalpha():
+        return None
+    hits = set()
+    for candidate in list(VERBS) + list(META):
+        if abs(len(candidate) - len(word)) > 1 or len(candidate) < 4:
+            continue
+        distance = OSA.distance(word, candidate)
+        if distance == 1 and (len(word) >= 5 or sorted(word) == sorted(candidate)):
+            hits.add(candidate)
+    keywords = {VERBS[h] if h in VERBS else ("META", META[h]) for h in hits}
+    return next(iter(hits)) if len(keywords) == 1 else None
+
+
+def _strip_leading(toks: list[str]) -> list[str]:
+    i = 0
+    while i < len(toks) - 1 and i < 5 and toks[i] in LEADING_FILLER and toks[i] not in VERBS:
+        i += 1
+    return toks[i:]
+
+
+def _has_signal(toks: Sequence[str]) -> bool:
+    """True if the line looks like an attempt at a command (verb, number, name, hold ...)."""
+    for tok in toks:
+        if tok in VERBS or tok in META or number_of(tok) is not None or _fuzzy_verb(tok):
+            return True
+    return False
+
+
+# ------------------------------------------------------------------ reading a piece
+
+
+def _tokens_and_breaks(text: str) -> tuple[list[str], set[int]]:
+    """Tokens, and the indexes of tokens that follow a comma, colon, dash or full stop."""
+    folded = fold(text)
+    toks: list[str] = []
+    breaks: set[int] = set()
+    last = 0
+    for match in TOKEN_RE.finditer(folded):
+        if toks and re.search(r"[,;:.!)\-]", folded[last:match.start()]):
+            breaks.add(len(toks))
+        toks.append(match.group())
+        last = match.end()
+    return toks, breaks
+
+
+def _is_verb(tok: str) -> bool:
+    return tok in VERBS or tok in META
+
+
+def _verb_start(toks: Sequence[str]) -> int | None:
+    """Where the verb of a piece is, after lead-in words ("I think I'll reveal 3")."""
+    for i, tok in enumerate(toks[:10]):
+        if _is_verb(tok):
+            return i
+        if tok in LEADING_FILLER or tok in SEQUENCE_WORDS or tok in NEGATIONS or tok in (
+                "no", "the", "a", "an", "of", "than", "instead", "rather", "do", "does", "did",
+                "i'd", "you", "ll", "d", "that", "after", "this", "my"):
+            continue
+        if _fuzzy_verb(tok):
+            return i
+        return None
+    return None
+
+
+def _declines_treasure(toks: list[str]) -> bool:
+    """True for "none", "no treasure", "nothing", "decline": no verb and no hold after it."""
+    rest = _strip_leading(toks)
+    return bool(rest) and rest[0] in _DECLINE_TREASURE and not any(
+        _is_verb(t) or t in ("british", "french", "brit", "fr", "b", "f") for t in rest[1:])
+
+
+def _negated(before: Sequence[str]) -> bool:
+    """True when the words before the verb negate it ("not the mutiny", "instead of")."""
+    if any(t in NEGATIONS for t in before):
+        return True
+    pairs = set(itertools.pairwise(before))
+    if ("instead", "of") in pairs or ("rather", "than") in pairs:
+        return True
+    content = [t for t in before if t not in ("the", "a", "an")]
+    return bool(content) and content[-1] == "no"
+
+
+def _is_argument(tok: str, keyword: str, ctx: ParseContext) -> bool:
+    """True when ``tok`` could be an argument (a number, a player, a ship, a hold, a card)."""
+    if number_of(tok) is not None and tok != "one":
+        return True
+    if (keyword in _TAKES_SHIP and tok in SHIPS) or (keyword in _TAKES_HOLD and tok in HOLDS):
+        return True
+    if keyword == "VOTE" and tok in SYMBOLS:
+        return True
+    if keyword in _TAKES_NAME and len(tok) >= 2:
+        for name in ctx.names.values():
+            keys = {name_key(name)} | {name_key(w) for w in fold(name).split()}
+            if tok in keys or (len(tok) >= 3 and any(k.startswith(tok) for k in keys)):
+                return True
+    return False
+
+
+def _read_verb(
+    line: str, verb_word: str, keywords: Sequence[str], rest: list[str], breaks: set[int],
+    offset: int, ctx: ParseContext, note: str | None,
+) -> Understood | NotUnderstood | None:
+    """Read the verb's arguments from ``rest``; words after a whole command are ignored
+    when they cannot change it. None: the words are a sentence, not a command."""
+    outcome = _try_keywords(line, keywords, rest, ctx, note)
+    if isinstance(outcome, Understood) or outcome.ambiguous:
+        return outcome
+    keyword = keywords[0]
+    # "reveal 3 or 4", "maroon Cleo or Emile": two readings; ask.
+    if "or" in rest:
+        j = rest.index("or")
+        left, right = rest[:j], [t for t in rest[j + 1 :] if t != "maybe"]
+        first = _try_keywords(line, keywords, left, ctx, note)
+        second = _try_keywords(line, keywords, right, ctx, note)
+        if right and _is_verb(right[0]):
+            second = _read_piece(" ".join(right), ctx) or second  # "reveal 3 or view 1 4"
+        if isinstance(first, Understood) and isinstance(second, Understood) \
+                and first.text != second.text:
+            return _ask(line, "that gives two different commands", [first.display,
+                                                                    second.display])
+    # The longest complete command followed by words that cannot change it.
+    for k in range(len(rest) - 1, -1, -1):
+        tail = rest[k:]
+        if not (tail[0] in TRAILING_OK or k + offset in breaks):
+            continue
+        if any(_is_argument(t, keyword, ctx) for t in tail):
+            continue
+        reading = _try_keywords(line, keywords, rest[:k], ctx, note)
+        if not isinstance(reading, Understood):
+            if reading.ambiguous:
+                return reading
+            continue
+        later = next((i for i, t in enumerate(tail) if _is_verb(t)), None)
+        if later is not None:
+            other = _read_piece(" ".join(tail[later:]), ctx)
+            if isinstance(other, Understood) and other.text != reading.text:
+                return _ask(line, "that gives two different commands",
+                            [reading.display, other.display])
+        return reading
+    # A sentence that starts with a verb-ish word: "see you soon", "open question".
+    content = [t for t in rest if t not in FILLER and t not in SELF_WORDS]
+    if content and not _is_argument(content[0], keyword, ctx) and not _is_verb(content[0]) \
+            and (verb_word not in KEYWORD_WORDS or len(content) >= 2):
+        return None
+    return outcome
+
+
+def _invitation(toks: Sequence[str], line: str) -> Meta | None:
+    """YES / NO to an invitation, in the many ways people say it."""
+    text = " ".join(toks)
+    text = re.sub(r"^(?:hi|hello|hey|dear|ahoy|well|oh|ah|um|hmm|haha|lol)\b\s*", "", text)
+    yes, no = INVITE_YES_RE.match(text), INVITE_NO_RE.match(text)
+    if yes and no:  # the longer phrase wins: "no problem" over "no"
+        return Meta(line, "JOIN") if yes.end() > no.end() else Meta(line, "DECLINE")
+    if yes:
+        return Meta(line, "JOIN")
+    if no:
+        return Meta(line, "DECLINE")
+    return None
+
+
+def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUnderstood | None:
+    """One piece of a line -> a command, a meta command, not understood, or None (chatter)."""
+    say = _SAY_RE.match(line.strip())
+    if say:
+        text = " ".join(say.group(1).split())
+        if not text:
+            return NotUnderstood(line, "SAY needs the words to say", "SAY good luck, all")
+        return Meta(line, "SAY", text[:SAY_LIMIT], truncated=len(text) > SAY_LIMIT)
+    setting = read_setting(line)  # ZONE, AWAY, VIA ... (pbm.replies.settings_words)
+    if setting is not None:
+        return setting  # type: ignore[no-any-return]
+    cleaned = _ASIDE_RE.sub(" ", line)
+    raw_toks, breaks = _tokens_and_breaks(cleaned)
+    if ctx.invited and ctx.seat is None and raw_toks:
+        answer = _invitation(raw_toks, line)
+        if answer is not None:
+            return answer
+    if not raw_toks:
+        return None
+    if "TAKE NONE" in ctx.legal and _declines_treasure(raw_toks):
+        return _understood(line, "TAKE NONE", ctx, None)  # "decline" is also for invitations
+    start = _verb_start(raw_toks)
+    if start is not None and start + 1 < len(raw_toks) and raw_toks[start] in _LABEL_WORDS \
+            and (start + 1 in breaks or raw_toks[start + 1] == "is"):
+        after = _verb_start(raw_toks[start + 1 :])  # "my move: reveal 3", "vote is 2"
+        if after is not None:
+            start += 1 + after
+    if start is not None:
+        if _negated(raw_toks[:start]):
+            return None  # "not the mutiny", "don't attack": what the player will not do
+        head, rest = raw_toks[start], [t for t in raw_toks[start + 1 :] if t != "?"]
+        question = cleaned.rstrip().endswith("?")
+        keywords = VERBS.get(head)
+        note = None
+        if keywords is None and head not in META:
+            fixed = _fuzzy_verb(head)
+            if fixed is not None:
+                note = f"read '{head}' as {fixed.upper()}"
+                head = fixed
+                keywords = VERBS.get(fixed)
+        if keywords is None and head in META:
+            return _meta(line, head, rest)
+        if keywords is not None:
+            outcome = _read_verb(line, head, keywords, rest, breaks, start + 1, ctx, note)
+            if question and isinstance(outcome, Understood):
+                return NotUnderstood(line, "that reads as a question, so nothing was done; "
+                                     f"to do it, reply {outcome.display}", outcome.display)
+            return outcome
+    toks = _strip_leading(raw_toks)
+    while len(toks) > 1 and toks[0] in ("the", "a", "my") and toks[1] in NUMBER_WORDS:
+        toks = toks[1:]  # "the second one"
+    if len(toks) > 1 and toks[0] in _OPTION_WORDS and read_int(toks[1]) is not None:
+        toks = toks[1:]  # "option 3"
+    numbers = [number_of(t) for t in toks if number_of(t) is not None]
+    if len(numbers) > 3 or (len(toks) > 1 and any(n > 20 for n in numbers if n is not None)) \
+            or any(len(t) >= 4 and read_int(t) is not None for t in toks):
+        return None  # dates, addresses, phone numbers: not a command
+    if toks and read_int(toks[0]) is not None:
+        return _menu_pick(line, toks, ctx)
+    if toks and toks[0] in NUMBER_WORDS and all(
+            t in FILLER or t == "one" or t in _OPTION_WORDS for t in toks[1:]):
+        return _menu_pick(line, [str(NUMBER_WORDS[toks[0]])], ctx)  # "the second one"
+    # No verb: maybe the bare arguments of the one thing awaited ("british", "Cleo").
+    verbs = list(dict.fromkeys(c.split()[0] for c in ctx.legal if c != "ATLANTIS"))
+    readings: list[Understood] = []
+    for keyword in verbs:
+        outcome = _try_keywords(line, [keyword], toks, ctx, None)
+        if isinstance(outcome, NotUnderstood) and outcome.ambiguous:
+            return outcome
+        if isinstance(outcome, Understood) and outcome.legal_now:
+            readings.append(outcome)
+    distinct = list({r.text: r for r in readings}.values())
+    if len(distinct) == 1:
+        return distinct[0]
+    if len(distinct) > 1:
+        return _ask(line, "that could mean " + " or ".join(r.display for r in distinct),
+                    [r.display for r in distinct])
+    if not _has_signal(toks):
+        return None
+    return NotUnderstood(line, _NO_VERB, suggest(line, ctx))
+
+
+#: The reason given for a line with no command word that fits nothing awaited.
+_NO_VERB = "not a command"
+
+
+#: Words that label the command after them: "my move: reveal 3", "vote is 2".
+_LABEL_WORDS = frozenset({"move", "vote", "choice", "answer", "action", "pick", "play"})
+
+
+def parse_line(line: str, ctx: ParseContext) -> Understood | Meta | NotUnderstood | None:
+    """One piece of a line -> a command, a meta command, not understood, or None (chatter)."""
+    return _read_piece(line, ctx)
+
+
+#: Asides in brackets are the player's comments, not arguments: "REVEAL 3 (the Pistol)".
+_ASIDE_RE = re.compile(r"\([^()]*[^\W\d_][^()]*\)|\[[^\[\]]*[^\W\d_][^\[\]]*\]")
+
+
+_OPTION_WORDS = frozenset({"option", "opt", "choice", "number", "nr", "no", "num"})
