@@ -451,13 +451,13 @@ def _player(session: Session, player_id: int) -> Any:
 def route_email(session: Session, message: Message, sender: str) -> Any | None:
     """The seat a reply is for: its reply token; else the thread it answers; else the
     sender's only active seat."""
+    from pbm import games
     from pbm.models import Game, OutboundMessage, Player, Seat
     from pbm.replies import find_reply_token
 
     token = find_reply_token(recipient_addresses(message))
     if token:
-        seat = session.execute(sa.select(Seat).where(
-            Seat.reply_token == token.strip().lower())).scalar()
+        seat = games.find_seat_by_token(session, token)  # with its table's seats, players
         if seat is not None:
             return seat
     referenced = " ".join([header(message, "In-Reply-To"), header(message, "References")])
@@ -536,9 +536,9 @@ def _apply(session: Session, row: Any, seat: Any, player: Any, now: datetime,
     """Parse the player's text for their seat, apply it through ``pbm.games``, answer."""
     import engine
     from pbm import games
-    from pbm.models import Game, InvitationStatus
+    from pbm.models import InvitationStatus
 
-    game = session.get(Game, seat.game_id)
+    game = games.lock_game(session, seat.game_id)  # once: ``games`` finds it locked
     state = games.load_state(game) if game.state_json else None
     view = engine.view(state, seat.seat_index).to_dict() if state is not None else None
     invited = state is None and seat.invitation_status in (

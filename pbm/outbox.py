@@ -22,7 +22,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 import engine
-from pbm import render
+from pbm import render, txcache
 from pbm.config import get_settings
 from pbm.messages import Channel, MessageContext, MessageKind
 from pbm.models import (
@@ -104,28 +104,90 @@ def event_dict(event: GameEvent) -> dict[str, Any]:
 def events_for(session: Session, game_id: int, seat: int, *, after: int = 0,
                limit: int | None = RECAP_LIMIT) -> list[GameEvent]:
     """The stored events ``seat`` may see with ``seq > after``, oldest first."""
-    rows = session.exec(
-        select(GameEvent)
-        .where(GameEvent.game_id == game_id, col(GameEvent.seq) > after)
-        .order_by(col(GameEvent.seq))
-    ).all()
+    rows = _events_after(session, game_id, after)
     visible = [e for e in rows if e.visible_to(seat)]
     return visible[-limit:] if limit else visible
 
 
+#: fewer unseen events than this are read for every seat at once (one statement)
+_EVENTS_AHEAD = 60
+
+
+def _events_after(session: Session, game_id: int, after: int) -> list[GameEvent]:
+    """The game's events with ``seq > after``, oldest first. Read once per transaction
+    (``pbm.txcache``) from the earliest any seat may need, when that is a few events."""
+    txcache.flush_pending(session, GameEvent)
+    entries = txcache.memo(session)
+    cached = entries.get(("events", game_id))
+    if cached is not None and after >= cached[0]:
+        return [e for e in cached[1] if e.seq > after]
+    floor = after
+    seats = entries.get(("seats", game_id))
+    next_seq = entries.get(("seq", "game_events", game_id))
+    if seats and next_seq is not None:
+        lowest = min(s.last_event_seq for s, _ in seats)
+        if next_seq - lowest <= _EVENTS_AHEAD:
+            floor = min(floor, lowest)
+    rows = list(session.exec(
+        select(GameEvent)
+        .where(GameEvent.game_id == game_id, col(GameEvent.seq) > floor)
+        .order_by(col(GameEvent.seq))
+    ).all())
+    entries[("events", game_id)] = (floor, rows)
+    return [e for e in rows if e.seq > after]
+
+
 def store_board_image(session: Session, game_id: int, state: engine.GameState) -> str:
-    """Store the public board picture of this game version once; return its key."""
+    """Store the public board picture of this game version once; return its key.
+
+    Drawn only when a message needs it, once per version (``pbm.txcache`` remembers it for
+    the transaction, and knows a version this transaction made has none yet)."""
     key = board_image_key(game_id, state.version)
-    exists = session.exec(
+    entries = txcache.memo(session)
+    known = entries.get(("board", game_id, state.version))
+    if known:
+        return key
+    if known is None and session.exec(
         select(BoardImage.id).where(
             BoardImage.game_id == game_id, BoardImage.version == state.version
         )
-    ).first()
-    if exists is None:
-        png = render.board_png(engine.public_view(state).to_dict())
-        session.add(BoardImage(game_id=game_id, version=state.version, png=png))
-        session.flush()
+    ).first() is not None:
+        entries[("board", game_id, state.version)] = True
+        return key
+    png = render.board_png(engine.public_view(state).to_dict())
+    _insert_once(session, BoardImage(game_id=game_id, version=state.version, png=png),
+                 ["game_id", "version"])
+    entries[("board", game_id, state.version)] = True
     return key
+
+
+#: ``session.info`` key of the outbox ids written in this transaction (``workers.hooks``
+#: enqueues them after the commit; it finds rows added with ``session.add`` itself)
+NEW_OUTBOX_IDS = "pbm_new_outbox_ids"
+
+
+def _insert_once(session: Session, row: Any, unique: list[str]) -> bool:
+    """INSERT ``row`` unless a row with the same ``unique`` columns exists (ON CONFLICT DO
+    NOTHING: one statement, no check first); True if inserted, and the row is then this
+    session's with its id."""
+    from sqlalchemy.orm import make_transient_to_detached
+
+    if session.get_bind().dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    else:
+        from sqlalchemy.dialects.sqlite import insert  # type: ignore[assignment]
+    table = type(row).__table__
+    values = {c.name: getattr(row, c.name) for c in table.columns if c.name != "id"}
+    new_id = session.execute(insert(table).values(**values).on_conflict_do_nothing(
+        index_elements=unique).returning(table.c.id)).scalar()
+    if new_id is None:
+        return False
+    row.id = int(new_id)
+    make_transient_to_detached(row)
+    session.add(row)
+    if isinstance(row, OutboundMessage):
+        session.info.setdefault(NEW_OUTBOX_IDS, []).append(row.id)
+    return True
 
 
 def _exists(session: Session, dedupe_key: str) -> bool:
@@ -136,13 +198,10 @@ def _exists(session: Session, dedupe_key: str) -> bool:
 
 def player_list(session: Session, game_id: int) -> list[dict[str, Any]]:
     """[{seat, number, name}] of a game's seats, in seat order."""
-    rows = session.exec(
-        select(Seat, Player)
-        .where(Seat.game_id == game_id, Seat.player_id == Player.id)
-        .order_by(col(Seat.seat_index))
-    ).all()
+    from pbm.games import seats_of
+
     return [{"seat": s.seat_index, "number": s.seat_index + 1, "name": p.display_name}
-            for s, p in rows]
+            for s, p in seats_of(session, game_id)]
 
 
 def notify(
@@ -173,7 +232,7 @@ def notify(
             and Channel.SMS not in channels):
         channels = [*channels, Channel.SMS]  # escalation: the last call goes by text too
     keys = {ch: f"{dedupe}:{ch.value}" for ch in channels}
-    todo = [ch for ch in channels if not _exists(session, keys[ch])]
+    todo = channels  # a key written before is skipped by its INSERT (``_insert_once``)
     if not todo:
         return []
     ctx = build_context(session, game, seat, player, kind, state=state, deadline=deadline,
@@ -186,6 +245,7 @@ def notify(
         if channel is Channel.EMAIL and state is not None:
             image_key = store_board_image(session, game.id, state)
         message_id = in_reply_to = None
+        thread = (seat.thread_message_id, seat.thread_started)
         if channel is Channel.EMAIL:  # one thread per (game, seat), rooted at its first
             if not seat.thread_message_id:
                 seat.thread_message_id = new_thread_id(game.id, seat.seat_index)
@@ -214,9 +274,13 @@ def notify(
             dedupe_key=keys[channel],
             created_at=now,
         )
-        session.add(row)
+        if not _insert_once(session, row, ["dedupe_key"]):  # written before: not again
+            seat.thread_message_id, seat.thread_started = thread
+            continue
         rows.append(row)
     shown = {e["seq"] for e in ctx.events} if shows_events(kind, ctx.extra) else set()
+    if not rows:  # every channel's message was written before
+        return []
     seat.last_event_seq = told_through(session, game.id, seat, shown | {
         e.seq for e in announced}, whole_recap=bool(shown) and events is None and recap)
     if kind in {MessageKind.PROMPT, MessageKind.REMINDER, MessageKind.FINAL_WARNING}:

@@ -75,16 +75,45 @@ def backoff(attempts: int, settings: Settings, rng: random.Random | None = None)
 
 def claim(session: Session, outbox_id: int, now: datetime, settings: Settings) -> Any | None:
     """Take the row for sending; None when it is sent, failed, or being sent by someone else."""
+    rows = claim_many(session, [outbox_id], now, settings)
+    return rows[0] if rows else None
+
+
+def claim_many(session: Session, outbox_ids: list[int], now: datetime, settings: Settings
+               ) -> list[Any]:
+    """Take these rows for sending (one UPDATE), in id order: those not sent, failed, or
+    being sent by someone else. The same statement reads each one's board picture (kept
+    in ``session.info`` for ``board_png``)."""
     table = _outbox()
     statement = (
         sa.update(table)
-        .where(table.c.id == outbox_id)
+        .where(table.c.id.in_(outbox_ids))
         .where(sa.or_(table.c.status == "pending",
                       sa.and_(table.c.status == "sending", lease_expired(table, now, settings))))
         .values(status="sending", attempts=table.c.attempts + 1, claimed_at=now)
-        .returning(*table.c)
+        .returning(*table.c, _board_png_of(table))
     )
-    return session.execute(statement).first()
+    rows = sorted(session.execute(statement).all(), key=lambda r: r.id)
+    pngs = session.info.setdefault(_CLAIMED_PNGS, {})
+    for row in rows:
+        if row.board_png is not None:
+            pngs[row.board_image_key] = bytes(row.board_png)
+    return rows
+
+
+_CLAIMED_PNGS = "pbm.delivery.claimed_pngs"
+
+
+def _board_png_of(table: sa.Table) -> sa.Label[Any]:
+    """The picture an outbox row names (``board-<game>-<version>``), as a column."""
+    from pbm.models import BoardImage
+
+    boards = BoardImage.__table__  # type: ignore[attr-defined]
+    key = (sa.literal("board-") + sa.cast(boards.c.game_id, sa.String) + sa.literal("-")
+           + sa.cast(boards.c.version, sa.String))
+    return sa.select(boards.c.png).where(
+        boards.c.game_id == table.c.game_id, key == table.c.board_image_key
+    ).scalar_subquery().label("board_png")
 
 
 def lease_expired(table: sa.Table, now: datetime, settings: Settings) -> sa.ColumnElement[bool]:
@@ -128,6 +157,10 @@ def outgoing(session: Session, row: Any, settings: Settings) -> OutgoingMessage:
 def board_png(session: Session, key: str) -> bytes | None:
     """The stored picture named ``board-<game>-<version>``, if any."""
     from pbm.models import BoardImage
+
+    claimed = session.info.get(_CLAIMED_PNGS, {}).get(key)
+    if claimed is not None:
+        return claimed  # type: ignore[no-any-return]
 
     match = _BOARD_KEY.match(key)
     if not match:
@@ -188,6 +221,98 @@ def deliver(outbox_id: int, now: datetime, settings: Settings,
         return Outcome("retry", retry_in=backoff(row.attempts, settings), detail=str(error))
     run_transaction(lambda s: _record_sent(s, row, receipt, message, now))
     return Outcome("sent", detail=receipt.provider_id or "")
+
+
+#: at most this many rows in one batch (they are sent one after the other within the lease)
+BATCH_LIMIT = 8
+
+
+def deliver_many(outbox_ids: list[int], now: datetime, settings: Settings,
+                 limiter: OutboundLimiter | None = None, *, sleep: Any = None
+                 ) -> dict[int, Outcome]:
+    """Deliver the rows one transaction wrote, in id order (so a seat gets its messages in
+    the order they were written), with two commits for all of them: one claim, one record
+    of the outcomes. Each row otherwise as ``deliver``: claimed before it is sent, never
+    sent twice at the same time, at least once. If the rate limit has no slot soon enough
+    for one of them, nothing is claimed and every row gets ``throttled`` (the caller sends
+    them one by one, later). A worker killed half-way re-sends, after the lease, the rows
+    it sent but had not recorded (the same Message-ID), as ``deliver`` does for one row."""
+    import time
+
+    from pbm.db import run_transaction
+
+    sleep = sleep or time.sleep
+    waits: dict[int, float] = {}
+
+    def take(session: Session) -> list[tuple[Any, OutgoingMessage | None, str | None]]:
+        taken = []
+        for row in claim_many(session, sorted(set(outbox_ids))[:BATCH_LIMIT], now, settings):
+            if limiter is not None:
+                reserved, wait = limiter.reserve(row.channel)
+                if not reserved:
+                    raise _Throttled(wait)
+                waits[row.id] = wait
+            refusal = _refusal(session, row)
+            taken.append((row, None if refusal else outgoing(session, row, settings), refusal))
+        return taken
+
+    try:
+        taken = run_transaction(take)
+    except _Throttled as throttled:
+        return {i: Outcome("throttled", retry_in=throttled.retry_in) for i in outbox_ids}
+    outcomes = {i: Outcome("skipped", detail="no such row, finished, or claimed elsewhere")
+                for i in outbox_ids}
+    sent: list[tuple[Any, Receipt, OutgoingMessage]] = []
+    failed: list[tuple[Any, TransportError, bool]] = []  # (row, error, permanent)
+    started = time.monotonic()
+    try:
+        for row, message, refusal in taken:
+            if refusal is not None:
+                failed.append((row, TransportError(refusal, permanent=True,
+                                                   reason="opted_out"), True))
+                outcomes[row.id] = Outcome("failed", detail=refusal)
+                continue
+            assert message is not None
+            if (wait := started + waits.get(row.id, 0.0) - time.monotonic()) > 0:
+                sleep(wait)  # our slot is reserved; the claim's lease covers the wait
+            try:
+                receipt = transport_for(row.channel, settings).send(message)
+            except TransportError as error:
+                permanent = error.permanent or row.attempts >= settings.max_send_attempts
+                failed.append((row, error, permanent))
+                outcomes[row.id] = Outcome("failed", detail=str(error)) if permanent else \
+                    Outcome("retry", retry_in=backoff(row.attempts, settings), detail=str(error))
+                continue
+            sent.append((row, receipt, message))
+            outcomes[row.id] = Outcome("sent", detail=receipt.provider_id or "")
+    finally:  # what was sent is recorded even if something unexpected stops the batch
+        if sent or failed:
+            run_transaction(lambda s: _record_many(s, sent, failed, now, settings))
+    return outcomes
+
+
+def _record_many(session: Session, sent: list[tuple[Any, Receipt, OutgoingMessage]],
+                 failed: list[tuple[Any, TransportError, bool]], now: datetime,
+                 settings: Settings) -> None:
+    """The outcomes of a batch in one transaction (the sent ones in one statement)."""
+    from pbm.models import DeliveryStatus
+
+    if sent:
+        table = _outbox()
+        session.execute(
+            sa.update(table).where(table.c.id == sa.bindparam("row_id"),
+                                   table.c.status == "sending")
+            .values(status="sent", provider_id=sa.bindparam("provider"), sent_at=now,
+                    last_error=None, delivery_status=DeliveryStatus.ACCEPTED.value,
+                    message_id=sa.bindparam("mid")),
+            [{"row_id": row.id, "provider": receipt.provider_id,
+              "mid": row.message_id or (message.message_id if row.channel == "email" else None)}
+             for row, receipt, message in sent])
+    for row, error, permanent in failed:
+        if permanent:
+            _record_permanent(session, row, error, now, settings)
+        else:
+            _record_transient(session, row, error)
 
 
 class _Throttled(Exception):
