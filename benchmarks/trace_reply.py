@@ -28,6 +28,7 @@ import random
 import re
 import sys
 import tempfile
+import time
 import uuid
 from collections import Counter
 from datetime import UTC, datetime
@@ -59,6 +60,8 @@ class Tally:
         self.statements: Counter[str] = Counter()
         self.commits: Counter[str] = Counter()
         self.messages = 0
+        self.seconds: Counter[str] = Counter()
+        self.cpu: Counter[str] = Counter()
         self.keep: list[tuple[str, str]] | None = None
 
     def install(self) -> None:
@@ -115,7 +118,10 @@ def main() -> None:
     eng = db.get_engine(url)
 
     from pbm import inbound
-    from workers.delivery import deliver, deliver_many
+    from workers import delivery
+    from workers.delivery import deliver
+
+    deliver_many = getattr(delivery, "deliver_many", None)  # absent in older trees
 
     now = datetime.now(UTC)
     tables = []
@@ -154,14 +160,20 @@ def main() -> None:
         tally.keep = [] if k < args.show else None
         before = (sum(tally.statements.values()), sum(tally.commits.values()))
         tally.phase = "store"
+        clock, cpu = time.perf_counter(), time.process_time()
         stored = db.run_transaction(
             lambda s, raw=raw: inbound.store_email(s, raw, datetime.now(UTC)))
+        tally.seconds["store"] += time.perf_counter() - clock
+        tally.cpu["store"] += time.process_time() - cpu
         tally.phase = "process"
+        clock, cpu = time.perf_counter(), time.process_time()
         if profile is not None:
             profile.enable()
         outcome = inbound.process(stored.id, datetime.now(UTC))
         if profile is not None:
             profile.disable()
+        tally.seconds["process"] += time.perf_counter() - clock
+        tally.cpu["process"] += time.process_time() - cpu
         tally.phase = None
         with eng.connect() as conn:
             written = conn.execute(sa.text(
@@ -170,15 +182,18 @@ def main() -> None:
         ids = [r[0] for r in written]
         kinds = "+".join(r[1] for r in written) or "nothing"
         tally.phase = "send"
+        clock, cpu = time.perf_counter(), time.process_time()
         if profile is not None:
             profile.enable()
-        if len(ids) > 1 and not args.one_by_one:
+        if len(ids) > 1 and deliver_many is not None and not args.one_by_one:
             deliver_many(ids, datetime.now(UTC), settings)
         else:
             for outbox_id in ids:
                 deliver(outbox_id, datetime.now(UTC), settings)
         if profile is not None:
             profile.disable()
+        tally.seconds["send"] += time.perf_counter() - clock
+        tally.cpu["send"] += time.process_time() - cpu
         tally.phase = None
         replies += 1
         tally.messages += len(ids)
@@ -191,7 +206,7 @@ def main() -> None:
                 print(f"  {phase:8} {sql}")
     if profile is not None:
         stats = pstats.Stats(profile)
-        stats.sort_stats("cumulative").print_stats(45)
+        stats.sort_stats("cumulative").print_stats(90)
         stats.sort_stats("tottime").print_stats(25)
     print(f"{replies} replies, {tally.messages / replies:.2f} messages each")
     for count, rows in sorted(by_messages.items()):
@@ -201,7 +216,9 @@ def main() -> None:
               f"{sum(r[1] for r in rows) / len(rows):.2f} commits each ({mix})")
     for phase in PHASES:
         print(f"  {phase:8} {tally.statements[phase] / replies:5.1f} statements "
-              f"{tally.commits[phase] / replies:5.2f} commits per reply")
+              f"{tally.commits[phase] / replies:5.2f} commits "
+              f"{tally.seconds[phase] * 1000 / replies:6.1f} ms "
+              f"({tally.cpu[phase] * 1000 / replies:5.1f} ms CPU here) per reply")
     total_s = sum(tally.statements.values()) / replies
     total_c = sum(tally.commits.values()) / replies
     print(f"per reply: {total_s:.1f} statements, {total_c:.2f} commits "

@@ -273,6 +273,12 @@ def deliver_many(outbox_ids: list[int], now: datetime, settings: Settings,
                 outcomes[row.id] = Outcome("failed", detail=refusal)
                 continue
             assert message is not None
+            if time.monotonic() - started > settings.outbox_lease_seconds / 2:
+                # a slow transport: give the rest back before the lease could pass
+                failed.append((row, TransportError("the batch ran out of time",
+                                                   permanent=False, reason="network"), False))
+                outcomes[row.id] = Outcome("retry", retry_in=0.0, detail="out of time")
+                continue
             if (wait := started + waits.get(row.id, 0.0) - time.monotonic()) > 0:
                 sleep(wait)  # our slot is reserved; the claim's lease covers the wait
             try:

@@ -170,3 +170,15 @@ def test_with_no_sending_slot_soon_enough_nothing_is_claimed(setup: Env,
     assert all(o.retry_in and o.retry_in > 5 for o in outcomes.values())
     assert [(r.status, r.attempts) for r in map(outbox_row, ids)] == [("pending", 0)] * 2
     assert smtp.messages == []
+
+
+def test_a_batch_that_outlasts_half_its_lease_gives_the_rest_back(setup: Env,
+                                                                   smtp: SmtpSink) -> None:
+    ids = add_emails("ann@example.org", "bob@example.org")
+    settings = get_settings().model_copy(update={"outbox_lease_seconds": 0})
+
+    outcomes = deliver_many(ids, NOW, settings)
+
+    assert [(outcomes[i].status, outcomes[i].retry_in) for i in ids] == [("retry", 0.0)] * 2
+    assert [r.status for r in map(outbox_row, ids)] == ["pending", "pending"]
+    assert smtp.messages == []
