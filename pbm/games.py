@@ -26,7 +26,7 @@ from typing import Any
 from sqlmodel import Session, col, func, select
 
 import engine
-from pbm import outbox, settings, timing, unmasking
+from pbm import outbox, settings, timing, txcache, unmasking
 from pbm.messages import Channel, MessageContext, MessageKind, RenderedMessage
 from pbm.models import (
     CommandLog,
@@ -173,15 +173,29 @@ def get_game(session: Session, ref: int | str) -> Game:
 
 
 def lock_game(session: Session, game_id: int) -> Game:
-    """Load a game for writing: row-locked on PostgreSQL, freshly read everywhere."""
-    game = session.exec(
-        select(Game)
+    """Load a game for writing: row-locked on PostgreSQL, freshly read everywhere.
+
+    Once per transaction (``pbm.txcache``): the lock holds until the end of it, so later
+    calls return the same row. The same statement reads the numbers of the game's last
+    command and event (``_next_seq``)."""
+    entries = txcache.memo(session)
+    cached = entries.get(("game", game_id))
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    last_command = select(func.max(CommandLog.seq)).where(CommandLog.game_id == game_id)
+    last_event = select(func.max(GameEvent.seq)).where(GameEvent.game_id == game_id)
+    row = session.exec(
+        select(Game, last_command.scalar_subquery(), last_event.scalar_subquery())
         .where(Game.id == game_id)
-        .with_for_update()
+        .with_for_update(of=Game)
         .execution_options(populate_existing=True)
     ).first()
-    if game is None:
+    if row is None:
         raise GameNotFound(f"no game {game_id!r} (see `pbm game list`)")
+    game, commands, events = row
+    entries[("game", game_id)] = game
+    entries[("seq", "command_log", game_id)] = int(commands or 0) + 1
+    entries[("seq", "game_events", game_id)] = int(events or 0) + 1
     return game
 
 
@@ -201,13 +215,19 @@ def options_of(game: Game) -> engine.GameOptions:
 
 
 def seats_of(session: Session, game_id: int) -> list[tuple[Seat, Player]]:
-    """The game's seats with their players, in seat order."""
+    """The game's seats with their players, in seat order (read once per transaction)."""
+    txcache.flush_pending(session, Seat)
+    cached = txcache.memo(session).get(("seats", game_id))
+    if cached is not None and all(s.player_id == p.id for s, p in cached):
+        return list(cached)
     rows = session.exec(
         select(Seat, Player)
         .where(Seat.game_id == game_id, Seat.player_id == Player.id)
         .order_by(col(Seat.seat_index))
     ).all()
-    return [(s, p) for s, p in rows]
+    pairs = [(s, p) for s, p in rows]
+    txcache.memo(session)[("seats", game_id)] = pairs
+    return list(pairs)
 
 
 def seat_of(session: Session, game_id: int, seat_index: int) -> tuple[Seat, Player]:
@@ -218,8 +238,19 @@ def seat_of(session: Session, game_id: int, seat_index: int) -> tuple[Seat, Play
 
 
 def find_seat_by_token(session: Session, token: str) -> Seat | None:
-    """The seat a reply token names (routing of replies), or None."""
-    return session.exec(select(Seat).where(Seat.reply_token == token.strip().lower())).first()
+    """The seat a reply token names (routing of replies), or None. Its game's seats and
+    players come in the same statement (remembered for ``seats_of``)."""
+    token = token.strip().lower()
+    same_game = select(Seat.game_id).where(Seat.reply_token == token).scalar_subquery()
+    pairs = [(s, p) for s, p in session.exec(
+        select(Seat, Player)
+        .where(Seat.game_id == same_game, Seat.player_id == Player.id)
+        .order_by(col(Seat.seat_index))
+    ).all()]
+    if not pairs:
+        return None
+    txcache.memo(session)[("seats", pairs[0][0].game_id)] = pairs
+    return next((s for s, _ in pairs if s.reply_token == token), None)
 
 
 def new_token() -> str:
@@ -228,10 +259,17 @@ def new_token() -> str:
 
 
 def _next_seq(session: Session, model: type[CommandLog] | type[GameEvent], game_id: int) -> int:
-    current = session.exec(
-        select(func.max(model.seq)).where(model.game_id == game_id)
-    ).one()
-    return int(current or 0) + 1
+    """The next free ``seq`` of the game's command log or events (``lock_game`` read it;
+    ``pbm.txcache`` moves it on as rows are flushed)."""
+    txcache.flush_pending(session, model)
+    key = ("seq", model.__tablename__, game_id)
+    entries = txcache.memo(session)
+    if key not in entries:
+        current = session.exec(
+            select(func.max(model.seq)).where(model.game_id == game_id)
+        ).one()
+        entries[key] = int(current or 0) + 1
+    return int(entries[key])
 
 
 def record_events(
@@ -678,6 +716,8 @@ def submit(
     _save_state(game, state, now)
     session.add(game)
     session.flush()
+    if state.version != pre.version:  # a version of our own making: no picture stored yet
+        txcache.memo(session)[("board", game_id, state.version)] = False
     notified = _after_change(session, game, pre, state, stored, actor=seat, now=now,
                              first_tell=first_tell)
     visible = [outbox.event_dict(e) for e in stored if e.visible_to(seat)]

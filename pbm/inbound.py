@@ -569,13 +569,13 @@ def route_email(session: Session, message: Message, sender: str) -> Any | None:
     token of its address, else a Message-ID of ours it answers (``In-Reply-To`` /
     ``References``) that was sent to the seat's present player. None otherwise: ``From``
     alone never names a seat, it is trivially forged. (The caller checks the sender.)"""
+    from pbm import games
     from pbm.models import OutboundMessage, Seat
     from pbm.replies import find_reply_token
 
     token = find_reply_token(recipient_addresses(message))
     if token:
-        seat = session.execute(sa.select(Seat).where(
-            Seat.reply_token == token.strip().lower())).scalar()
+        seat = games.find_seat_by_token(session, token)  # with its table's seats, players
         if seat is not None:
             return seat
     referenced = " ".join([header(message, "In-Reply-To"), header(message, "References")])
@@ -649,9 +649,9 @@ def _apply(session: Session, row: Any, seat: Any, player: Any, now: datetime,
     """Parse the player's text for their seat, apply it through ``pbm.games``, answer."""
     import engine
     from pbm import games
-    from pbm.models import Game, InvitationStatus
+    from pbm.models import InvitationStatus
 
-    game = session.get(Game, seat.game_id)
+    game = games.lock_game(session, seat.game_id)  # once: ``games`` finds it locked
     state = games.load_state(game) if game.state_json else None
     view = engine.view(state, seat.seat_index).to_dict() if state is not None else None
     invited = state is None and seat.invitation_status in (

@@ -19,11 +19,10 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 import engine
-from pbm import render
+from pbm import render, txcache
 from pbm.config import get_settings
 from pbm.messages import Channel, MessageContext, MessageKind, RenderedMessage
 from pbm.models import (
@@ -135,28 +134,90 @@ def event_dict(event: GameEvent) -> dict[str, Any]:
 def events_for(session: Session, game_id: int, seat: int, *, after: int = 0,
                limit: int | None = RECAP_LIMIT) -> list[GameEvent]:
     """The stored events ``seat`` may see with ``seq > after``, oldest first."""
-    rows = session.exec(
-        select(GameEvent)
-        .where(GameEvent.game_id == game_id, col(GameEvent.seq) > after)
-        .order_by(col(GameEvent.seq))
-    ).all()
+    rows = _events_after(session, game_id, after)
     visible = [e for e in rows if e.visible_to(seat)]
     return visible[-limit:] if limit else visible
 
 
+#: fewer unseen events than this are read for every seat at once (one statement)
+_EVENTS_AHEAD = 60
+
+
+def _events_after(session: Session, game_id: int, after: int) -> list[GameEvent]:
+    """The game's events with ``seq > after``, oldest first. Read once per transaction
+    (``pbm.txcache``) from the earliest any seat may need, when that is a few events."""
+    txcache.flush_pending(session, GameEvent)
+    entries = txcache.memo(session)
+    cached = entries.get(("events", game_id))
+    if cached is not None and after >= cached[0]:
+        return [e for e in cached[1] if e.seq > after]
+    floor = after
+    seats = entries.get(("seats", game_id))
+    next_seq = entries.get(("seq", "game_events", game_id))
+    if seats and next_seq is not None:
+        lowest = min(s.last_event_seq for s, _ in seats)
+        if next_seq - lowest <= _EVENTS_AHEAD:
+            floor = min(floor, lowest)
+    rows = list(session.exec(
+        select(GameEvent)
+        .where(GameEvent.game_id == game_id, col(GameEvent.seq) > floor)
+        .order_by(col(GameEvent.seq))
+    ).all())
+    entries[("events", game_id)] = (floor, rows)
+    return [e for e in rows if e.seq > after]
+
+
 def store_board_image(session: Session, game_id: int, state: engine.GameState) -> str:
-    """Store the public board picture of this game version once; return its key."""
+    """Store the public board picture of this game version once; return its key.
+
+    Drawn only when a message needs it, once per version (``pbm.txcache`` remembers it for
+    the transaction, and knows a version this transaction made has none yet)."""
     key = board_image_key(game_id, state.version)
-    exists = session.exec(
+    entries = txcache.memo(session)
+    known = entries.get(("board", game_id, state.version))
+    if known:
+        return key
+    if known is None and session.exec(
         select(BoardImage.id).where(
             BoardImage.game_id == game_id, BoardImage.version == state.version
         )
-    ).first()
-    if exists is None:
-        png = render.board_png(engine.public_view(state).to_dict())
-        session.add(BoardImage(game_id=game_id, version=state.version, png=png))
-        session.flush()
+    ).first() is not None:
+        entries[("board", game_id, state.version)] = True
+        return key
+    png = render.board_png(engine.public_view(state).to_dict())
+    _insert_once(session, BoardImage(game_id=game_id, version=state.version, png=png),
+                 ["game_id", "version"])
+    entries[("board", game_id, state.version)] = True
     return key
+
+
+#: ``session.info`` key of the outbox ids written in this transaction (``workers.hooks``
+#: enqueues them after the commit; it finds rows added with ``session.add`` itself)
+NEW_OUTBOX_IDS = "pbm_new_outbox_ids"
+
+
+def _insert_once(session: Session, row: Any, unique: list[str]) -> bool:
+    """INSERT ``row`` unless a row with the same ``unique`` columns exists (ON CONFLICT DO
+    NOTHING: one statement, no check first); True if inserted, and the row is then this
+    session's with its id."""
+    from sqlalchemy.orm import make_transient_to_detached
+
+    if session.get_bind().dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    else:
+        from sqlalchemy.dialects.sqlite import insert  # type: ignore[assignment]
+    table = type(row).__table__
+    values = {c.name: getattr(row, c.name) for c in table.columns if c.name != "id"}
+    new_id = session.execute(insert(table).values(**values).on_conflict_do_nothing(
+        index_elements=unique).returning(table.c.id)).scalar()
+    if new_id is None:
+        return False
+    row.id = int(new_id)
+    make_transient_to_detached(row)
+    session.add(row)
+    if isinstance(row, OutboundMessage):
+        session.info.setdefault(NEW_OUTBOX_IDS, []).append(row.id)
+    return True
 
 
 def _exists(session: Session, dedupe_key: str) -> bool:
@@ -167,13 +228,10 @@ def _exists(session: Session, dedupe_key: str) -> bool:
 
 def player_list(session: Session, game_id: int) -> list[dict[str, Any]]:
     """[{seat, number, name}] of a game's seats, in seat order."""
-    rows = session.exec(
-        select(Seat, Player)
-        .where(Seat.game_id == game_id, Seat.player_id == Player.id)
-        .order_by(col(Seat.seat_index))
-    ).all()
+    from pbm.games import seats_of
+
     return [{"seat": s.seat_index, "number": s.seat_index + 1, "name": p.display_name}
-            for s, p in rows]
+            for s, p in seats_of(session, game_id)]
 
 
 def notify(
@@ -204,7 +262,7 @@ def notify(
             and Channel.SMS not in channels):
         channels = [*channels, Channel.SMS]  # escalation: the last call goes by text too
     keys = {ch: f"{dedupe}:{ch.value}" for ch in channels}
-    todo = [ch for ch in channels if not _exists(session, keys[ch])]
+    todo = channels  # a key written before is skipped by its INSERT (``_insert_once``)
     if not todo:
         return []
     assert game.id is not None
@@ -222,6 +280,7 @@ def notify(
             image_key = store_board_image(session, game.id, state)
             assert image_key == rendered.board_image_key, "rendered at another version"
         message_id = in_reply_to = None
+        thread = (seat.thread_message_id, seat.thread_started)
         if channel is Channel.EMAIL:  # one thread per (game, seat), rooted at its first
             if not seat.thread_message_id:
                 seat.thread_message_id = new_thread_id(game.id, seat.seat_index)
@@ -250,11 +309,15 @@ def notify(
             dedupe_key=keys[channel],
             created_at=now,
         )
-        session.add(row)
+        if not _insert_once(session, row, ["dedupe_key"]):  # written before: not again
+            seat.thread_message_id, seat.thread_started = thread
+            continue
         rows.append(row)
         if channel is Channel.EMAIL:  # calendar events, pictures other than the board
             _add_parts(session, row, game, seat, player, kind, rendered, now,
-                       leaving=bool((extra or {}).get("you_were_replaced")))
+                       leaving=bool((extra or {}).get("you_were_replaced")),
+                       calendar_answer=any("CALENDAR" in str(a)
+                                           for a in (extra or {}).get("answers") or ()))
         if channel is Channel.SMS:  # a STATUS may take a second text, sent right after
             for i, body in enumerate(rendered.sms_more, start=2):
                 more = OutboundMessage(**{**row.model_dump(exclude={"id"}),
@@ -262,6 +325,8 @@ def notify(
                 session.add(more)
                 rows.append(more)
     shown = {e["seq"] for e in ctx.events} if shows_events(kind, ctx.extra) else set()
+    if not rows:  # every channel's message was written before
+        return []
     seat.last_event_seq = told_through(session, game.id, seat, shown | {
         e.seq for e in announced}, whole_recap=bool(shown) and events is None and recap)
     if kind in {MessageKind.PROMPT, MessageKind.REMINDER, MessageKind.FINAL_WARNING}:
@@ -273,16 +338,16 @@ def notify(
 
 def _add_parts(session: Session, row: OutboundMessage, game: Game, seat: Seat, player: Player,
                kind: MessageKind, rendered: RenderedMessage, now: datetime, *,
-               leaving: bool = False) -> None:
+               leaving: bool = False, calendar_answer: bool = False) -> None:
     """The email's extra MIME parts: its inline pictures (``RenderedMessage.inline_images``)
     and the player's calendar events (``pbm.deadline_calendar``: CALENDAR ON, or the
-    cancels of events they hold; a REPLY may be the answer to CALENDAR OFF; a player
+    cancels of events they hold; a REPLY answering CALENDAR OFF cancels them; a player
     ``leaving`` a replaced seat gets the cancels of all)."""
     from pbm import deadline_calendar
 
     parts = [OutboundPart(outbox_id=0, content_type="image/png", filename=f"{cid}.png",
                           content_id=cid, content=png) for cid, png in rendered.inline_images]
-    if player.calendar or kind is MessageKind.REPLY or leaving:
+    if player.calendar or (kind is MessageKind.REPLY and calendar_answer) or leaving:
         parts += [OutboundPart(outbox_id=0, content_type=p.content_type, filename=p.filename,
                                content=p.ics.encode()) for p in deadline_calendar.parts_for(
                                    session, game, seat, player, now, leaving=leaving)]
@@ -389,24 +454,6 @@ def alert_admin(session: Session, game: Game | None, subject: str, text: str, *,
     session.add(row)
     session.flush()
     return row
-
-
-def earlier_unsent(session: Session, outbox_id: int) -> int | None:
-    """The oldest row created before ``outbox_id`` for the same recipient (player or
-    address) and channel that is not sent yet, if any: a row never overtakes it."""
-    table = OutboundMessage.__table__  # type: ignore[attr-defined]
-    row = session.execute(sa.select(table.c.player_id, table.c.to_address, table.c.channel)
-                          .where(table.c.id == outbox_id)).first()
-    if row is None or not row.to_address:
-        return None
-    same = (table.c.player_id == row.player_id) if row.player_id is not None \
-        else (table.c.to_address == row.to_address)
-    earlier = session.execute(
-        sa.select(table.c.id).where(same, table.c.channel == row.channel,
-                                    table.c.id < outbox_id,
-                                    table.c.status.in_(("pending", "sending")))
-        .order_by(table.c.id).limit(1)).scalar()
-    return int(earlier) if earlier is not None else None
 
 
 def pending_outbox_ids(session: Session, *, limit: int | None = None) -> list[int]:

@@ -227,15 +227,19 @@ def open_deadline(
 
 def open_deadlines(session: Session, game_id: int, *, kind: str | None = None,
                    seat: int | None = None) -> list[Deadline]:
-    """The game's open deadlines (optionally of one kind / seat), earliest first."""
-    query = select(Deadline).where(
-        Deadline.game_id == game_id, Deadline.status == DeadlineStatus.OPEN
-    )
-    if kind is not None:
-        query = query.where(Deadline.kind == kind)
-    if seat is not None:
-        query = query.where(Deadline.seat == seat)
-    return list(session.exec(query.order_by(col(Deadline.due_at), col(Deadline.id))))
+    """The game's open deadlines (optionally of one kind / seat), earliest first.
+
+    The game's open deadlines are read once per transaction (``pbm.txcache``, which adds
+    those opened since); each call filters and orders them as they are now."""
+    from pbm import txcache
+
+    txcache.flush_pending(session, Deadline)
+    rows = txcache.remember(session, ("deadlines", game_id), lambda: list(session.exec(
+        select(Deadline).where(Deadline.game_id == game_id,
+                               Deadline.status == DeadlineStatus.OPEN))))
+    found = [d for d in rows if d.status == DeadlineStatus.OPEN
+             and (kind is None or d.kind == kind) and (seat is None or d.seat == seat)]
+    return sorted(found, key=lambda d: (d.due_at, d.id or 0))
 
 
 def sync_decision_deadlines(

@@ -19,6 +19,7 @@ from pbm.config import Settings, get_settings
 
 TASK_PROCESS_INBOUND = "pbm.process_inbound"
 TASK_SEND_OUTBOUND = "pbm.send_outbound"
+TASK_SEND_BATCH = "pbm.send_outbound_batch"
 TASK_RELAY_OUTBOX = "pbm.relay_outbox"
 TASK_RELAY_INBOUND = "pbm.relay_inbound"
 TASK_SWEEP_DEADLINES = "pbm.sweep_deadlines"

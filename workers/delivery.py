@@ -78,16 +78,113 @@ def backoff(attempts: int, settings: Settings, rng: random.Random | None = None)
 
 def claim(session: Session, outbox_id: int, now: datetime, settings: Settings) -> Any | None:
     """Take the row for sending; None when it is sent, failed, or being sent by someone else."""
+    rows = claim_many(session, [outbox_id], now, settings)
+    return rows[0] if rows else None
+
+
+def claim_many(session: Session, outbox_ids: list[int], now: datetime, settings: Settings
+               ) -> list[Any]:
+    """Take these rows for sending (one UPDATE), in id order: those not sent, failed, or
+    being sent by someone else. The same statement reads each one's board picture (kept
+    in ``session.info`` for ``board_png``)."""
     table = _outbox()
+    sqlite = session.get_bind().dialect.name == "sqlite"
+    # SQLite (3.40) does not see the updated row's qualified columns in a RETURNING
+    # subquery: there the order and parts are asked apart (the embedded default only)
+    extra = () if sqlite else (_has_parts(table), _earlier_unsent_of(table, outbox_ids))
     statement = (
         sa.update(table)
-        .where(table.c.id == outbox_id)
+        .where(table.c.id.in_(outbox_ids))
         .where(sa.or_(table.c.status == "pending",
                       sa.and_(table.c.status == "sending", lease_expired(table, now, settings))))
         .values(status="sending", attempts=table.c.attempts + 1, claimed_at=now)
-        .returning(*table.c)
+        .returning(*table.c, _board_png_of(table), *extra)
     )
-    return session.execute(statement).first()
+    rows = sorted(session.execute(statement).all(), key=lambda r: r.id)
+    if rows and sqlite:
+        earlier = _earlier_unsent_alone(session, rows, outbox_ids)  # one statement
+        with_parts = _rows_with_parts(session, [row.id for row in rows])  # and one more
+        rows = [_Claimed(row, earlier, row.id in with_parts) for row in rows]
+    pngs = session.info.setdefault(_CLAIMED_PNGS, {})
+    for row in rows:
+        if row.board_png is not None:
+            pngs[row.board_image_key] = bytes(row.board_png)
+    return rows
+
+
+_CLAIMED_PNGS = "pbm.delivery.claimed_pngs"
+
+
+def _board_png_of(table: sa.Table) -> sa.Label[Any]:
+    """The picture an outbox row names (``board-<game>-<version>``), as a column."""
+    from pbm.models import BoardImage
+
+    boards = BoardImage.__table__  # type: ignore[attr-defined]
+    key = (sa.literal("board-") + sa.cast(boards.c.game_id, sa.String) + sa.literal("-")
+           + sa.cast(boards.c.version, sa.String))
+    return sa.select(boards.c.png).where(
+        boards.c.game_id == table.c.game_id, key == table.c.board_image_key
+    ).scalar_subquery().label("board_png")
+
+
+def _has_parts(table: sa.Table) -> sa.Label[Any]:
+    """Whether an outbox row has extra parts (``OutboundPart``), as a column."""
+    from pbm.models import OutboundPart
+
+    parts = OutboundPart.__table__  # type: ignore[attr-defined]
+    return sa.exists().where(parts.c.outbox_id == _outer(table, "id")).label("has_parts")
+
+
+def _outer(table: sa.Table, column: str) -> sa.ColumnElement[Any]:
+    """A column of the updated row, qualified by hand: SQLite's RETURNING renders columns
+    unqualified, which inside a subquery would name the subquery's own table."""
+    return sa.literal_column(f"{table.name}.{column}", type_=table.c[column].type)
+
+
+def _earlier_unsent_of(table: sa.Table, batch: list[int]) -> sa.Label[Any]:
+    """As a column: an unsent row, outside ``batch``, made before this one for the same
+    recipient (player, else address) and channel. A message never overtakes it."""
+    other = table.alias("earlier")
+    player, address = _outer(table, "player_id"), _outer(table, "to_address")
+    same = sa.or_(sa.and_(player.is_not(None), other.c.player_id == player),
+                  sa.and_(player.is_(None), other.c.to_address == address))
+    return sa.select(sa.func.min(other.c.id)).where(
+        same, other.c.channel == _outer(table, "channel"), other.c.id < _outer(table, "id"),
+        other.c.id.not_in(batch), other.c.status.in_(("pending", "sending")),
+    ).scalar_subquery().label("earlier_unsent")
+
+
+class _Claimed:
+    """A claimed row whose ``earlier_unsent`` was asked separately (SQLite)."""
+
+    def __init__(self, row: Any, earlier_unsent: int | None, has_parts: bool) -> None:
+        self._row = row
+        self.earlier_unsent = earlier_unsent
+        self.has_parts = has_parts
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._row, name)
+
+
+def _rows_with_parts(session: Session, ids: list[int]) -> set[int]:
+    """Which of these outbox rows have extra parts (``_has_parts`` as a statement)."""
+    from pbm.models import OutboundPart
+
+    parts = OutboundPart.__table__  # type: ignore[attr-defined]
+    return set(session.execute(sa.select(parts.c.outbox_id).where(
+        parts.c.outbox_id.in_(ids)).distinct()).scalars())
+
+
+def _earlier_unsent_alone(session: Session, rows: list[Any], batch: list[int]) -> int | None:
+    """``_earlier_unsent_of`` for all claimed rows at once, as a statement of its own."""
+    table = _outbox()
+    before = [sa.and_((table.c.player_id == r.player_id) if r.player_id is not None
+                      else (table.c.to_address == r.to_address),
+                      table.c.channel == r.channel, table.c.id < r.id) for r in rows]
+    found = session.execute(sa.select(sa.func.min(table.c.id)).where(
+        sa.or_(*before), table.c.id.not_in(batch),
+        table.c.status.in_(("pending", "sending")))).scalar()
+    return int(found) if found is not None else None
 
 
 def lease_expired(table: sa.Table, now: datetime, settings: Settings) -> sa.ColumnElement[bool]:
@@ -109,7 +206,7 @@ def outgoing(session: Session, row: Any, settings: Settings) -> OutgoingMessage:
         if png is not None:
             images = (InlineImage(cid=board_content_id(row.board_image_key), content=png),)
     attachments: tuple[Attachment, ...] = ()
-    if row.channel == "email":  # pictures other than the board, calendar events
+    if row.channel == "email" and getattr(row, "has_parts", True):  # other pictures, events
         inline, attachments = outbound_parts(session, row.id)
         images = (*images, *inline) if row.html else images
     status_callback = None
@@ -154,6 +251,10 @@ def board_png(session: Session, key: str) -> bytes | None:
     """The stored picture named ``board-<game>-<version>``, if any."""
     from pbm.models import BoardImage
 
+    claimed = session.info.get(_CLAIMED_PNGS, {}).get(key)
+    if claimed is not None:
+        return claimed  # type: ignore[no-any-return]
+
     match = _BOARD_KEY.match(key)
     if not match:
         return None
@@ -170,7 +271,6 @@ def deliver(outbox_id: int, now: datetime, settings: Settings,
     import time
 
     from pbm.db import run_transaction
-    from pbm.outbox import earlier_unsent
 
     sleep = sleep or time.sleep
     wait = 0.0
@@ -182,9 +282,8 @@ def deliver(outbox_id: int, now: datetime, settings: Settings,
         row = claim(session, outbox_id, now, settings)
         if row is None:
             return None, None, None
-        earlier = earlier_unsent(session, outbox_id)
-        if earlier is not None:  # the recipient's messages arrive in the order they were made
-            raise _Waiting(earlier)
+        if row.earlier_unsent is not None:  # a recipient's messages arrive in their order
+            raise _Waiting(row.earlier_unsent)
         if limiter is not None:
             reserved, wait = limiter.reserve(row.channel)
             if not reserved:
@@ -219,6 +318,111 @@ def deliver(outbox_id: int, now: datetime, settings: Settings,
         return Outcome("retry", retry_in=backoff(row.attempts, settings), detail=str(error))
     run_transaction(lambda s: _record_sent(s, row, receipt, message, now))
     return Outcome("sent", detail=receipt.provider_id or "")
+
+
+#: at most this many rows in one batch (they are sent one after the other within the lease)
+BATCH_LIMIT = 8
+
+
+def deliver_many(outbox_ids: list[int], now: datetime, settings: Settings,
+                 limiter: OutboundLimiter | None = None, *, sleep: Any = None
+                 ) -> dict[int, Outcome]:
+    """Deliver the rows one transaction wrote, in id order (so a seat gets its messages in
+    the order they were written), with two commits for all of them: one claim, one record
+    of the outcomes. Each row otherwise as ``deliver``: claimed before it is sent, never
+    sent twice at the same time, at least once. If the rate limit has no slot soon enough
+    for one of them, nothing is claimed and every row gets ``throttled`` (the caller sends
+    them one by one, later). A worker killed half-way re-sends, after the lease, the rows
+    it sent but had not recorded (the same Message-ID), as ``deliver`` does for one row."""
+    import time
+
+    from pbm.db import run_transaction
+
+    sleep = sleep or time.sleep
+    waits: dict[int, float] = {}
+
+    def take(session: Session) -> list[tuple[Any, OutgoingMessage | None, str | None]]:
+        taken = []
+        rows = claim_many(session, sorted(set(outbox_ids))[:BATCH_LIMIT], now, settings)
+        earlier = [row.earlier_unsent for row in rows if row.earlier_unsent is not None]
+        if earlier:  # a recipient's messages arrive in the order they were made
+            raise _Waiting(min(earlier))
+        for row in rows:
+            if limiter is not None:
+                reserved, wait = limiter.reserve(row.channel)
+                if not reserved:
+                    raise _Throttled(wait)
+                waits[row.id] = wait
+            refusal = _refusal(session, row)
+            taken.append((row, None if refusal else outgoing(session, row, settings), refusal))
+        return taken
+
+    try:
+        taken = run_transaction(take)
+    except _Throttled as throttled:
+        return {i: Outcome("throttled", retry_in=throttled.retry_in) for i in outbox_ids}
+    except _Waiting as waiting:
+        return {i: Outcome("waiting", retry_in=ORDER_WAIT_SECONDS,
+                           detail=f"after row {waiting.row}") for i in outbox_ids}
+    outcomes = {i: Outcome("skipped", detail="no such row, finished, or claimed elsewhere")
+                for i in outbox_ids}
+    sent: list[tuple[Any, Receipt, OutgoingMessage]] = []
+    failed: list[tuple[Any, TransportError, bool]] = []  # (row, error, permanent)
+    started = time.monotonic()
+    try:
+        for row, message, refusal in taken:
+            if refusal is not None:
+                failed.append((row, TransportError(refusal, permanent=True,
+                                                   reason="opted_out"), True))
+                outcomes[row.id] = Outcome("failed", detail=refusal)
+                continue
+            assert message is not None
+            if time.monotonic() - started > settings.outbox_lease_seconds / 2:
+                # a slow transport: give the rest back before the lease could pass
+                failed.append((row, TransportError("the batch ran out of time",
+                                                   permanent=False, reason="network"), False))
+                outcomes[row.id] = Outcome("retry", retry_in=0.0, detail="out of time")
+                continue
+            if (wait := started + waits.get(row.id, 0.0) - time.monotonic()) > 0:
+                sleep(wait)  # our slot is reserved; the claim's lease covers the wait
+            try:
+                receipt = transport_for(row.channel, settings).send(message)
+            except TransportError as error:
+                permanent = error.permanent or row.attempts >= settings.max_send_attempts
+                failed.append((row, error, permanent))
+                outcomes[row.id] = Outcome("failed", detail=str(error)) if permanent else \
+                    Outcome("retry", retry_in=backoff(row.attempts, settings), detail=str(error))
+                continue
+            sent.append((row, receipt, message))
+            outcomes[row.id] = Outcome("sent", detail=receipt.provider_id or "")
+    finally:  # what was sent is recorded even if something unexpected stops the batch
+        if sent or failed:
+            run_transaction(lambda s: _record_many(s, sent, failed, now, settings))
+    return outcomes
+
+
+def _record_many(session: Session, sent: list[tuple[Any, Receipt, OutgoingMessage]],
+                 failed: list[tuple[Any, TransportError, bool]], now: datetime,
+                 settings: Settings) -> None:
+    """The outcomes of a batch in one transaction (the sent ones in one statement)."""
+    from pbm.models import DeliveryStatus
+
+    if sent:
+        table = _outbox()
+        session.execute(
+            sa.update(table).where(table.c.id == sa.bindparam("row_id"),
+                                   table.c.status == "sending")
+            .values(status="sent", provider_id=sa.bindparam("provider"), sent_at=now,
+                    last_error=None, delivery_status=DeliveryStatus.ACCEPTED.value,
+                    message_id=sa.bindparam("mid")),
+            [{"row_id": row.id, "provider": receipt.provider_id,
+              "mid": row.message_id or (message.message_id if row.channel == "email" else None)}
+             for row, receipt, message in sent])
+    for row, error, permanent in failed:
+        if permanent:
+            _record_permanent(session, row, error, now, settings)
+        else:
+            _record_transient(session, row, error)
 
 
 class _Throttled(Exception):

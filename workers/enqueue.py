@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 
-from workers.app import TASK_PROCESS_INBOUND, TASK_SEND_OUTBOUND, app
+from workers.app import TASK_PROCESS_INBOUND, TASK_SEND_BATCH, TASK_SEND_OUTBOUND, app
 
 log = logging.getLogger(__name__)
 
@@ -33,3 +33,22 @@ def enqueue_inbound(ids: Iterable[int]) -> int:
 def enqueue_outbound(ids: Iterable[int], countdown: float | None = None) -> int:
     """Ask a worker to deliver these outbox rows; how many were handed over."""
     return _send(TASK_SEND_OUTBOUND, ids, countdown)
+
+
+def enqueue_outbound_together(ids: Iterable[int]) -> int:
+    """The rows one transaction wrote: delivered together (``send_outbound_batch``, two
+    commits for a batch, in id order), a lone row as ``send_outbound``; how many rows."""
+    from workers.delivery import BATCH_LIMIT
+
+    ordered = sorted(set(int(i) for i in ids))
+    if len(ordered) == 1:
+        return enqueue_outbound(ordered)
+    handed = 0
+    for start in range(0, len(ordered), BATCH_LIMIT):
+        batch = ordered[start:start + BATCH_LIMIT]
+        try:
+            app.send_task(TASK_SEND_BATCH, args=[batch])
+            handed += len(batch)
+        except Exception as exc:  # broker down: the relay will enqueue them again
+            log.warning("could not enqueue %s(%s): %s", TASK_SEND_BATCH, batch, exc)
+    return handed

@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
-_KEY = "pbm_new_outbox_ids"
+_KEY = "pbm_new_outbox_ids"  # = pbm.outbox.NEW_OUTBOX_IDS (rows it inserts in SQL)
 _installed = False
 
 
@@ -28,9 +28,9 @@ def _after_flush(session: Session, _context: Any) -> None:
 def _after_commit(session: Session) -> None:
     ids = session.info.pop(_KEY, None)
     if ids:
-        from workers.enqueue import enqueue_outbound
+        from workers.enqueue import enqueue_outbound_together
 
-        enqueue_outbound(sorted(set(ids)))
+        enqueue_outbound_together(ids)
 
 
 def _after_soft_rollback(session: Session, previous: Any) -> None:

@@ -24,6 +24,7 @@ from workers.app import (
     TASK_PROCESS_INBOUND,
     TASK_RELAY_INBOUND,
     TASK_RELAY_OUTBOX,
+    TASK_SEND_BATCH,
     TASK_SEND_OUTBOUND,
     TASK_SWEEP_DEADLINES,
     app,
@@ -96,6 +97,24 @@ def send_outbound(self: Task, outbox_id: int) -> str:
         # retry budget; the row's own attempt counter bounds transport failures.
         self.apply_async(args=[outbox_id], countdown=outcome.retry_in)
     return outcome.status
+
+
+@app.task(name=TASK_SEND_BATCH, bind=True)
+def send_outbound_batch(self: Task, outbox_ids: list[int]) -> dict[str, str]:
+    """Deliver the outbox rows one transaction wrote, together (two commits for all); a
+    row to retry, or all when the rate limit is full, goes on alone (``send_outbound``)."""
+    from workers.delivery import deliver_many
+    from workers.enqueue import enqueue_outbound
+
+    try:
+        outcomes = deliver_many([int(i) for i in outbox_ids], utcnow(), get_settings(),
+                                limiter())
+    except Exception as exc:
+        return _retry_transient(self, exc)  # type: ignore[no-any-return]
+    for outbox_id, outcome in outcomes.items():
+        if outcome.retry_in is not None:
+            enqueue_outbound([outbox_id], countdown=outcome.retry_in)
+    return {str(i): outcome.status for i, outcome in outcomes.items()}
 
 
 @app.task(name=TASK_RELAY_OUTBOX)

@@ -116,7 +116,7 @@ def prepare_hot_paths(eng: sa.Engine) -> list[tuple[int, int, str, str]]:
 def run_hot_paths(eng: sa.Engine, seats: list[tuple[int, int, str, str]]) -> None:
     """Every hot path once, on bulk games (the caller records the statements)."""
     from pbm.webhooks import record_delivery_report
-    from workers.delivery import deliver, relay_candidates
+    from workers.delivery import deliver, deliver_many, relay_candidates
 
     settings = get_settings()
     now = NOW
@@ -151,6 +151,7 @@ def run_hot_paths(eng: sa.Engine, seats: list[tuple[int, int, str, str]]) -> Non
     assert pending
     for outbox_id in pending[:3]:
         deliver(outbox_id, now, settings)
+    deliver_many(pending[3:6], now, settings)  # the rows of one transaction, together
     db.run_transaction(lambda s: record_delivery_report(s, "smtp-9-1", "delivered", "", now),
                        eng)
 

@@ -1,0 +1,141 @@
+"""Reads remembered for one transaction, so a reply's processing asks the database once.
+
+Applying one reply reads the same things many times over: the game's seats and players
+(every message lists them), its open deadlines (every message shows one), the locked game
+row, the next command and event numbers, whether this version's board picture is stored.
+``pbm.games``, ``pbm.outbox`` and ``pbm.timing`` remember these in ``session.info`` under
+keys such as ``("seats", game_id)`` and read them from there until the transaction ends.
+
+The memo stays true to the database because everything it holds is a row object of this
+session (the same object a fresh query would return from the identity map) and:
+
+- it is forgotten whenever a transaction of the session ends (commit, rollback, savepoint);
+- rows this session inserts are added to it at flush, rows it deletes removed
+  (``after_flush``), so a memo of open deadlines or events includes the new ones;
+- a statement run through ``session.execute`` that writes a remembered table (a bulk
+  UPDATE, a Core INSERT) forgets that table's entries.
+
+Writes by other transactions are no concern inside a transaction that holds the game's row
+lock (``pbm.games.lock_game``), which every writer of a game takes first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from sqlalchemy import event
+from sqlalchemy.orm import ORMExecuteState, Session, SessionTransaction, UOWTransaction
+
+KEY = "pbm.txcache"
+T = TypeVar("T")
+
+#: the memo kinds that hold rows of each table (a write to the table forgets them)
+_KINDS_OF_TABLE = {
+    "seats": ("seats",), "players": ("seats",), "deadlines": ("deadlines",),
+    "games": ("game",), "game_events": ("events", "seq"), "command_log": ("seq",),
+    "board_images": ("board",),
+}
+_UNTRACKED_TABLES = frozenset({"inbound_messages", "outbound_messages"})
+
+
+def memo(session: Session) -> dict[tuple[Any, ...], Any]:
+    """This transaction's memo (empty at the start of every transaction)."""
+    _install()
+    return session.info.setdefault(KEY, {})  # type: ignore[no-any-return]
+
+
+def remember(session: Session, key: tuple[Any, ...], load: Callable[[], T]) -> T:
+    """The value remembered under ``key``, or ``load()`` remembered."""
+    entries = memo(session)
+    if key not in entries:
+        entries[key] = load()
+    return entries[key]  # type: ignore[no-any-return]
+
+
+def forget(session: Session, *kinds: str) -> None:
+    """Forget the entries of these kinds (every entry if none is named)."""
+    entries = session.info.get(KEY)
+    if not entries:
+        return
+    if not kinds:
+        entries.clear()
+        return
+    for key in [k for k in entries if k[0] in kinds]:
+        del entries[key]
+
+
+def flush_pending(session: Session, model: type) -> None:
+    """Flush first when rows of ``model`` wait to be inserted (a query would autoflush them;
+    the memo learns about them at flush)."""
+    if session.autoflush and any(isinstance(obj, model) for obj in session.new):
+        session.flush()
+
+
+# ------------------------------------------------------------------------------ keeping it true
+
+
+def _after_flush(session: Session, _flush: UOWTransaction) -> None:
+    entries = session.info.get(KEY)
+    if not entries:
+        return
+    from pbm.models import BoardImage, CommandLog, Deadline, GameEvent, Player, Seat
+
+    for obj in session.new:
+        if isinstance(obj, Seat | Player):
+            forget(session, "seats")
+        elif isinstance(obj, Deadline):
+            rows = entries.get(("deadlines", obj.game_id))
+            if rows is not None:
+                rows.append(obj)
+        elif isinstance(obj, GameEvent):
+            cached = entries.get(("events", obj.game_id))
+            if cached is not None and obj.seq > cached[0]:
+                cached[1].append(obj)
+                cached[1].sort(key=lambda e: e.seq)
+            _bump(entries, ("seq", "game_events", obj.game_id), obj.seq)
+        elif isinstance(obj, CommandLog):
+            _bump(entries, ("seq", "command_log", obj.game_id), obj.seq)
+        elif isinstance(obj, BoardImage):
+            entries[("board", obj.game_id, obj.version)] = True
+    for obj in session.deleted:
+        table = getattr(obj, "__tablename__", None)
+        if table in _KINDS_OF_TABLE:
+            forget(session, *_KINDS_OF_TABLE[table])
+
+
+def _bump(entries: dict[tuple[Any, ...], Any], key: tuple[Any, ...], seq: int) -> None:
+    if key in entries:
+        entries[key] = max(entries[key], seq + 1)
+
+
+def _on_execute(state: ORMExecuteState) -> None:
+    if state.is_select or not state.session.info.get(KEY):
+        return
+    table = getattr(state.statement, "table", None)
+    name = getattr(table, "name", None)
+    if name in _UNTRACKED_TABLES:
+        return
+    if name in _KINDS_OF_TABLE:
+        forget(state.session, *_KINDS_OF_TABLE[name])
+    else:
+        forget(state.session)  # some other write: forget everything, to be safe
+
+
+def _after_transaction_end(session: Session, transaction: SessionTransaction) -> None:
+    if transaction.parent is not None and not transaction.nested:
+        return  # the inner span of a flush, not the end of a transaction
+    session.info.pop(KEY, None)
+
+
+_installed = False
+
+
+def _install() -> None:
+    global _installed
+    if _installed:
+        return
+    event.listen(Session, "after_flush", _after_flush)
+    event.listen(Session, "do_orm_execute", _on_execute)
+    event.listen(Session, "after_transaction_end", _after_transaction_end)
+    _installed = True

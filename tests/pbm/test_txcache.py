@@ -1,0 +1,208 @@
+"""One reply, few round trips: what a transaction reads once (``pbm.txcache``), and that
+what it remembers stays true. On SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+
+import engine
+from engine.simulate import random_command
+from pbm import db, games, inbound, outbox, render, timing
+from pbm.config import reset_settings
+from pbm.messages import MessageKind
+from pbm.models import BoardImage, Deadline, OutboundMessage, Seat
+from tests.pbm.conftest import new_game, rows, state_of
+
+
+class Statements:
+    """The statements and commits an engine runs while counting (BEGIN and PRAGMA aside)."""
+
+    def __init__(self, eng: Engine) -> None:
+        self.eng, self.sql, self.commits = eng, [], 0
+
+    def __enter__(self) -> Statements:
+        event.listen(self.eng, "before_cursor_execute", self._statement)
+        event.listen(self.eng, "commit", self._commit)
+        return self
+
+    def __exit__(self, *_exc: Any) -> None:
+        event.remove(self.eng, "before_cursor_execute", self._statement)
+        event.remove(self.eng, "commit", self._commit)
+
+    def _statement(self, _conn: Any, _cursor: Any, sql: str, *_args: Any) -> None:
+        if not sql.lstrip().upper().startswith(("BEGIN", "PRAGMA")):
+            self.sql.append(" ".join(sql.split()))
+
+    def _commit(self, _conn: Any) -> None:
+        self.commits += 1
+
+    def count(self, fragment: str) -> int:
+        return sum(fragment in s for s in self.sql)
+
+
+@pytest.fixture
+def service(eng: Engine, db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+            ) -> Iterator[Engine]:
+    """The service on the test database (as the worker runs it)."""
+    monkeypatch.setenv("DATABASE_URL", db_url)
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "var"))
+    reset_settings()
+    yield db.get_engine(db_url)
+    reset_settings()
+
+
+def _reply_to_the_open_decision(eng: Engine, game_id: int, now: datetime) -> bytes:
+    state = state_of(eng, game_id)
+    decision = engine.pending(state)[0]
+    seat, player = db.run_transaction(lambda s: games.seat_of(s, game_id, decision.seat), eng)
+    command = random_command(random.Random(5), decision)
+    return (f"From: {player.email}\r\nTo: play+{seat.reply_token}@tortuga.localhost\r\n"
+            f"Subject: Re: your move\r\nMessage-ID: <r{now.timestamp()}@example.org>\r\n\r\n"
+            f"{command}\r\n").encode()
+
+
+def test_processing_a_valid_reply_reads_each_thing_once_in_two_commits(
+        service: Engine, now: datetime) -> None:
+    game_id = new_game(service, now)
+    later = now + timedelta(minutes=5)
+    stored = db.run_transaction(lambda s: inbound.store_email(
+        s, _reply_to_the_open_decision(service, game_id, later), later), service)
+
+    with Statements(service) as seen:
+        assert inbound.process(stored.id, later) == "done"
+
+    assert seen.commits == 2, "the claim, then everything else in one transaction"
+    assert seen.count("FROM seats") == 1 and seen.count("FROM deadlines") == 1
+    assert seen.count("FROM games") == 1, "the game is read (and locked) once"
+    assert seen.count("max(") <= 2 and seen.count("FROM board_images") == 0
+    assert seen.count("SELECT outbound_messages.id") == 0, "no check before an INSERT"
+    assert len(seen.sql) <= 18, seen.sql
+    written = rows(service, OutboundMessage, game_id=game_id, created_at=later)
+    assert written and {r.kind for r in written} >= {"prompt"}
+
+
+def test_a_transaction_sees_the_deadlines_it_opens_and_closes_without_asking_again(
+        eng: Engine, now: datetime) -> None:
+    game_id = new_game(eng, now)
+
+    def work(session: Any) -> None:
+        game = games.lock_game(session, game_id)
+        first = timing.open_deadlines(session, game_id)
+        games.seats_of(session, game_id)
+        with Statements(eng) as seen:
+            assert games.lock_game(session, game_id) is game
+            assert len(games.seats_of(session, game_id)) == 5
+            first[0].status = "done"
+            new = timing.open_deadline(session, game, 4, "test-key", "VOTE",
+                                       games.policy_of(game), "UTC", now)
+            now_open = timing.open_deadlines(session, game_id)
+        assert first[0] not in now_open and new in now_open
+        assert timing.open_deadlines(session, game_id, seat=4, kind="VOTE") == [new]
+        assert not any(s.startswith("SELECT") for s in seen.sql), seen.sql
+
+    db.run_transaction(work, eng)
+    assert [d.decision_key for d in rows(eng, Deadline, game_id=game_id, status="open")
+            if d.seat == 4] == ["test-key"]
+
+
+def test_the_next_transaction_sees_what_others_changed_in_between(eng: Engine,
+                                                                 now: datetime) -> None:
+    game_id = new_game(eng, now)
+    with db.session_scope(eng) as session:
+        before = len(timing.open_deadlines(session, game_id))
+        session.commit()
+        with db.session_scope(eng) as other:  # another worker opens a deadline
+            game = games.lock_game(other, game_id)
+            timing.open_deadline(other, game, 2, "elsewhere", "VOTE",
+                                 games.policy_of(game), "UTC", now)
+        assert len(timing.open_deadlines(session, game_id)) == before + 1
+
+
+def test_a_bulk_write_to_a_remembered_table_makes_it_read_again(eng: Engine,
+                                                               now: datetime) -> None:
+    game_id = new_game(eng, now)
+    table = Deadline.__table__  # type: ignore[attr-defined]
+
+    def work(session: Any) -> int:
+        assert timing.open_deadlines(session, game_id)
+        session.execute(sa.update(table).where(table.c.game_id == game_id)
+                        .values(status="cancelled"))
+        return len(timing.open_deadlines(session, game_id))
+
+    assert db.run_transaction(work, eng) == 0
+
+
+def test_a_message_written_before_is_not_written_again_and_leaves_the_seat_as_it_was(
+        eng: Engine, now: datetime) -> None:
+    game_id = new_game(eng, now)
+
+    def status(session: Any) -> tuple[list[int], tuple[Any, ...], list[int]]:
+        game = games.lock_game(session, game_id)
+        seat, player = games.seat_of(session, game_id, 1)
+        written = outbox.notify(session, game, seat, player, MessageKind.STATUS,
+                                now=now + timedelta(hours=1), dedupe="test-status",
+                                state=games.load_state(game))
+        marks = (seat.last_event_seq, seat.thread_message_id, seat.thread_started,
+                 seat.last_prompted_at)
+        return [r.id for r in written], marks, list(session.info.get(outbox.NEW_OUTBOX_IDS,
+                                                                      []))
+
+    first, marks, enqueued = db.run_transaction(status, eng)
+    again, marks_again, enqueued_again = db.run_transaction(status, eng)
+
+    assert len(first) == 1 and enqueued == first, "the hook hands the new row to a worker"
+    assert again == [] and enqueued_again == [] and marks_again == marks
+    assert len(rows(eng, OutboundMessage, dedupe_key="test-status:email")) == 1
+
+
+def test_the_board_picture_is_drawn_once_per_version_and_only_for_email(
+        eng: Engine, now: datetime, monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn: list[int] = []
+    draw = render.board_png
+    monkeypatch.setattr(render, "board_png", lambda view: drawn.append(1) or draw(view))
+
+    def one_decision_and_two_status_requests(game_id: int) -> None:
+        decision = engine.pending(state_of(eng, game_id))[0]
+        assert db.run_transaction(lambda s: games.submit(
+            s, game_id, decision.seat, random_command(random.Random(3), decision),
+            origin="test", now=now), eng).ok
+        for seat in range(2):
+            db.run_transaction(lambda s, seat=seat: games.status(
+                s, game_id, seat, now=now, dedupe=f"t{seat}"), eng)
+
+    by_email = new_game(eng, now, name="by email")
+    drawn.clear()
+    one_decision_and_two_status_requests(by_email)
+    version = state_of(eng, by_email).version
+    assert len(drawn) == 1, "one new version by email; STATUS reuses its picture"
+    assert [b.version for b in rows(eng, BoardImage, game_id=by_email)
+            if b.version == version] == [version]
+
+    by_sms = new_game(eng, now, name="by text", sms_seats=(0, 1, 2, 3, 4))  # same players
+    drawn.clear()
+    one_decision_and_two_status_requests(by_sms)
+    assert drawn == [] and rows(eng, BoardImage, game_id=by_sms) == []
+    assert all(r.board_image_key is None for r in rows(eng, OutboundMessage, game_id=by_sms))
+
+
+def test_a_replaced_seat_is_seen_with_its_new_player_in_the_same_transaction(
+        eng: Engine, now: datetime) -> None:
+    game_id = new_game(eng, now)
+
+    def work(session: Any) -> str:
+        games.seats_of(session, game_id)  # remembered
+        games.replace_seat(session, game_id, 2, games.PlayerSpec(
+            "Newcomer", email="new@example.org"), now=now)
+        return games.seat_of(session, game_id, 2)[1].display_name
+
+    assert db.run_transaction(work, eng) == "Newcomer"
+    assert len(rows(eng, Seat, game_id=game_id)) == 5
