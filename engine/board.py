@@ -21,13 +21,13 @@ from engine.cards import (
     Ship,
 )
 from engine.events import Event
+from engine.scoring import team_totals
 from engine.state import (
     FountainStage,
     GameState,
     OverStage,
     Stage,
 )
-from engine.views import team_totals
 
 Events = list[Event]
 

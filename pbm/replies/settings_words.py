@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from pbm.replies.results import Meta, NotUnderstood
+
 #: Player words -> setting verbs.
 SETTING_WORDS: dict[str, str] = {
     "zone": "ZONE", "timezone": "ZONE", "tz": "ZONE",
@@ -42,8 +44,6 @@ _LINE_RE = re.compile(
 def read_setting(line: str) -> Any:
     """``Meta("SET", "ZONE paris")``, ``NotUnderstood`` (a setting verb, a wrong shape), or
     None when the line is not a setting."""
-    from pbm.replies.parse import Meta, NotUnderstood
-
     match = _LINE_RE.match(line.strip())
     if not match:
         return None
