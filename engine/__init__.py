@@ -60,10 +60,11 @@ from engine.errors import (
 )
 from engine.events import Decision, DecisionKind, Event
 from engine.rules import apply, legal_commands, pending
+from engine.scoring import Score, score
 from engine.serialize import from_json, replay, to_json
 from engine.setup import new_game
 from engine.state import GameOptions, GameState
-from engine.views import PublicView, Score, SeatView, public_view, score, view
+from engine.views import PublicView, SeatView, public_view, view
 
 __all__ = [
     "EVENT_CARDS",

@@ -21,6 +21,7 @@ from engine.cards import (
     Ship,
 )
 from engine.events import Event
+from engine.scoring import team_totals
 from engine.state import (
     FountainStage,
     GameState,
@@ -28,7 +29,6 @@ from engine.state import (
     Stage,
     writable,
 )
-from engine.views import team_totals
 
 Events = list[Event]
 

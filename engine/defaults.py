@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from engine import rules
 from engine.commands import (
     Accept,
     Board,
@@ -233,6 +234,9 @@ def apply_default(state: GameState, seat: int) -> tuple[GameState, list[Event]]:
               "command": None if secret else str(command), "why": rule.why},
     )
     return after, [notice, *events]
+
+
+rules.play_default = apply_default  # rules answers TIMEOUT with it (it cannot import us)
 
 
 __all__ = ["POLICY", "DefaultPreview", "DefaultRule", "apply_default", "default_command",

@@ -32,8 +32,8 @@ from engine.cards import (
     Ship,
 )
 from engine.commands import Marque, Save
+from engine.scoring import team_totals
 from engine.state import GameState, GiveStage, MarqueStage, ShootStage, hold_key, writable
-from engine.views import team_totals
 
 # ---------------------------------------------------------------- the row
 

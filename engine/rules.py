@@ -338,6 +338,10 @@ def legal_commands(state: GameState, seat: int) -> list[Command]:
 
 # ---------------------------------------------------------------- applying
 
+#: Plays the default for a silent seat (the answer to ``TIMEOUT``): engine.defaults, which
+#: builds on this module, plugs its ``apply_default`` in here when the engine is imported.
+play_default: Callable[[GameState, int], tuple[GameState, list[Event]]] | None = None
+
 
 def apply(state: GameState, seat: int, command: Command | str) -> tuple[GameState, list[Event]]:
     """Apply ``seat``'s command; return the new state and what happened.
@@ -363,9 +367,8 @@ def apply(state: GameState, seat: int, command: Command | str) -> tuple[GameStat
     if isinstance(command, UseAtlantis):
         return _order_atlantis(state, seat)
     if isinstance(command, Timeout):
-        from engine.defaults import apply_default  # defaults builds on this module
-
-        return apply_default(state, seat)
+        assert play_default is not None, "engine.defaults is imported with the engine"
+        return play_default(state, seat)
     stage = state.stage
     assert stage is not None
     if seat not in stage.awaiting():

@@ -1,6 +1,6 @@
 """Observers: what everyone may know (:func:`public_view`), what one seat may know
-(:func:`view`), and the score. Secrets (loyalties, hands, peeks, vote answers) are stripped
-here, before anything leaves the engine."""
+(:func:`view`). Secrets (loyalties, hands, peeks, vote answers) are stripped here, before
+anything leaves the engine; the score comes from :mod:`engine.scoring`."""
 
 from __future__ import annotations
 
@@ -20,32 +20,10 @@ from engine.cards import (
     Symbol,
 )
 from engine.events import Decision
+from engine.rules import pending
+from engine.scoring import Score, score
+from engine.scoring import team_totals as team_totals  # its old home: callers import it here
 from engine.state import ActionStage, GameState, OverStage, PlaceStage, VoteStage, hold_key
-
-
-@dataclass(frozen=True)
-class Score:
-    """Team totals (ship holds + Tortuga areas; the Galleon counts for nobody) and result."""
-
-    british: int
-    french: int
-    galleon: int
-    over: bool
-    winner: Loyalty | None
-    sudden_death: bool
-    reason: str | None
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-able form."""
-        return {
-            "british": self.british,
-            "french": self.french,
-            "galleon": self.galleon,
-            "over": self.over,
-            "winner": None if self.winner is None else self.winner.value,
-            "sudden_death": self.sudden_death,
-            "reason": self.reason,
-        }
 
 
 @dataclass(frozen=True)
@@ -222,28 +200,6 @@ class SeatView:
         }
 
 
-def team_totals(state: GameState) -> tuple[int, int]:
-    """(British, French) treasure: both ships' holds plus Tortuga's areas."""
-    t = state.treasure
-    british = t["FD_BRITISH"] + t["JR_BRITISH"] + t["TORTUGA_BRITISH"]
-    french = t["FD_FRENCH"] + t["JR_FRENCH"] + t["TORTUGA_FRENCH"]
-    return british, french
-
-
-def score(state: GameState) -> Score:
-    """Team totals and, once the game is over, the winner."""
-    british, french = team_totals(state)
-    return Score(
-        british=british,
-        french=french,
-        galleon=state.treasure["GALLEON"],
-        over=state.over,
-        winner=state.winner,
-        sudden_death=state.sudden_death,
-        reason=state.end_reason,
-    )
-
-
 def ranks_of(state: GameState, seat: int, loc: Location | None = None) -> tuple[Rank, ...]:
     """The ranks ``seat`` holds now (a pawn may hold two)."""
     loc = loc or state.location(seat)
@@ -278,8 +234,6 @@ def _player(state: GameState, seat: int, loc: Location) -> PlayerInfo:
 
 def public_view(state: GameState) -> PublicView:
     """What everyone may know (board picture, admin)."""
-    from engine.rules import pending  # local import: rules imports this module
-
     stage = state.stage
     vote = None
     if isinstance(stage, VoteStage):
@@ -329,8 +283,6 @@ def public_view(state: GameState) -> PublicView:
 def view(state: GameState, seat: int) -> SeatView:
     """Exactly what ``seat`` may know: the public view, its loyalty, hand, peeks and
     decisions."""
-    from engine.rules import pending
-
     if not 0 <= seat < state.n:
         raise ValueError(f"no seat {seat} in a {state.n}-player game")
     hand = []

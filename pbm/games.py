@@ -26,7 +26,9 @@ from typing import Any
 from sqlmodel import Session, col, func, select
 
 import engine
-from pbm import outbox, settings, timing, txcache, unmasking
+from pbm import deadlines as timing  # deadline rows; the sweep (pbm.timing) calls games
+from pbm import outbox, settings, txcache, unmasking
+from pbm.deadlines import INVITATION, TimingPolicy
 from pbm.messages import Channel, MessageContext, MessageKind, RenderedMessage
 from pbm.models import (
     CommandLog,
@@ -41,7 +43,6 @@ from pbm.models import (
     Player,
     Seat,
 )
-from pbm.timing import INVITATION, TimingPolicy
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 9
 SAY_LIMIT = 500  # characters of one table-talk message

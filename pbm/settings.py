@@ -25,9 +25,9 @@ from zoneinfo import ZoneInfo, available_timezones
 from rapidfuzz import fuzz, process
 from sqlmodel import Session, col, select
 
+from pbm.deadlines import TimingPolicy
 from pbm.messages import MessageKind
 from pbm.models import Deadline, Game, GameStatus, Player, Seat
-from pbm.timing import TimingPolicy
 
 #: Games whose seats an AWAY / BACK concerns.
 ACTIVE = (GameStatus.RUNNING, GameStatus.PAUSED, GameStatus.INVITING)
@@ -221,7 +221,7 @@ def _active_seats(session: Session, player: Player) -> list[tuple[Seat, Game]]:
 def go_away(session: Session, player: Player, until: datetime, now: datetime) -> list[str]:
     """Hold the player's deadlines in every active game until ``until``, each within what
     is left of its allowance; tell each table. Returns one line per game."""
-    from pbm import games, timing
+    from pbm import deadlines, games
 
     player.away_until = until
     session.add(player)
@@ -242,7 +242,7 @@ def go_away(session: Session, player: Player, until: datetime, now: datetime) ->
         seat.away_until = end
         seat.away_used_seconds += int(hold.total_seconds())
         session.add(seat)
-        timing.shift_open_deadlines(session, game.id, hold, seat=seat.seat_index)  # type: ignore[arg-type]
+        deadlines.shift_open_deadlines(session, game.id, hold, seat=seat.seat_index)  # type: ignore[arg-type]
         capped = "" if end >= until else f" (the most this game allows: {_span(allowance)})"
         lines.append(f"{game.name}: your deadlines wait until {_when(end, player.time_zone)}"
                      + capped)
@@ -267,7 +267,7 @@ def come_back(session: Session, player: Player, now: datetime) -> list[str]:
 
 
 def _come_back(session: Session, seat: Seat, now: datetime) -> bool:
-    from pbm import timing
+    from pbm import deadlines
 
     if seat.away_until is None:
         return False
@@ -277,7 +277,7 @@ def _come_back(session: Session, seat: Seat, now: datetime) -> bool:
     if unused <= timedelta(0):
         return False
     seat.away_used_seconds = max(0, seat.away_used_seconds - int(unused.total_seconds()))
-    timing.shift_open_deadlines(session, seat.game_id, -unused, seat=seat.seat_index)
+    deadlines.shift_open_deadlines(session, seat.game_id, -unused, seat=seat.seat_index)
     return True
 
 
@@ -285,7 +285,7 @@ def hold_new_deadlines(session: Session, game: Game, created: list[Deadline],
                        now: datetime) -> None:
     """Deadlines opened for a seat that is away wait until it is back (already counted in
     its allowance when it went away); reminders keep the player's own quiet hours."""
-    from pbm import games, timing
+    from pbm import deadlines, games
 
     if not created:
         return
@@ -300,7 +300,7 @@ def hold_new_deadlines(session: Session, game: Game, created: list[Deadline],
         if held:
             deadline.due_at += seat.away_until - now  # type: ignore[operator]
         if held or own_quiet:
-            deadline.next_reminder_at = timing.next_reminder(
+            deadline.next_reminder_at = deadlines.next_reminder(
                 deadline, quiet_policy(policy, player), player.time_zone,
                 seat.away_until if held else now)  # type: ignore[arg-type]
 

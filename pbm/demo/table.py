@@ -1,23 +1,9 @@
-"""``pbm demo``: a whole game with simulated players, through the real service, offline.
-
-A fresh folder (``./var/demo-seed-N/``) holds everything: a SQLite database migrated to
-head, the serverless Celery broker (kombu's filesystem transport), and the file transports'
-output (every email as an ``.eml`` file, every SMS as a line of ``sms.jsonl``). Real
-``celery -A workers.app worker`` and ``beat`` processes run with the demo's settings in
-their environment, as in production; only settings differ.
-
-The admin part (create the game, invite) calls ``pbm.games`` like ``pbm game`` does.
-Everything after that is players replying: each simulated player (``pbm.simplayer``) reads
-only the messages addressed to it and answers through ``pbm.mailroom`` (stored by
-``pbm.inbound`` and processed by a worker, as the webhooks do). The table moves in steps:
-when the service is quiet (nothing to process, nothing to send) every new message is
-delivered, then each player who was asked something replies, one after the other, so the
-same seed always plays the same game.
+"""The demo table at play: its players (simulated or human), the organiser's view of the
+database, and the loop that delivers messages and posts replies until the game is over.
 """
 
 from __future__ import annotations
 
-import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,157 +13,15 @@ from typing import Any, Protocol
 
 import sqlalchemy as sa
 
-from pbm.demo_workers import (
-    DemoError,
-    WorkerError,
-    Workers,
-    adopt_environment,
-    demo_environment,
-    terminate_as_interrupt,
-)
+from pbm.demo.seating import SeatSpec
+from pbm.demo.transcript import Transcript
+from pbm.demo.workers import DemoError, Workers, adopt_environment, demo_environment
 from pbm.mailroom import Delivered, Mailroom, Posted
 from pbm.simplayer import SimPlayer
 
-ROSTER = ("Anne", "Bart", "Cleo", "Dirk", "Esme", "Finn", "Gwen", "Hugo", "Ines")
-MARKER = ".pbm-demo"
 STALL_NUDGE_SECONDS = 8.0  # nobody acts for this long: awaited players ask for STATUS
 STALL_FAIL_SECONDS = 90.0  # ... and after this long the demo gives up
 QUIET_POLL = 0.05
-RULE = "-" * 72
-
-
-__all__ = ["DemoError", "Table", "WorkerError", "Workers", "adopt_environment",
-           "demo_environment", "make_table", "run_demo", "terminate_as_interrupt"]
-
-
-# ------------------------------------------------------------------ the table
-
-
-@dataclass(frozen=True)
-class SeatSpec:
-    """One seat of the demo table: a name, a channel and the address it is reached on."""
-
-    index: int
-    name: str
-    channel: str  # "email" or "sms"
-    email: str | None
-    phone: str | None
-
-    @property
-    def address(self) -> str:
-        return (self.phone if self.channel == "sms" else self.email) or ""
-
-
-def sms_seats(players: int) -> set[int]:
-    """Which seats play by SMS: one at a small table, two from six players."""
-    if players < 3:
-        return {1}
-    return {2, 5} if players >= 6 else {2}
-
-
-def human_seat(players: int, name: str) -> int:
-    """The seat a human called ``name`` takes: that roster seat, else the first."""
-    key = " ".join(name.split()).casefold()
-    return next((i for i, n in enumerate(ROSTER[:players]) if n.casefold() == key), 0)
-
-
-def make_table(players: int, human: str | None = None) -> list[SeatSpec]:
-    """The demo's seats; ``human`` (a roster name or a new one) takes a seat by email."""
-    if not 2 <= players <= len(ROSTER):
-        raise DemoError(f"Tortuga 1667 takes 2 to {len(ROSTER)} players, not {players}")
-    names = list(ROSTER[:players])
-    human_index = None
-    if human is not None:
-        human = " ".join(human.split())
-        if not human or len(human) > 40:
-            raise DemoError("--as needs a name of 1 to 40 characters")
-        human_index = human_seat(players, human)
-        names[human_index] = human
-    sms = sms_seats(players) - ({human_index} if human_index is not None else set())
-    seats = []
-    for i, name in enumerate(names):
-        local = "".join(ch for ch in name.lower() if ch.isalnum()) or f"player{i + 1}"
-        seats.append(SeatSpec(
-            index=i, name=name, channel="sms" if i in sms else "email",
-            email=f"{local}{i + 1}@example.org", phone=f"+1555010{i + 1:04d}",
-        ))
-    return seats
-
-
-# ------------------------------------------------------------------ folder and settings
-
-
-def demo_folder(seed: int, base: Path | None = None) -> Path:
-    """``./var/demo-seed-N`` (or under ``base``)."""
-    return (base or Path("var")) / f"demo-seed-{seed}"
-
-
-def fresh_folder(folder: Path) -> Path:
-    """Wipe and recreate a demo folder; refuse to wipe anything the demo did not make."""
-    folder = folder.resolve()
-    if folder.exists():
-        if any(folder.iterdir()) and not (folder / MARKER).exists():
-            raise DemoError(f"{folder} exists and is not a demo folder: choose another --dir")
-        shutil.rmtree(folder)
-    folder.mkdir(parents=True)
-    (folder / MARKER).write_text("made by pbm demo; wiped by the next run\n")
-    return folder
-
-
-# ------------------------------------------------------------------ transcript
-
-
-class Transcript:
-    """``transcript.txt``: every message and every reply, in order, in plain text."""
-
-    def __init__(self, path: Path, folder: Path) -> None:
-        self.path = path
-        self.folder = folder
-        self.count = 0
-        self._fh = path.open("w", encoding="utf-8")
-
-    def write(self, text: str) -> None:
-        self._fh.write(text)
-        self._fh.flush()
-
-    def header(self, lines: list[str]) -> None:
-        self.write("\n".join(lines) + "\n\n")
-
-    def _where(self, path: Path) -> str:
-        try:
-            return str(path.relative_to(self.folder))
-        except ValueError:
-            return str(path)
-
-    def _entry(self, title: str, body: str) -> None:
-        self.count += 1
-        stamp = datetime.now(UTC).strftime("%H:%M:%S")
-        self.write(f"{RULE}\n#{self.count} {stamp}  {title}\n{RULE}\n{body.rstrip()}\n\n")
-
-    def outgoing(self, message: Delivered, to_name: str, kind: str) -> None:
-        """A message the service sent, as its recipient reads it."""
-        where = self._where(message.path)
-        if message.channel == "sms":
-            self._entry(f"SMS to {to_name} ({message.to}) [{kind}]  {where}", message.text)
-        else:
-            self._entry(f"EMAIL to {to_name} <{message.to}> [{kind}]  {where}",
-                        f"Subject: {message.subject}\n\n{message.text}")
-
-    def incoming(self, posted: Posted, from_name: str) -> None:
-        """A player's reply: their own text (the .eml also quotes what it answers)."""
-        where = self._where(posted.path)
-        if posted.channel == "sms":
-            self._entry(f"SMS reply from {from_name} ({posted.sender})  {where}", posted.text)
-        else:
-            self._entry(f"EMAIL reply from {from_name} <{posted.sender}> to {posted.recipient}"
-                        f"  {where}", posted.text + "\n\n(> the message it answers, quoted)")
-
-    def close(self) -> None:
-        if not self._fh.closed:
-            self._fh.close()
-
-
-# ------------------------------------------------------------------ players
 
 
 class Seat(Protocol):
@@ -207,9 +51,6 @@ class SimSeat:
     def status_request(self) -> tuple[Delivered, str] | None:
         reply = self.player.status_request()
         return None if reply is None else (reply[0], reply[1])  # type: ignore[return-value]
-
-
-# ------------------------------------------------------------------ the run
 
 
 @dataclass
@@ -448,134 +289,3 @@ class Table:
         """Stop the workers and close the transcript (safe to call twice)."""
         self.workers.stop()
         self.transcript.close()
-
-
-# ------------------------------------------------------------------ summary
-
-
-@dataclass(frozen=True)
-class Result:
-    """The end of a demo game, for the terminal and the tests."""
-
-    game_id: int
-    status: str
-    winner: str | None
-    score: dict[str, Any]
-    loyalties: list[tuple[str, str]]
-    decisions: int
-    folder: Path
-
-
-def result(table: Table) -> Result:
-    import engine
-    from pbm import games
-    from pbm.db import session_scope
-    from pbm.models import Game
-
-    with session_scope(write=False) as session:
-        game = session.get(Game, table.game_id)
-        assert game is not None
-        state = games.load_state(game) if game.state_json else None
-        decisions = len(games.command_log(session, game.id))  # type: ignore[arg-type]
-        status = game.status
-        game_id = game.id
-    score = engine.score(state).to_dict() if state is not None else {}
-    loyalties: list[tuple[str, str]] = []
-    if state is not None:
-        public = engine.public_view(state)
-        if public.loyalties:
-            loyalties = [(table.specs[i].name, str(loyalty.value).capitalize())
-                         for i, loyalty in enumerate(public.loyalties)]
-    winner = score.get("winner")
-    return Result(game_id or 0, status, str(winner).capitalize() if winner else None, score,
-                  loyalties, decisions, table.folder)
-
-
-def describe(table: Table, res: Result, seconds: float) -> list[str]:
-    """The closing lines: result, loyalties, messages per channel, where everything is."""
-    folder = table.folder
-    cwd = Path.cwd()
-
-    def rel(path: Path) -> str:
-        try:
-            return str(path.relative_to(cwd))
-        except ValueError:
-            return str(path)
-
-    score = res.score
-    lines = []
-    if res.winner:
-        lines.append(f"Game {table.game_name} is over after {res.decisions} decisions: the "
-                     f"{res.winner} win (British {score.get('british')}, French "
-                     f"{score.get('french')}, Galleon {score.get('galleon')}).")
-    else:
-        lines.append(f"Game {table.game_name}: {res.status} after {res.decisions} decisions.")
-    if res.loyalties:
-        lines.append("Loyalties: " + ", ".join(f"{n} {team}" for n, team in res.loyalties) + ".")
-    t = table.tally
-    lines.append(f"Messages sent: {t.sent.get('email', 0)} emails, {t.sent.get('sms', 0)} SMS. "
-                 f"Replies: {t.replies.get('email', 0)} by email, {t.replies.get('sms', 0)} "
-                 "by SMS.")
-    lines.append(f"Wall time: {seconds:.0f} s.")
-    lines.append("Transcript (every message and reply, in order): "
-                 f"{rel(folder / 'transcript.txt')}")
-    lines.append(f"Emails sent: {rel(folder / 'outbox' / 'email')}/ (.eml); SMS sent: "
-                 f"{rel(folder / 'outbox' / 'sms.jsonl')}")
-    lines.append(f"Replies: {rel(folder / 'inbox')}/; database: {rel(folder / 'tortuga.db')}; "
-                 f"worker logs: {rel(folder / 'logs')}/")
-    return lines
-
-
-# ------------------------------------------------------------------ pbm demo
-
-
-def run_demo(players: int = 5, seed: int = 1, folder: Path | None = None,
-             echo: Callable[[str], None] = print) -> Result:
-    """Play a whole game with simulated players; print where everything lies."""
-    from rich.console import Console
-    from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
-    from rich.progress import Progress as Bar
-
-    started = time.monotonic()
-    seats = make_table(players)
-    place = fresh_folder(folder or demo_folder(seed))
-    console = Console()
-    echo(f"Demo folder: {place}")
-    echo("Players: " + ", ".join(f"{s.name} ({s.channel})" for s in seats))
-    table = Table(place, seed, seats)
-    with terminate_as_interrupt():
-        try:
-            table.prepare()
-            table.workers.start()
-            echo("Workers: celery worker (2 processes) and beat, with the filesystem broker; "
-                 f"logs in {place / 'logs'}")
-            with Bar(TextColumn("{task.description:<22}"), BarColumn(),
-                     TextColumn("{task.fields[info]}"), TimeElapsedColumn(), console=console,
-                     disable=not console.is_terminal) as bar:
-                cards = bar.add_task("Event cards revealed", total=21, info="")
-                decisions = bar.add_task("Decisions made", total=None, info="")
-                last_line = [0.0]
-
-                def show(p: Progress) -> None:
-                    total = max(p.event_total, p.revealed, 1)
-                    bar.update(cards, completed=p.revealed, total=total,
-                               info=f"{p.revealed}/{total}")
-                    messages = sum(table.tally.sent.values())
-                    bar.update(decisions, completed=p.decisions,
-                               info=f"{p.decisions} ({messages} messages sent)")
-                    if (not console.is_terminal and p.event_total
-                            and time.monotonic() - last_line[0] > 10):
-                        last_line[0] = time.monotonic()
-                        echo(f"  ... {p.revealed}/{p.event_total} Event cards revealed, "
-                             f"{p.decisions} decisions made")
-
-                table.run(on_progress=show)
-        except KeyboardInterrupt:
-            echo("Interrupted: stopping the workers.")
-            raise
-        finally:
-            table.close()
-    res = result(table)
-    for line in describe(table, res, time.monotonic() - started):
-        echo(line)
-    return res
