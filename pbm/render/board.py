@@ -1,0 +1,300 @@
+"""The per-seat board and seat models templates see: the board, the recipient's own
+secrets and position, what is awaited from them (with the reply menu), the board picture."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbm.messages import MessageContext, board_image_key
+from pbm.render.names import (
+    RANK_NAMES,
+    SHIP_NAMES,
+    SYMBOL_NAMES,
+    TEAM_NAMES,
+    VOTE_RULE,
+    title_label,
+)
+from pbm.replies.menu import MenuOption, build_menu
+
+
+def board_key_of(ctx: MessageContext) -> str | None:
+    """The key of the board picture of this message's game version (None without a view)."""
+    if ctx.seat_view is None:
+        return None
+    return board_image_key(ctx.game_id, int(ctx.seat_view["public"]["version"]))
+
+
+def board_png(public_view: dict[str, Any]) -> bytes:
+    """The public board as a PNG (see :mod:`pbm.board_image`)."""
+    from pbm.board_image import draw_board
+
+    return draw_board(public_view)
+
+
+def _ranks(player: Mapping[str, Any]) -> str:
+    return " + ".join(RANK_NAMES.get(r, r) for r in player.get("ranks") or [])
+
+
+def _where(player: Mapping[str, Any]) -> str:
+    loc = player["location"]
+    ranks = _ranks(player)
+    if loc in SHIP_NAMES:
+        return f"{ranks or 'crew'} of the {SHIP_NAMES[loc]}"
+    if loc == "TORTUGA":
+        return "Governor of Tortuga" if ranks else "on Tortuga"
+    ship = loc.split("_")[0]
+    return f"in the {SHIP_NAMES.get(ship, ship)}'s rowboat"
+
+
+def _short_where(player: Mapping[str, Any]) -> str:
+    """``"FD Captain+Cabin Boy"``, ``"Tortuga Governor"``, ``"in the JR rowboat"``."""
+    loc = player["location"]
+    ranks = "+".join(RANK_NAMES.get(r, r) for r in player.get("ranks") or [])
+    if loc.endswith("_ROWBOAT"):
+        return f"in the {loc.split('_')[0]} rowboat"
+    place = "Tortuga" if loc == "TORTUGA" else loc
+    return f"{place} {ranks}" if ranks else f"on {place}"
+
+
+def board_model(public: Mapping[str, Any], seat_view: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The board as templates see it (peeks only of the recipient)."""
+    me = seat_view["seat"] if seat_view else None
+    players = {p["seat"]: p for p in public["players"]}
+
+    def crew(line: Sequence[int]) -> list[dict[str, Any]]:
+        return [{"seat": s, "number": s + 1, "name": players[s]["name"],
+                 "ranks": _ranks(players[s]), "you": s == me,
+                 "kept": [title_label(t) for t in players[s].get("kept") or []]}
+                for s in line]
+
+    ships = []
+    for ship in public["ships"]:
+        code = ship["ship"]
+        rower = public["rowboats"].get(code)
+        ships.append({
+            "code": code, "name": SHIP_NAMES[code], "crew": crew(ship["line"]),
+            "british": ship["british"], "french": ship["french"],
+            "rowboat": None if rower is None else players[rower]["name"],
+            "rowboat_you": rower is not None and rower == me,
+            "full": len(ship["line"]) >= 5,
+        })
+    peeks = {int(k): title_label(v) for k, v in (seat_view or {}).get("peeks", {}).items()}
+    down = set(public["row"])
+    row = [{"position": p, "down": p in down, "peek": peeks.get(p) if p in down else None}
+           for p in range(1, 6)]
+    vote = public.get("vote")
+    vote_model = None
+    if vote:
+        answered = set(vote["answered"])
+        vote_model = {
+            "kind": vote["kind"], "name": vote["kind"].capitalize(),
+            "caller": players[vote["caller"]]["name"],
+            "participants": [players[s]["name"] for s in vote["participants"]],
+            "waiting": [players[s]["name"] for s in vote["participants"] if s not in answered],
+        }
+    loyalties = public.get("loyalties")
+    score = public["score"]
+    return {
+        "version": public["version"],
+        "status": public["status"],
+        "turn_number": public["turn_number"],
+        "turn_name": players[public["turn_seat"]]["name"] if public["turn_seat"] in players
+        else "",
+        "action": public["action"],
+        "actions_per_turn": public["actions_per_turn"],
+        "ships": ships,
+        "tortuga": {"crew": crew(public["tortuga"]), "british": public["tortuga_british"],
+                    "french": public["tortuga_french"]},
+        "galleon": public["galleon"],
+        "row": row,
+        "deck_size": public["deck_size"],
+        "discard": [title_label(t) for t in public["discard"]],
+        "vote_deck_size": public["vote_deck_size"],
+        "kept": [{"name": p["name"], "cards": [title_label(t) for t in p["kept"]]}
+                 for p in public["players"] if p.get("kept")],
+        "score": {"british": score["british"], "french": score["french"],
+                  "galleon": score["galleon"]},
+        "vote": vote_model,
+        "exhausted": public.get("exhausted", False),
+        "sudden_death": public.get("sudden_death", False),
+        "winner": public.get("winner"),
+        "winner_name": TEAM_NAMES.get(public.get("winner") or "", ""),
+        "end_reason": score.get("reason"),
+        "loyalties": None if loyalties is None else [
+            {"name": players[s]["name"], "loyalty": TEAM_NAMES.get(x, x),
+             "won": x == public.get("winner"), "you": s == me}
+            for s, x in enumerate(loyalties)
+        ],
+        "players": [{"number": p["seat"] + 1, "name": p["name"], "where": _where(p),
+                     "hand_size": p["hand_size"], "you": p["seat"] == me}
+                    for p in public["players"]],
+    }
+
+
+_LOYALTY_TEXT = {
+    "BRITISH": "British: you win if the British holds and area hold more treasure than the "
+               "French at the end.",
+    "FRENCH": "French: you win if the French holds and area hold more treasure than the "
+              "British at the end.",
+    "DUTCH": "Dutch: you win alone if the game ends in a tie.",
+}
+
+
+def me_model(seat_view: Mapping[str, Any]) -> dict[str, Any]:
+    """The recipient's own secrets and position."""
+    public = seat_view["public"]
+    player = next(p for p in public["players"] if p["seat"] == seat_view["seat"])
+    hand = [{
+        "number": c["number"],
+        "text": c["text"],
+        "top": " + ".join(SYMBOL_NAMES.get(s, s) for s in c["top"]),
+        "middle": " + ".join(SYMBOL_NAMES.get(s, s) for s in c["middle"]),
+        "bottom": " + ".join(SYMBOL_NAMES.get(s, s) for s in c["bottom"]),
+        "sections": {"top": c["top"], "middle": c["middle"], "bottom": c["bottom"]},
+    } for c in seat_view["hand"]]
+    n = len(public["players"])
+    loyalty = seat_view["loyalty"]
+    team_note = ""
+    if n == 2:
+        team_note = "In a 2-player game each of you knows the other's team."
+    return {
+        "seat": seat_view["seat"],
+        "number": seat_view["seat"] + 1,
+        "name": seat_view["name"],
+        "loyalty": loyalty,
+        "loyalty_name": TEAM_NAMES.get(loyalty, loyalty),
+        "loyalty_text": _LOYALTY_TEXT.get(loyalty, loyalty),
+        "team_note": team_note,
+        "hand": hand,
+        "peeks": [{"position": int(p), "title": title_label(t)}
+                  for p, t in sorted(seat_view["peeks"].items(), key=lambda kv: int(kv[0]))],
+        "kept": [title_label(t) for t in seat_view["kept"]],
+        "seen": sorted({title_label(t) for t in seat_view["seen"]}),
+        "where": _where(player),
+        "atlantis_ordered": seat_view.get("atlantis_ordered", False),
+    }
+
+
+def _names(seat_view: Mapping[str, Any]) -> dict[int, str]:
+    return {p["seat"]: p["name"] for p in seat_view["public"]["players"]}
+
+
+def _cause_text(cause: str) -> str:
+    return {"MAROON": "the Captain's maroon order", "MUTINY": "a successful Mutiny",
+            "PISTOL": "a Pistol shot", "BLACK_SPOT": "the Black Spot"}.get(
+        cause, cause.replace("_", " ").lower())
+
+
+def awaited_model(seat_view: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """What is awaited from the recipient: headline, details, SMS forms and the menu."""
+    if not seat_view:
+        return None
+    decisions = seat_view.get("pending") or []
+    menu = build_menu(seat_view)
+    if not decisions and not menu:
+        return None
+    names = _names(seat_view)
+    me = seat_view["seat"]
+    public = seat_view["public"]
+    player = next(p for p in public["players"] if p["seat"] == me)
+    details: list[str] = []
+    sms_info = ""
+    if not decisions:  # only the Atlantis standing order is possible
+        headline = "Nothing is awaited from you now, but you may order Atlantis."
+        sms_head = "Nothing awaited; you may order ATLANTIS."
+        kind = "ATLANTIS"
+    else:
+        d = decisions[0]
+        kind = d["kind"]
+        c = d.get("context") or {}
+        if kind == "ACTION":
+            of = c.get("of", 1)
+            step = f" (action {c.get('action', 1)} of {of})" if of > 1 else ""
+            headline = f"Your turn{step}: choose one action."
+            sms_head = f"Your turn{step}, {_short_where(player)}."
+            details.append(f"You are {_where(player)}.")
+            if of > 1:
+                details.append("In a 2-player game you take 2 actions per turn: you may send "
+                               "both now, one per line.")
+            down = public["row"]
+            peeks = {int(k): title_label(v) for k, v in seat_view["peeks"].items()}
+            sms_info = "Face down: " + " ".join(map(str, down)) + "." if down else ""
+            known = [f"{p}={t}" for p, t in sorted(peeks.items()) if p in down]
+            if known:
+                sms_info += " You saw " + ", ".join(known) + "."
+        elif kind == "VOTE":
+            vote = c.get("vote", "")
+            caller = names.get(c.get("caller", -1), "?")
+            if c.get("caller") == me:
+                caller = "You"
+            article = "an" if vote == "ATTACK" else "a"
+            headline = f"{caller} called {article} {vote.capitalize()}: play a Vote card."
+            counted = {"ATTACK": "Cannon/Torch/Water", "BRAWL": "flags",
+                       "MUTINY": "Skull/Helm"}.get(vote, "")
+            sms_head = (f"{caller} called {article} {vote.capitalize()} "
+                        f"({counted} count). Play a card:")
+            details.append(VOTE_RULE.get(vote, ""))
+            details.append("Nobody learns who played which card; 1 card from the deck is "
+                           "added. You draw a new card afterwards.")
+        elif kind == "CHOOSE":
+            a, b = c.get("positions", ["?", "?"])
+            by = names.get(c.get("forced_by", -1), "Someone")
+            headline = (f"{by} forced you to reveal Event card {a} or {b}: choose one. "
+                        "You reveal it and resolve it.")
+            sms_head = f"{by} forced you: reveal card {a} or {b}."
+            peeks = {int(k): title_label(v) for k, v in seat_view["peeks"].items()}
+            known = [f"{p}={peeks[p]}" for p in (a, b) if p in peeks]
+            if known:
+                details.append("You have seen: " + ", ".join(known) + ".")
+                sms_info = "You saw " + ", ".join(known) + "."
+        elif kind == "LETTER_OF_MARQUE":
+            headline = ("You revealed a Letter of Marque: move a player from Tortuga or a "
+                        "rowboat to the back of a ship now, or SAVE it for a later turn.")
+            sms_head = "Letter of Marque: move someone to a ship, or SAVE it."
+        elif kind == "SHOOT":
+            headline = "You revealed a Pistol: choose who to shoot. They are marooned."
+            sms_head = "Pistol! Who do you shoot?"
+        elif kind == "GIVE":
+            headline = "You revealed a Treasure Map: choose who gets it (you may keep it)."
+            sms_head = "Treasure Map: who gets it?"
+        elif kind == "TAKE":
+            if c.get("source") == "GALLEON":
+                headline = ("Your Attack succeeded! Take 1 treasure from the Galleon: "
+                            "choose your hold.")
+                sms_head = "Attack won! Galleon treasure to which hold?"
+            else:
+                headline = ("Your Attack succeeded! The Galleon is empty: take 1 treasure "
+                            "from a hold of the other ship into a hold of yours.")
+                sms_head = "Attack won! Take from which hold, to which?"
+        elif kind == "PLACE":
+            ship = SHIP_NAMES.get(c.get("ship", ""), "your ship")
+            headline = (f"You are the Captain of the {ship}: choose the hold for its "
+                        "starting treasure.")
+            sms_head = f"Captain of the {ship}: place your starting treasure."
+        elif kind == "FOUNTAIN":
+            by = c.get("by")
+            who = f" by {names[by]}" if by is not None and by in names else ""
+            headline = (f"You are about to be marooned ({_cause_text(c.get('cause', ''))}"
+                        f"{who}). You own the Fountain of Youth: stay or go?")
+            sms_head = "About to be marooned. Fountain of Youth: stay or go?"
+        else:
+            headline = "A decision is awaited from you."
+            sms_head = "Your decision is awaited."
+    return {
+        "kind": kind,
+        "headline": headline,
+        "details": [x for x in details if x],
+        "sms_head": sms_head,
+        "sms_info": sms_info,
+        "vote": (decisions[0].get("context") or {}).get("vote") if decisions else None,
+        "menu": menu,
+        "example": _example(menu),
+    }
+
+
+def _example(menu: Sequence[MenuOption]) -> str:
+    for option in menu:
+        if option.example:
+            return option.example
+    return menu[0].display if menu else "STATUS"

@@ -1,0 +1,82 @@
+"""Email rendering: the Jinja environment over ``templates/``, the text and the CSS-inlined
+HTML of a message, and which sections each kind of message shows."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import css_inline
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from pbm.messages import MessageContext, MessageKind
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+
+_env = Environment(
+    loader=FileSystemLoader(TEMPLATES),
+    autoescape=select_autoescape(["html"]),
+    undefined=StrictUndefined,
+    trim_blocks=True,
+    lstrip_blocks=True,
+    keep_trailing_newline=True,
+)
+
+
+def _render_text(model: Mapping[str, Any]) -> str:
+    text = _env.get_template("email/message.txt").render(**model)
+    return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
+
+
+def _render_html(model: Mapping[str, Any]) -> str:
+    return css_inline.inline(_env.get_template("email/message.html").render(**model))
+
+
+#: The sections of an email, in order, by kind (templates/email/_<section>.txt / .html).
+SECTIONS: dict[MessageKind, tuple[str, ...]] = {
+    MessageKind.INVITATION: ("invitation",),
+    MessageKind.GAME_STARTED: ("started", "awaited", "secrets", "board"),
+    MessageKind.PROMPT: ("awaited", "talk", "recap", "secrets", "board"),
+    MessageKind.NOTICE: ("recap", "awaited", "board"),
+    MessageKind.VOTE_RESULT: ("vote_result", "recap", "board"),
+    MessageKind.REMINDER: ("awaited", "policy", "talk", "recap", "secrets", "board"),
+    MessageKind.FINAL_WARNING: ("policy", "awaited", "talk", "recap", "secrets", "board"),
+    MessageKind.TIMED_OUT: ("timed_out", "recap", "board"),
+    MessageKind.PAUSED: ("paused",),
+    MessageKind.RESUMED: ("resumed", "awaited", "secrets", "board"),
+    MessageKind.SEAT_REPLACED: ("replaced", "awaited", "secrets", "recap", "board"),
+    MessageKind.TABLE_TALK: ("table_talk",),
+    MessageKind.REPLY: ("reply", "help", "log", "awaited"),
+    MessageKind.STATUS: ("awaited", "talk", "secrets", "board", "recap"),
+    MessageKind.GAME_OVER: ("game_over", "recap", "board"),
+}
+
+
+def _sections(ctx: MessageContext, model: Mapping[str, Any]) -> tuple[str, ...]:
+    """The email sections of this message (``SECTIONS``, adjusted by ``extra``)."""
+    extra = model["extra"]
+    kind = ctx.kind
+    if kind in (MessageKind.REMINDER, MessageKind.FINAL_WARNING) and extra.get("invitation"):
+        return ("invitation",)
+    if kind is MessageKind.SEAT_REPLACED:
+        if extra.get("you_were_replaced"):
+            return ("left",)
+        if not (extra.get("briefing", True) and model["me"]):
+            return ("recap", "awaited")
+    if kind is MessageKind.TIMED_OUT and not model["timed_out_you"]:
+        return ("recap", "awaited", "board")
+    sections = SECTIONS.get(kind, ())
+    if kind is MessageKind.GAME_OVER and extra.get("unmasking"):  # pbm.unmasking
+        sections = (*sections[:1], "unmasking", *sections[1:])
+    if kind is MessageKind.REPLY and model["answers"]:
+        sections = ("answers", *sections)
+    if extra.get("vote_ledger") and "board" in sections:  # pbm.vote_ledger, before the board
+        at = sections.index("board")
+        sections = (*sections[:at], "ledger", *sections[at:])
+    if kind is MessageKind.PROMPT and extra.get("started"):
+        sections = ("started", *sections)
+    if model["me"] is None:
+        sections = tuple(x for x in sections if x not in ("secrets", "started", "replaced"))
+    return sections

@@ -1,0 +1,137 @@
+"""SMS text: the GSM-7 alphabet, segment counting, transliteration to GSM-7, and fitting
+parts (longest variant that fits) or a relayed quote into at most 2 segments."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+
+from anyascii import anyascii
+
+_GSM7_BASIC = (
+    "@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞ\x1bÆæßÉ !\"#¤%&'()*+,-./0123456789:;<=>?"
+    "¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà"
+)
+_GSM7_EXTENDED = "^{}\\[~]|€\f"
+_GSM7_SET = frozenset(_GSM7_BASIC) | frozenset(_GSM7_EXTENDED)
+_GSM7_REPLACE = str.maketrans({
+    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "`": "'",
+    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"', "\u00bb": '"',
+    "\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2026": "...", "\u00a0": " ",
+    "\u2022": "*", "\u00b7": "*", "\u2192": "->", "\u2190": "<-", "\t": " ",
+})
+SMS_MAX_SEPTETS = 306  # 2 concatenated segments of 153 septets
+
+
+def is_gsm7(text: str) -> bool:
+    """True if every character of ``text`` is in the GSM 03.38 alphabet (basic or extended)."""
+    return all(ch in _GSM7_SET for ch in text)
+
+
+def gsm7_septets(text: str) -> int:
+    """Length in septets: extended characters (``[]{}^~|\\€``) take two."""
+    return sum(2 if ch in _GSM7_EXTENDED else 1 for ch in text)
+
+
+def sms_segments(text: str) -> int:
+    """How many SMS segments ``text`` needs (UCS-2 counting if it is not GSM-7)."""
+    if not text:
+        return 1
+    if is_gsm7(text):
+        n = gsm7_septets(text)
+        return 1 if n <= 160 else -(-n // 153)
+    units = len(text.encode("utf-16-le")) // 2
+    return 1 if units <= 70 else -(-units // 67)
+
+
+def to_gsm7(text: str) -> str:
+    """Text made GSM-7 safe, never with a ``?`` for a letter: straight quotes, accents
+    dropped where GSM-7 lacks them, other scripts transliterated (``anyascii``:
+    "Дмитрий" -> "Dmitriy"); a character with no Latin form is left out."""
+    out = []
+    for ch in text.translate(_GSM7_REPLACE):
+        if ch in _GSM7_SET:
+            out.append(ch)
+            continue
+        base = "".join(c for c in unicodedata.normalize("NFKD", ch)
+                       if not unicodedata.combining(c))
+        if not (base and all(c in _GSM7_SET for c in base)):
+            base = "".join(c for c in anyascii(ch) if c in _GSM7_SET)
+        out.append(base)
+    return "".join(out)
+
+
+#: UCS-2 budget: a message that must keep characters outside GSM-7 (table talk in another
+#: script, an emoji) is sent as UCS-2 in at most 2 segments of 67 UTF-16 units.
+SMS_MAX_UCS2_UNITS = 134
+
+
+def utf16_units(text: str) -> int:
+    """Length in UTF-16 code units (an emoji outside the BMP takes two)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def cut_utf16(text: str, units: int) -> str:
+    """``text`` cut to at most ``units`` UTF-16 units, never inside a character or before a
+    combining mark (the cut moves back to the start of that letter)."""
+    out, used = [], 0
+    for ch in text:
+        size = 2 if ord(ch) > 0xFFFF else 1
+        if used + size > units:
+            break
+        out.append(ch)
+        used += size
+    while out and unicodedata.combining(out[-1]):
+        out.pop()
+    return "".join(out)
+
+
+def relay_sms(head: str, quote: str, tail: str, more: str) -> str:
+    """A relayed text (table talk) kept faithful: GSM-7 in 2 segments when it can be,
+    else UCS-2 within ``SMS_MAX_UCS2_UNITS``; cut with ``more`` (a pointer to the full text)
+    when it does not fit. Only ``quote`` may leave GSM-7; ``head`` and ``tail`` are made
+    GSM-7 safe."""
+    head, tail = to_gsm7(head), to_gsm7(tail)
+    plain = quote.translate(_GSM7_REPLACE)
+    if is_gsm7(plain):
+        whole = f'{head} "{plain}" {tail}'.strip()
+        if gsm7_septets(whole) <= SMS_MAX_SEPTETS:
+            return whole
+        room = SMS_MAX_SEPTETS - gsm7_septets(f'{head} ""... {more}') - 1
+        cut = plain[:max(room, 0)]
+        while gsm7_septets(cut) > room:
+            cut = cut[:-1]
+        return f'{head} "{cut.rstrip()}..." {more}'
+    whole = f'{head} "{quote}" {tail}'.strip()
+    if utf16_units(whole) <= SMS_MAX_UCS2_UNITS:
+        return whole
+    room = SMS_MAX_UCS2_UNITS - utf16_units(f'{head} "…" {more}')
+    return f'{head} "{cut_utf16(quote, max(room, 0)).rstrip()}…" {more}'
+
+
+def fit_sms(parts: Sequence[Sequence[str]], limit: int = SMS_MAX_SEPTETS,
+            priority: Sequence[int] | None = None) -> str:
+    """Join SMS parts, taking for each part the longest variant that still fits.
+
+    ``parts`` is a list of alternatives, longest first (the last may be ``""``); parts are
+    fitted in ``priority`` order (default: first to last) and joined in their own order.
+    The result is GSM-7 and at most ``limit`` septets.
+    """
+    chosen = [to_gsm7(p[-1]) for p in parts]
+
+    def size(items: Sequence[str]) -> int:
+        return gsm7_septets(" ".join(x for x in items if x))
+
+    for i in priority if priority is not None else range(len(parts)):
+        for option in parts[i]:
+            trial = [*chosen[:i], to_gsm7(option), *chosen[i + 1 :]]
+            if size(trial) <= limit:
+                chosen = trial
+                break
+    text = " ".join(x for x in chosen if x)
+    if gsm7_septets(text) > limit:  # only if even the shortest variants overflow
+        cut = text[: limit - 3]
+        while gsm7_septets(cut) > limit - 3:  # extended characters take two septets
+            cut = cut[:-1]
+        text = cut.rstrip() + "..."
+    return text

@@ -1,0 +1,290 @@
+"""The message model one template render sees: ``ctx.extra`` normalised, the recap,
+the vote result, refusals in player words, folded notes, the headline and inbox preview."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from pbm.messages import MessageContext, MessageKind, board_content_id, board_image_key
+from pbm.render.board import awaited_model, board_model, me_model
+from pbm.render.names import HELP_FILES, SYMBOL_NAMES, format_deadline, subject_for
+from pbm.render.refusals import plain_reason
+from pbm.replies.extract import REPLY_MARKER
+from pbm.replies.menu import display_command
+
+#: Events left out of recaps (noise there; LOG still lists them).
+RECAP_SKIP = frozenset({"event.refilled", "vote.cast", "turn.started"})
+RECAP_LIMIT = 25
+
+
+def recap(events: Sequence[Mapping[str, Any]], limit: int = RECAP_LIMIT) -> dict[str, Any]:
+    """Event lines for "since your last message": text, private flag; the oldest dropped."""
+    lines = [{"text": e["text"], "private": e.get("audience") is not None,
+              "kind": e.get("kind", "")}
+             for e in events if e.get("kind") not in RECAP_SKIP]
+    dropped = max(0, len(lines) - limit)
+    return {"lines": lines[dropped:], "dropped": dropped}
+
+
+def _vote_result(events: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    for e in reversed(events):
+        if e.get("kind") == "vote.result":
+            data = e.get("data") or {}
+            counts = data.get("counts") or {}
+            return {
+                "text": e["text"],
+                "vote": str(data.get("vote", "")).capitalize(),
+                "outcome": str(data.get("outcome", "")).lower(),
+                "symbols": [SYMBOL_NAMES.get(s, s) for s in data.get("symbols") or []],
+                "counts": {SYMBOL_NAMES.get(k, k): v for k, v in sorted(counts.items())},
+                "cards": list(data.get("cards") or []),
+            }
+    return None
+
+
+#: Optional ``extra`` keys the templates read (missing ones are None).
+_OPTIONAL_EXTRA = (
+    "inviter", "message", "respond_by", "reason", "policy", "paused", "paused_hours",
+    "new_name", "briefing", "you_were_replaced", "aborted", "headline", "invitation", "who",
+    "played", "help", "log", "reply", "done", "rejected", "table_talk", "reply_to", "result",
+    "started", "you", "answers", "read_as", "timed_out", "timed_out_secret",
+)
+
+
+def _player_names(players: Any) -> list[str]:
+    names = []
+    for p in players or []:
+        names.append(str(p.get("name", "")) if isinstance(p, Mapping) else str(p))
+    return [n for n in names if n]
+
+
+def _normalise_extra(ctx: MessageContext) -> dict[str, Any]:
+    """``ctx.extra`` with the aliases folded in (see the module docstring)."""
+    extra = dict.fromkeys(_OPTIONAL_EXTRA)
+    extra.update(ctx.extra)
+    extra["players"] = _player_names(extra.get("players"))
+    extra["from"] = str(extra.get("from_name") or extra.get("from") or "A player")
+    extra["text"] = str(extra.get("text") or "")
+    extra["old_name"] = extra.get("old_name") or extra.get("previous_player")
+    timing = extra.get("timing") or {}
+    extra["timing"] = {k: _hours_text(v) for k, v in timing.items() if v}
+    if extra.get("respond_by_hours"):
+        extra["respond_by"] = _hours_text(extra["respond_by_hours"])
+    extra["paused_for"] = _hours_text(extra["paused_hours"]) if extra.get("paused_hours") else None
+    if extra.get("you") is None:
+        extra["you"] = True
+    result = extra.get("result")
+    if ctx.kind is MessageKind.REPLY and isinstance(result, Mapping):
+        # The service's own Result (``pbm.games.Result.to_dict()``), when no parse report.
+        view = ctx.seat_view
+        if extra.get("done") is None:
+            extra["done"] = [display_command(str(c), view) for c in result.get("done") or []]
+        if extra.get("rejected") is None:
+            extra["rejected"] = [
+                {"command": display_command(str(r.get("command", "")), view),
+                 "reason": str(r.get("reason", ""))}
+                for r in result.get("not_done") or []]
+    return extra
+
+
+def _hours_text(hours: Any) -> str:
+    try:
+        value = float(hours)
+    except (TypeError, ValueError):
+        return str(hours)
+    from pbm.humanize import hours
+
+    return hours(value)
+
+
+def visible_events(ctx: MessageContext) -> list[dict[str, Any]]:
+    """The context's events this recipient may see (defence in depth: the service filters
+    already; an event for other seats never reaches a template)."""
+    out = []
+    for event in ctx.events:
+        audience = event.get("audience")
+        if audience is None or (ctx.seat is not None and ctx.seat in audience):
+            out.append(event)
+    return out
+
+
+def _model(ctx: MessageContext) -> dict[str, Any]:
+    if ctx.seat_view is not None and ctx.seat is not None and ctx.seat_view["seat"] != ctx.seat:
+        raise ValueError(f"the seat view of seat {ctx.seat_view['seat']} was given for a "
+                         f"message to seat {ctx.seat}")
+    events = visible_events(ctx)
+    if len(events) != len(ctx.events):
+        ctx = replace(ctx, events=events)
+    view = ctx.seat_view
+    public = view["public"] if view else None
+    extra = _normalise_extra(ctx)
+    reply = extra.get("reply") or {}
+    result_event = extra.get("result") if ctx.kind is MessageKind.VOTE_RESULT else None
+    if isinstance(result_event, Mapping) and result_event.get("audience") is not None:
+        result_event = None
+    model: dict[str, Any] = {
+        "ctx": ctx,
+        "kind": ctx.kind.value,
+        "game": ctx.game_name,
+        "player": ctx.player_name,
+        "extra": extra,
+        "marker": REPLY_MARKER,
+        "board": board_model(public, view) if public else None,
+        "board_cid": board_content_id(board_image_key(ctx.game_id, public["version"]))
+        if public else None,
+        "me": me_model(view) if view else None,
+        "awaited": awaited_model(view) if ctx.kind is not MessageKind.GAME_OVER else None,
+        "deadline": format_deadline(ctx.deadline, ctx.time_zone),
+        "recap": recap([e for e in ctx.events if not (
+            ctx.kind is MessageKind.VOTE_RESULT and e.get("kind") == "vote.result")]),
+        "vote_result": _vote_result(
+            [*ctx.events, result_event] if isinstance(result_event, Mapping) else ctx.events),
+        "table_talk": list(extra.get("table_talk") or []),
+        "reply": {
+            "understood": reply.get("understood") or [],
+            "meta": reply.get("meta") or [],
+            "not_understood": reply.get("not_understood") or [],
+            "ignored": reply.get("ignored") or [],
+        },
+        "done": list(extra.get("done") or []),
+        "rejected": list(extra.get("rejected") or []),
+        "help": extra.get("help"),
+        "help_file": None if extra.get("help") is None
+        else HELP_FILES.get(str(extra["help"]).upper(), "general"),
+        "show_log": bool(extra.get("log")),
+        "reply_to": extra.get("reply_to"),
+        "played": display_command(str(extra["played"]), view) if extra.get("played") else None,
+        "timed_out_you": bool(extra.get("you", True)),
+        "answers": list(extra.get("answers") or []),  # settings (pbm.settings)
+        "subject": subject_for(ctx.game_name),  # one-tap mailto: buttons reply in thread
+    }
+    model["viewed"] = viewed_cards(model) if ctx.kind is MessageKind.REPLY else []
+    if ctx.kind is MessageKind.REPLY:
+        turn_name = model["board"]["turn_name"] if model["board"] else ""
+        model["rejected"] = [
+            {**r, "reason": plain_reason(str(r["command"]), str(r["reason"]), view,
+                                         model["awaited"], turn_name)}
+            for r in model["rejected"]]
+    model["folded"] = _folded_notes(extra, view)
+    model["headline"] = _headline(ctx, model)
+    model["preview"] = _preview(model)
+    return model
+
+
+def _folded_notes(extra: Mapping[str, Any], view: Mapping[str, Any] | None) -> list[str]:
+    """Sentences folded in from what would have been a message of its own (an
+    acknowledgement, a timeout notice): see ``pbm.outbox.fold_into_next``."""
+    notes = []
+    if extra.get("timed_out"):
+        played = "a Vote card" if extra.get("timed_out_secret") else \
+            display_command(str(extra["timed_out"]), view)
+        notes.append(f"Time ran out: {played} was played for you.")
+    if extra.get("read_as"):
+        notes.append("We read your reply as " + "; ".join(map(str, extra["read_as"])) + ".")
+    return notes
+
+
+def _preview(model: Mapping[str, Any]) -> str:
+    """The inbox preview: what is needed and by when ("Your turn: choose one action by
+    Tue 18 Mar 18:00 CET"), else the headline."""
+    headline = str(model["headline"]).rstrip(".")
+    deadline = model["deadline"]
+    awaited = model["awaited"]
+    if awaited and model["kind"] != MessageKind.GAME_OVER.value:
+        needed = str(awaited["headline"]).rstrip(".")
+        if needed not in headline:  # an answer or a notice: then what is still needed
+            headline = f"{headline}. {needed}"
+        return f"{headline} by {deadline['short']}" if deadline else headline
+    return headline
+
+
+def _headline(ctx: MessageContext, m: Mapping[str, Any]) -> str:
+    kind = ctx.kind
+    awaited = m["awaited"]
+    extra = m["extra"]
+    if kind is MessageKind.INVITATION or (
+            kind in (MessageKind.REMINDER, MessageKind.FINAL_WARNING) and extra.get("invitation")):
+        prefix = {MessageKind.REMINDER: "Reminder: ",
+                  MessageKind.FINAL_WARNING: "Last call: "}.get(kind, "")
+        return f"{prefix}You are invited to play Tortuga 1667: game {ctx.game_name}"
+    if kind is MessageKind.GAME_STARTED:
+        return f"Game {ctx.game_name} has started"
+    if kind in (MessageKind.PROMPT, MessageKind.STATUS, MessageKind.REMINDER,
+                MessageKind.FINAL_WARNING, MessageKind.RESUMED) and awaited:
+        prefix = {MessageKind.REMINDER: "Reminder: ",
+                  MessageKind.FINAL_WARNING: "Last call: "}.get(kind, "")
+        return prefix + awaited["headline"]
+    if kind is MessageKind.STATUS:
+        return "Nothing is awaited from you right now"
+    if kind is MessageKind.NOTICE:
+        if extra.get("headline"):
+            return str(extra["headline"])
+        return m["recap"]["lines"][-1]["text"] if m["recap"]["lines"] else "News from your game"
+    if kind is MessageKind.VOTE_RESULT:
+        vr = m["vote_result"]
+        return vr["text"] if vr else "The vote is over"
+    if kind is MessageKind.TIMED_OUT:
+        if not m["timed_out_you"]:
+            who = extra.get("who") or "A player"
+            return f"{who} ran out of time" + (
+                f": {m['played']} was played for them" if m["played"] else "")
+        if m["played"]:
+            return f"Time ran out: {m['played']} was played for you"
+        if extra.get("paused"):
+            return "Time ran out: the game is paused"
+        return "Time ran out: a default answer was played for you"
+    if kind is MessageKind.PAUSED:
+        return f"Game {ctx.game_name} is paused"
+    if kind is MessageKind.RESUMED:
+        return f"Game {ctx.game_name} is running again"
+    if kind is MessageKind.SEAT_REPLACED:
+        if extra.get("you_were_replaced"):
+            return f"You have left game {ctx.game_name}"
+        if extra.get("briefing", m["me"] is not None) and m["me"]:
+            return f"Welcome aboard: you take over a seat in game {ctx.game_name}"
+        new = extra.get("new_name") or "A new player"
+        return f"{new} takes over {extra.get('old_name') or 'a seat'}'s seat"
+    if kind is MessageKind.TABLE_TALK:
+        return f"{extra.get('from', 'A player')} says"
+    if kind is MessageKind.REPLY:
+        if m["answers"] and not (m["done"] or m["rejected"]):
+            return settings_headline(m["answers"])
+        if m["viewed"]:
+            return "You saw " + " and ".join(
+                f"card {c['position']}: {c['title']}" for c in m["viewed"])
+        if m["done"]:
+            return "Done: " + "; ".join(m["done"])
+        if m["rejected"] or m["reply"]["not_understood"]:
+            return "Nothing was changed"
+        return "Your reply"
+    if kind is MessageKind.GAME_OVER:
+        board = m["board"]
+        if extra.get("aborted"):
+            return "The game was stopped"
+        if board and board["winner_name"]:
+            return f"Game over: the {board['winner_name']} win"
+        return "Game over"
+    return f"Game {ctx.game_name}"
+
+
+def settings_headline(answers: Sequence[str]) -> str:
+    """The subject line of an answer to settings: ``Your settings`` or ``Set: ZONE, VIA``."""
+    verbs = [a.split(" ", 1)[0].rstrip(":") for a in answers]
+    return "Your settings" if verbs == ["SETTINGS"] else "Set: " + ", ".join(verbs)
+
+
+def viewed_cards(model: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The Event cards a VIEW in this reply showed the player (from its own seat view)."""
+    me = model["me"]
+    if not me:
+        return []
+    known = {p["position"]: p["title"] for p in me["peeks"]}
+    out = []
+    for done in model["done"]:
+        words = str(done).split()
+        if words and words[0].upper() == "VIEW":
+            out += [{"position": int(w), "title": known[int(w)]}
+                    for w in words[1:] if w.isdigit() and int(w) in known]
+    return out

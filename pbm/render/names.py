@@ -1,0 +1,90 @@
+"""Names and words of the game as players read them: ships, ranks, teams, symbols, Event
+titles, help topics, short names and game names, the subject line, deadlines in a zone."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from engine.cards import EventTitle
+
+SHIP_NAMES = {"FD": "Flying Dutchman", "JR": "Jolly Roger"}
+RANK_NAMES = {"CAPTAIN": "Captain", "FIRST_MATE": "First Mate", "CABIN_BOY": "Cabin Boy",
+              "GOVERNOR": "Governor"}
+TEAM_NAMES = {"BRITISH": "British", "FRENCH": "French", "DUTCH": "Dutch"}
+SYMBOL_NAMES = {"CANNON": "Cannon", "TORCH": "Torch", "WATER": "Water", "BRITISH": "British",
+                "FRENCH": "French", "SKULL": "Skull", "HELM": "Helm"}
+VOTE_SECTION = {"ATTACK": "top", "BRAWL": "middle", "MUTINY": "bottom"}
+VOTE_RULE = {
+    "ATTACK": "Attack counts the top symbols: it succeeds with at least 1 Cannon and more "
+              "Torches than Waters; then the Captain takes 1 treasure.",
+    "BRAWL": "Brawl counts the flags: the side with more flags gets both Tortuga treasures "
+             "(a tie splits them 1 and 1).",
+    "MUTINY": "Mutiny counts the bottom symbols: more Skulls than Helms maroons the Captain.",
+}
+#: HELP topics -> templates/help/<file>.txt
+HELP_FILES = {
+    "": "general", "VOTE": "vote", "ATTACK": "vote", "MUTINY": "vote", "BRAWL": "vote",
+    "TURN": "turn", "VIEW": "turn", "REVEAL": "turn", "FORCE": "turn", "ROW": "turn",
+    "BOARD": "turn", "LAND": "turn", "MAROON": "turn", "SHIFT": "turn", "ACTIONS": "turn",
+    "RANKS": "turn", "VOTES": "vote",
+    "CARDS": "cards", "MARQUE": "cards", "SAVE": "cards", "SHOOT": "cards", "GIVE": "cards",
+    "MAP": "cards", "TAKE": "cards", "PLACE": "cards", "FOUNTAIN": "cards", "ACCEPT": "cards",
+    "ATLANTIS": "cards", "CHOOSE": "cards", "EVENTS": "cards",
+    "SAY": "talk", "STATUS": "talk", "LOG": "talk", "STOP": "talk", "START": "talk",
+    "JOIN": "talk", "DECLINE": "talk", "TALK": "talk", "HELP": "general",
+    "SETTINGS": "settings", "ZONE": "settings", "QUIET": "settings", "AWAY": "settings",
+    "BACK": "settings", "VIA": "settings", "DIGEST": "settings", "CALENDAR": "settings",
+}
+
+
+def title_label(title: str) -> str:
+    """``"LETTER_OF_MARQUE"`` -> ``"Letter of Marque"``."""
+    try:
+        return EventTitle(title).label
+    except ValueError:
+        return title.replace("_", " ").title()
+
+
+def subject_for(game_name: str) -> str:
+    """The subject of every message of one game (constant, so a game is one thread)."""
+    return f"[Tortuga: {game_name}] Tortuga 1667 by mail"
+
+
+def short_game(name: str, width: int = 20) -> str:
+    """A game name cut at a word boundary to at most ``width`` characters."""
+    name = " ".join(name.split())
+    if len(name) <= width:
+        return name
+    cut = name[:width].rsplit(" ", 1)[0]
+    return cut if len(cut) >= width // 2 else name[:width]
+
+
+def short_name(name: str, width: int = 12) -> str:
+    """A name cut to ``width`` characters (a prefix still resolves in replies if unique)."""
+    name = " ".join(name.split())
+    return name if len(name) <= width else name[:width].rstrip()
+
+
+def _zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def format_deadline(deadline: datetime | None, time_zone: str) -> dict[str, str] | None:
+    """The deadline in the player's zone and in UTC (``local``, ``utc``, ``short``)."""
+    if deadline is None:
+        return None
+    if deadline.tzinfo is None:
+        deadline = deadline.replace(tzinfo=UTC)
+    local = deadline.astimezone(_zone(time_zone))
+    utc = deadline.astimezone(UTC)
+    zone = local.tzname() or time_zone
+    return {
+        "local": f"{local:%a %d %b %Y, %H:%M} {zone}",
+        "utc": f"{utc:%a %d %b, %H:%M} UTC",
+        "short": f"{local:%a %d %b %H:%M} {zone}",
+        "same": "1" if local.utcoffset() == utc.utcoffset() else "",
+    }

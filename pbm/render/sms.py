@@ -1,0 +1,364 @@
+"""The SMS form of a message: the menu in few characters, one text per kind, STATUS and
+LOG in two texts, the short HELP, and the answer to a reply; GSM-7, 2 segments each."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pbm.messages import MessageContext, MessageKind
+from pbm.render.email import TEMPLATES
+from pbm.render.gsm7 import SMS_MAX_SEPTETS, fit_sms, gsm7_septets, relay_sms, to_gsm7
+from pbm.render.model import RECAP_SKIP
+from pbm.render.names import HELP_FILES, VOTE_SECTION, short_game, short_name, title_label
+from pbm.replies.menu import MenuOption
+
+_BY_ARGUMENT_VERBS = ("VOTE", "CHOOSE", "SHOOT", "GIVE")
+
+
+def _sms_options(menu: Sequence[MenuOption], width: int | None, collapse: bool,
+                 hand: Mapping[int, str] | None = None) -> str:
+    """The menu for an SMS: ``1=VIEW _ _ 2=REVEAL _ ...``, or ``SHOOT: 1=Ann 3=Cleo`` when
+    every option is one verb picked by number; names cut to ``width``; with ``collapse``
+    long lists of targets become one template (``MAROON name``)."""
+    plain = [o for o in menu if not o.is_template]
+    verbs = {o.verb for o in plain}
+    if plain and len(verbs) == 1 and next(iter(verbs)) in _BY_ARGUMENT_VERBS:
+        verb = next(iter(verbs))
+        items = []
+        for option in menu:
+            if option.is_template or option.verb != verb:
+                items.append(f"{option.number}={option.display}")
+                continue
+            arg = option.display.split(" ", 1)[1] if " " in option.display else ""
+            if verb == "VOTE" and hand is not None:
+                arg = hand.get(option.number, arg)
+            if width is not None:
+                arg = short_name(arg, width)
+            items.append(f"{option.number}={arg}")
+        if verb == "CHOOSE":
+            return " ".join(f"{o.number}=card {o.number}" for o in plain)
+        if collapse and verb in ("SHOOT", "GIVE"):
+            return f"{verb} name or seat no."
+        return ("" if verb == "VOTE" else f"{verb}: ") + " ".join(items)
+    items: list[str] = []
+    seen_templates: set[str] = set()
+    for option in menu:
+        display = option.display
+        if collapse and not option.is_template and option.verb in (
+                "MAROON", "MARQUE", "SHOOT", "GIVE") and len(
+                [o for o in menu if o.verb == option.verb]) > 1:
+            template = {"MAROON": "MAROON name", "MARQUE": "MARQUE name FD/JR",
+                        "SHOOT": "SHOOT name", "GIVE": "GIVE name"}[option.verb]
+            if template in seen_templates:
+                continue
+            seen_templates.add(template)
+            items.append(template)
+            continue
+        if option.verb == "VOTE" and hand is not None and not option.is_template:
+            arg = display.split(" ", 1)[1] if " " in display else ""
+            items.append(f"{option.number}={hand.get(option.number, arg)}")
+            continue
+        if width is not None and option.verb in ("MAROON", "SHOOT", "GIVE", "MARQUE") \
+                and not option.is_template:
+            verb, _, rest = display.partition(" ")
+            if option.verb == "MARQUE":
+                name, _, ship = rest.rpartition(" ")
+                display = f"{verb} {short_name(name, width)} {ship}"
+            else:
+                display = f"{verb} {short_name(rest, width)}"
+        items.append(f"{option.number}={display}")
+    return " ".join(items)
+
+
+def _sms_awaited(model: Mapping[str, Any], head: str) -> str:
+    awaited = model["awaited"]
+    deadline = model["deadline"]
+    by = [f"By {deadline['short']}.", ""] if deadline else [""]
+    menu = awaited["menu"]
+    hand = _vote_hand(model)
+    info = awaited["sms_info"]
+    options = [
+        "Reply " + _sms_options(menu, None, False, hand),
+        "Reply " + _sms_options(menu, 10, False, hand),
+        "Reply " + _sms_options(menu, 6, False, hand),
+        "Reply " + _sms_options(menu, 6, True, hand),
+        "Reply STATUS for your options.",
+    ]
+    parts = [
+        [head],
+        [awaited["sms_head"], awaited["sms_head"][:60]],
+        options,
+        [info, info[:80], ""],
+        by,
+        ["STATUS=full picture", "STATUS=all"],
+    ]
+    return fit_sms(parts, priority=(0, 5, 1, 4, 2, 3))
+
+
+def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
+    """The SMS form: at most 2 GSM-7 segments, the game named, STATUS for the full picture."""
+    kind = ctx.kind
+    extra = model["extra"]
+    game = short_game(ctx.game_name)
+    head = f"Tortuga {game}:"
+    awaited = model["awaited"]
+    me = model["me"]
+    if kind is MessageKind.INVITATION or (
+            kind in (MessageKind.REMINDER, MessageKind.FINAL_WARNING) and extra.get("invitation")):
+        inviter = extra.get("inviter")
+        players = extra.get("players") or []
+        who = f"{short_name(inviter, 20)} invites you" if inviter else "You are invited"
+        size = f" ({len(players)} players)" if players else ""
+        deadline = model["deadline"]
+        again = "Reminder: " if kind is not MessageKind.INVITATION else ""
+        return fit_sms([
+            [f"{again}Tortuga 1667 by text: {who} to game {game}{size}."],
+            ["Reply JOIN to play or DECLINE."],
+            [f"Answer by {deadline['short']}." if deadline else ""],
+            ["HELP for how to play.", ""],
+        ])
+    if kind is MessageKind.TABLE_TALK:
+        speaker = short_name(str(extra.get("from") or "A player"), 20)
+        return relay_sms(f"{head} {speaker} says:", str(extra.get("text", "")),
+                         "Reply SAY text to answer all.", "(cut: LOG or email has it all)")
+    if kind is MessageKind.PAUSED:
+        reason = extra.get("reason") or "the admin paused it"
+        return fit_sms([[head], [f"game paused ({reason}).", "game paused."],
+                        ["Nothing is awaited until it resumes."]])
+    if kind is MessageKind.REPLY:
+        return _sms_reply(model, head)
+    if awaited and kind in (MessageKind.PROMPT, MessageKind.STATUS, MessageKind.REMINDER,
+                            MessageKind.FINAL_WARNING, MessageKind.RESUMED,
+                            MessageKind.SEAT_REPLACED, MessageKind.GAME_STARTED,
+                            MessageKind.NOTICE):
+        prefix = {MessageKind.REMINDER: "Reminder!", MessageKind.FINAL_WARNING: "LAST CALL!",
+                  MessageKind.RESUMED: "Game resumed.",
+                  MessageKind.SEAT_REPLACED: f"You took over seat {me['number']}, you are "
+                  f"{me['loyalty_name']}." if me else "You took over a seat.",
+                  MessageKind.GAME_STARTED: f"Game on! You are {me['loyalty_name']}."
+                  if me else "Game on!"}.get(kind, "")
+        if kind in (MessageKind.REMINDER, MessageKind.FINAL_WARNING) and extra.get(
+                "if_silent_sms"):  # what is played for this decision if no reply comes
+            prefix += f" No reply = {extra['if_silent_sms']}."
+        talk = model["table_talk"]
+        if talk:
+            prefix = (prefix + f" {len(talk)} new SAY msg(s).").strip()
+        if model["folded"]:
+            prefix = (" ".join(model["folded"]) + " " + prefix).strip()
+        return _sms_awaited(model, f"{head} {prefix}".strip())
+    if kind is MessageKind.GAME_STARTED and me:
+        return fit_sms([[f"{head} game on! You are {me['loyalty_name']}, {me['where']}."],
+                        ["Reply STATUS for the board."]])
+    if kind is MessageKind.TIMED_OUT:
+        if model["played"]:
+            return fit_sms([[head], [f"time ran out, {model['played']} was played for you."],
+                            ["STATUS=full picture", ""]])
+        return fit_sms([[head], ["time ran out; the game is paused."]])
+    if kind is MessageKind.GAME_OVER:
+        board = model["board"]
+        score = board["score"] if board else None
+        result = model["headline"]
+        if score:
+            result += f", British {score['british']} French {score['french']}."
+        you = f"You were {me['loyalty_name']}." if me else ""
+        everyone = ""
+        if board and board["loyalties"]:
+            everyone = "Teams: " + ", ".join(
+                f"{short_name(x['name'], 8)} {x['loyalty'][0]}" for x in board["loyalties"])
+        return fit_sms([[head], [result], [you], [everyone, ""], ["Thanks for playing!", ""]])
+    if kind is MessageKind.VOTE_RESULT and model["vote_result"]:
+        return fit_sms([[head], [model["vote_result"]["text"]], ["STATUS=full picture", ""]])
+    if kind is MessageKind.STATUS:
+        return fit_sms([[head], ["Nothing is awaited from you now."],
+                        [f"You are {me['where']}." if me else ""], ["LOG=recent history", ""]])
+    return fit_sms([[head], [model["headline"]], ["STATUS=full picture", ""]])
+
+
+# ------------------------------------------------------------------ SMS: STATUS, HELP, LOG
+
+SMS_SYMBOL = {"CANNON": "Cannon", "TORCH": "Torch", "WATER": "Water", "BRITISH": "Brit",
+              "FRENCH": "Fren", "SKULL": "Skull", "HELM": "Helm"}
+SMS_RANK = {"CAPTAIN": "Capt", "FIRST_MATE": "1stMate", "CABIN_BOY": "CabinBoy",
+            "GOVERNOR": "Gov"}
+SMS_STATUS_PARTS = 2  # STATUS by SMS: at most this many messages of 2 segments each
+
+
+def sms_card(card: Mapping[str, Any], section: str | None = None) -> str:
+    """A Vote card's symbols for SMS: one section (``Cannon+Torch``) or all three
+    (``Cannon/Brit/Skull``: top, middle, bottom)."""
+    def one(symbols: Sequence[str]) -> str:
+        return "+".join(SMS_SYMBOL.get(x, x) for x in symbols) or "blank"
+
+    if section is not None:
+        return one(card[section])
+    return "/".join(one(card[part]) for part in ("top", "middle", "bottom"))
+
+
+def _sms_person(public: Mapping[str, Any], seat: int, me: int | None, width: int,
+                kept_cards: bool = True) -> str:
+    player = next(p for p in public["players"] if p["seat"] == seat)
+    name = "you" if seat == me else short_name(to_gsm7(player["name"]), width)
+    ranks = "+".join(SMS_RANK.get(r, r) for r in player.get("ranks") or [])
+    kept = ",".join(title_label(t) for t in player.get("kept") or []) if kept_cards and \
+        seat != me else ""
+    return name + (f" {ranks}" if ranks else "") + (f" ({kept})" if kept else "")
+
+
+def sms_board(public: Mapping[str, Any], me: int | None, width: int = 10,
+              kept: bool = True) -> str:
+    """Both ships' lines with ranks and holds, Tortuga, the Galleon and the score; with
+    ``kept``, the cards in front of the others (the player's own are in the second text)."""
+    parts = []
+    for ship in public["ships"]:
+        code = ship["ship"]
+        line = ", ".join(_sms_person(public, s, me, width, kept)
+                         for s in ship["line"]) or "empty"
+        rower = public["rowboats"].get(code)
+        boat = f"; rowboat {_sms_person(public, rower, me, width, kept)}" \
+            if rower is not None else ""
+        parts.append(f"{code}: {line}{boat}; holds B{ship['british']} F{ship['french']}.")
+    ashore = ", ".join(_sms_person(public, s, me, width, kept)
+                       for s in public["tortuga"]) or "nobody"
+    parts.append(f"Tortuga: {ashore}; B{public['tortuga_british']} "
+                 f"F{public['tortuga_french']}.")
+    score = public["score"]
+    parts.append(f"Galleon {public['galleon']}. Score B{score['british']} "
+                 f"F{score['french']}.")
+    return " ".join(parts)
+
+
+def _sms_status(model: Mapping[str, Any], head: str) -> list[str]:
+    """STATUS by SMS: the board, then the player's secrets and what is awaited."""
+    me = model["me"]
+    board_view = model["ctx"].seat_view["public"] if model["ctx"].seat_view else None
+    if board_view is None:
+        return [fit_sms([[head], [model["headline"]], ["HELP=how to play", ""]])]
+    seat = me["seat"] if me else None
+    board = [sms_board(board_view, seat, w, kept) for kept in (True, False)
+             for w in (12, 8, 5)]
+    n = SMS_STATUS_PARTS
+    first = fit_sms([[f"{head} (1/{n}) Turn {board_view['turn_number']}."],
+                     [f"You are {me['loyalty_name']}." if me else ""], board])
+    secrets: list[list[str]] = [[f"{head} (2/{n})"]]
+    if me:
+        hand = " ".join(f"{c['number']}={sms_card(c['sections'])}" for c in me["hand"])
+        secrets.append([f"Vote cards (top/mid/bottom): {hand}." if hand
+                        else "No Vote cards.", f"Cards: {hand}." if hand else ""])
+        known = ", ".join(f"{p['position']}={p['title']}" for p in me["peeks"])
+        secrets.append([f"You know: {known}." if known else "You know no Event card."])
+        if me["kept"]:
+            secrets.append([f"In front of you: {', '.join(me['kept'])}.", ""])
+    awaited = model["awaited"]
+    deadline = model["deadline"]
+    by = f", by {deadline['short']}" if deadline else ""
+    if awaited:
+        hand_map = _vote_hand(model)
+        awaited_now = awaited["sms_head"].rstrip(".:?!")
+        secrets.append([f"{awaited_now}{by}.", f"{awaited_now[:60]}{by}."])
+        secrets.append(["Reply " + _sms_options(awaited["menu"], None, False, hand_map),
+                        "Reply " + _sms_options(awaited["menu"], 8, False, hand_map),
+                        "Reply " + _sms_options(awaited["menu"], 6, True, hand_map),
+                        "HELP TURN for the moves."])
+        if awaited["sms_info"]:
+            secrets.append([awaited["sms_info"], ""])
+    else:
+        waiting = board_view.get("vote")
+        who = model["board"]["turn_name"] if model["board"] else ""
+        secrets.append(["Nothing is awaited from you now" +
+                        (f"; it is {to_gsm7(who)}'s turn." if who and not waiting else ".")])
+    secrets.append(["LOG=recent history", ""])
+    return [first, fit_sms(secrets)]
+
+
+def _vote_hand(model: Mapping[str, Any]) -> dict[int, str] | None:
+    """Card number -> its symbols for the section being voted (None if no vote awaited)."""
+    awaited = model["awaited"]
+    if not awaited or not model["me"] or not awaited.get("vote"):
+        return None
+    section = VOTE_SECTION.get(awaited["vote"], "top")
+    return {c["number"]: sms_card(c["sections"], section) for c in model["me"]["hand"]}
+
+
+def sms_help(topic: str) -> str:
+    """The short SMS help for ``topic`` ("" for the general help)."""
+    name = HELP_FILES.get(topic.upper(), "general")
+    return (TEMPLATES / "help" / "sms" / f"{name}.txt").read_text(encoding="utf-8").strip()
+
+
+def _sms_log(model: Mapping[str, Any], head: str) -> list[str]:
+    """LOG by SMS: the newest public events that fit in 2 messages, oldest first."""
+    lines = [to_gsm7(e["text"]) for e in model["ctx"].events if e.get("audience") is None
+             and e.get("kind") not in RECAP_SKIP]
+    messages: list[str] = []
+    budget = SMS_MAX_SEPTETS - gsm7_septets(head) - 12
+    for _ in range(SMS_STATUS_PARTS):
+        chunk: list[str] = []
+        while lines and gsm7_septets(" ".join([lines[-1], *chunk])) <= budget:
+            chunk.insert(0, lines.pop())
+        if not chunk:
+            break
+        messages.insert(0, " ".join(chunk))
+    if not messages:
+        return [fit_sms([[head], ["LOG: nothing has happened yet."]])]
+    n = len(messages)
+    return [fit_sms([[f"{head} LOG{f' ({i + 1}/{n})' if n > 1 else ''}:"], [text]])
+            for i, text in enumerate(messages)]
+
+
+def _sms_messages(ctx: MessageContext, model: Mapping[str, Any]) -> list[str]:
+    """Every SMS of one message: STATUS, and a reply asking for HELP or LOG, may take two
+    (each at most 2 segments); everything else is one."""
+    head = f"Tortuga {to_gsm7(short_game(ctx.game_name))}:"
+    if ctx.kind is MessageKind.STATUS:
+        return _sms_status(model, head)
+    if ctx.kind is MessageKind.REPLY and (model["help"] is not None or model["show_log"]):
+        reply = model["reply"]
+        out = []
+        if model["done"] or model["rejected"] or reply["not_understood"]:
+            out.append(_sms_reply(model, head, hint=False))
+        if model["help"] is not None:
+            out.append(fit_sms([[head], [sms_help(str(model["help"]))]]))
+        if model["show_log"]:
+            out += _sms_log(model, head)
+        return out[:SMS_STATUS_PARTS + 1]
+    return [_sms(ctx, model)]
+
+
+def _sms_reply(model: Mapping[str, Any], head: str, hint: bool = True) -> str:
+    reply = model["reply"]
+    parts: list[list[str]] = [[head]]
+    for answer in model["answers"]:
+        parts.append([answer, answer[:150].rsplit(" ", 1)[0] + "..."])
+    seen = model["viewed"]
+    if seen:
+        cards = ", ".join(f"{c['position']}={c['title']}" for c in seen)
+        parts.append([f"You saw {cards} (only you know)."])
+    if model["done"]:
+        parts.append(["Done: " + "; ".join(model["done"]) + "."])
+    for item in model["rejected"][:1]:
+        reason = str(item["reason"]).rstrip(".")
+        parts.append([f"Not done: {item['command']}: {reason}.",
+                      f"Not done: {item['command']}: {reason.split('. ')[-1]}.",
+                      f"Not done: {item['command']}."])
+    for item in reply["not_understood"][:1]:
+        line = short_name(item["line"], 30)
+        hint = f" Did you mean {item['suggestion']}?" if item.get("suggestion") else ""
+        parts.append([f'Not understood: "{line}".{hint}', f"Not understood.{hint}"])
+    if reply["meta"] and not (model["done"] or model["rejected"] or reply["not_understood"]
+                              or model["answers"]):
+        names = ", ".join(m["name"] for m in reply["meta"])
+        parts.append([f"OK: {names}."])
+    awaited = model["awaited"]
+    if awaited:
+        hand = _vote_hand(model)
+        options = [
+            "Still awaited: " + _sms_options(awaited["menu"], None, False, hand),
+            "Still awaited: " + _sms_options(awaited["menu"], 10, False, hand),
+            "Still awaited: " + _sms_options(awaited["menu"], 6, True, hand),
+            "Reply STATUS for your options.",
+        ]
+        parts.append(options)
+    if hint:
+        parts.append(["HELP=how to reply", ""])
+    return fit_sms(parts)
