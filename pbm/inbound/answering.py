@@ -1,0 +1,119 @@
+"""Answering a reply: what applying it did (``_Outcome``), the REPLY message, the cap on
+answers to replies that did nothing, and the note to mail that carried no seat's secret."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import Session
+
+from pbm.config import get_settings
+from pbm.inbound.storage import EMAIL
+
+
+@dataclass
+class _Outcome:
+    """What applying one reply did (for the REPLY message)."""
+
+    done: list[str] | None = None
+    rejected: list[dict[str, str]] | None = None
+    help: str | None = None
+    log: bool = False
+    result: dict[str, Any] | None = None
+    told: bool = False  # the seat already got a fresh message in this transaction
+    notes: list[str] | None = None
+    answers: list[str] | None = None  # the answers to settings (SETTINGS, ZONE, AWAY ...)
+
+    def add_done(self, text: str) -> None:
+        self.done = [*(self.done or []), text]
+
+    def reject(self, command: str, reason: str) -> None:
+        self.rejected = [*(self.rejected or []), {"command": command, "reason": reason}]
+
+    def needs_reply(self, parsed: Any, seat: int) -> bool:
+        if parsed.not_understood or self.rejected or self.help is not None or self.log:
+            return True
+        if self.notes or self.answers:
+            return True
+        return not self.told
+
+
+def _may_answer_idle(session: Session, game: Any, player: Any, row: Any, now: datetime) -> bool:
+    """At most ``not_understood_answers_per_sender_per_hour`` answers to replies that did
+    nothing; past it the admin is told (once a day) and the sender gets no answer."""
+    from pbm.models import OutboundMessage
+    from pbm.outbox import alert_admin
+
+    limit = get_settings().not_understood_answers_per_sender_per_hour
+    keys = session.execute(sa.select(OutboundMessage.dedupe_key).where(
+        OutboundMessage.player_id == player.id, OutboundMessage.kind == "reply",
+        OutboundMessage.dedupe_key.like("%:nu:%"),
+        OutboundMessage.created_at >= now - timedelta(hours=1))).scalars()
+    sent = len({key.rsplit(":nu:", 1)[0] for key in keys})  # one answer, any channels
+    if sent < limit:
+        return True
+    alert_admin(session, game, f"no more answers to {row.sender} for now",
+                f"{row.sender} sent {sent + 1} replies in the last hour that changed nothing "
+                f"(not understood, or empty). They got {sent} answers; the rest are kept but "
+                "not answered, so a mail robot cannot loop with us. Check the inbound "
+                "messages of this sender on the admin site.",
+                now=now, dedupe=f"idle-cap:{player.id}:{now:%Y-%m-%d}")
+    return False
+
+
+def _write_reply(session: Session, game: Any, seat: Any, player: Any, row: Any, parsed: Any,
+                 outcome: _Outcome, now: datetime, suffix: str = "") -> None:
+    from pbm import games, outbox, timing
+    from pbm.messages import MessageKind
+
+    state = games.load_state(game) if game.state_json else None
+    deadlines = [d for d in timing.open_deadlines(session, game.id, seat=seat.seat_index)
+                 if d.kind != timing.INVITATION]
+    extra: dict[str, Any] = {
+        "reply": parsed.to_dict(),
+        "done": outcome.done or [],
+        "rejected": outcome.rejected or [],
+        "help": outcome.help,
+        "log": outcome.log,
+        "answers": outcome.answers or [],
+    }
+    if outcome.result is not None:
+        extra["result"] = outcome.result
+    events = None
+    if outcome.log:
+        public = [e for e in outbox.events_for(session, game.id, seat.seat_index, limit=None)
+                  if e.audience is None]
+        events = public[-15:]
+    outbox.notify(session, game, seat, player, MessageKind.REPLY, now=now, state=state,
+                  dedupe=f"g{game.id}:s{seat.seat_index}:reply:in{row.id}{suffix}",
+                  deadline=deadlines[0].due_at if deadlines else None, extra=extra,
+                  events=events)
+
+
+def _ask_to_answer_the_game(session: Session, sender: str, now: datetime) -> None:
+    """A known player's mail carried no secret of theirs: tell them, at the address we have
+    for them (never a Reply-To), to answer the game's email. At most once an hour, and
+    nothing of the message is repeated (its From may be forged)."""
+    from pbm.models import OutboundMessage, Player
+
+    player = session.execute(sa.select(Player).where(
+        sa.func.lower(Player.email) == sender.lower()).order_by(Player.id).limit(1)).scalar()
+    if player is None or not player.email or player.email_failing:
+        return
+    key = f"no-token:{player.id}:{now:%Y%m%d%H}"
+    if session.execute(sa.select(OutboundMessage.id).where(
+            OutboundMessage.dedupe_key == key)).first() is not None:
+        return
+    session.add(OutboundMessage(
+        player_id=player.id, channel=EMAIL, kind="notice", to_address=player.email,
+        subject="Your email to Tortuga by Mail was not read",
+        text=(f"Hello {player.display_name},\n\nAn email from your address reached Tortuga "
+              "by Mail without answering one of your game's emails, so nothing in it was "
+              "played.\n\nTo play, reply to the latest email of your game: its reply "
+              "address is private to your seat.\n\nIf you did not send it, ignore this "
+              "note.\n"),
+        status="pending", attempts=0, dedupe_key=key, created_at=now))
+    session.flush()

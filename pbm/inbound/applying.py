@@ -1,0 +1,221 @@
+"""Applying a routed reply through ``pbm.games``: commands (submit), meta commands,
+players' settings, SAY and its limits, SMS opt-out, and what a bounce does."""
+
+from __future__ import annotations
+
+import json
+import logging
+from datetime import datetime, timedelta
+from email.message import Message
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import Session
+
+from pbm.config import get_settings
+from pbm.inbound.answering import _may_answer_idle, _Outcome, _write_reply
+from pbm.inbound.mime import bounce_details
+from pbm.inbound.storage import EMAIL, _finish
+
+log = logging.getLogger(__name__)
+
+
+def _apply(session: Session, row: Any, seat: Any, player: Any, now: datetime,
+           read: Any) -> str:
+    """Parse the player's text for their seat, apply it through ``pbm.games``, answer."""
+    import engine
+    from pbm import games
+    from pbm.models import InvitationStatus
+
+    game = games.lock_game(session, seat.game_id)  # once: ``games`` finds it locked
+    state = games.load_state(game) if game.state_json else None
+    view = engine.view(state, seat.seat_index).to_dict() if state is not None else None
+    invited = state is None and seat.invitation_status in (
+        InvitationStatus.PENDING.value, InvitationStatus.INVITED.value)
+    try:
+        parsed = read(view, invited)
+    except (ValueError, LookupError, TypeError, AttributeError, IndexError, KeyError,
+            UnicodeError, RecursionError) as exc:
+        # The sender's bytes broke the reader: refuse them (a parser bug is logged, not a
+        # reason to set the message aside for the admin or to retry it).
+        log.exception("inbound message %s: reply unreadable", row.id)
+        return _finish(session, row.id, "ignored", now, game_id=game.id, seat=seat.seat_index,
+                       error=f"unreadable reply: {type(exc).__name__}: {exc}"[:4000])
+    outcome = _Outcome()
+    says = [meta for meta in parsed.meta if meta.name == "SAY"]
+    relayed = says[:_say_allowance(session, player, now)] if says else []  # before writing
+    for meta in parsed.meta:  # settings first: the prompt the commands trigger uses them
+        if meta.name == "SET":
+            _meta(session, row, game, seat, player, meta, now, outcome)
+    if parsed.understood:
+        _submit(session, row, game, seat, state, parsed, now, outcome)
+    for meta in parsed.meta:
+        if meta.name not in ("SAY", "SET"):
+            _meta(session, row, game, seat, player, meta, now, outcome)
+    if relayed:
+        _say(session, game, seat, relayed, now, outcome)
+    if len(says) > len(relayed):
+        settings = get_settings()
+        left = says[len(relayed)]
+        more = len(says) - len(relayed) - 1
+        outcome.reject(f"SAY {left.arg}" + (f" (and {more} more SAY lines)" if more else ""),
+                       f"not relayed: at most {settings.say_per_reply} SAY lines per reply "
+                       f"and {settings.say_per_hour} per hour reach the table")
+    if outcome.needs_reply(parsed, seat.seat_index):
+        idle = not (parsed.understood or parsed.meta)  # an answer to a reply that did nothing
+        if not idle or _may_answer_idle(session, game, player, row, now):
+            _write_reply(session, game, seat, player, row, parsed, outcome, now,
+                         suffix=":nu" if idle else "")
+    return _finish(session, row.id, "done", now, game_id=game.id, seat=seat.seat_index)
+
+
+def _say_allowance(session: Session, player: Any, now: datetime) -> int:
+    """How many SAY lines this player may still relay now: ``say_per_reply``, less what
+    they said at any of their tables in the last hour over ``say_per_hour``."""
+    from pbm.models import GameEvent, Seat
+
+    settings = get_settings()
+    seats = {(s.game_id, s.seat_index) for s in session.execute(
+        sa.select(Seat).where(Seat.player_id == player.id)).scalars()}
+    talk = session.execute(
+        sa.select(GameEvent.game_id, GameEvent.data_json)
+        .where(GameEvent.kind == "table.talk", GameEvent.created_at >= now - timedelta(hours=1),
+               GameEvent.game_id.in_(sorted({g for g, _ in seats})))).all()
+    said = sum(1 for game_id, data in talk
+               if (game_id, json.loads(data or "{}").get("seat")) in seats)
+    return max(0, min(settings.say_per_reply, settings.say_per_hour - said))
+
+
+def _say(session: Session, game: Any, seat: Any, says: list[Any], now: datetime,
+         outcome: _Outcome) -> None:
+    """Relay the reply's SAY lines together: one table-talk message per other seat."""
+    from pbm import games
+
+    result = games.say(session, game.id, seat.seat_index, [m.arg for m in says], now=now)
+    for meta in says:
+        shown = f"SAY {meta.arg}" + (" (cut)" if meta.truncated else "")
+        if result.ok:
+            outcome.add_done(shown)
+        else:
+            outcome.reject(shown, result.message)
+
+
+def _submit(session: Session, row: Any, game: Any, seat: Any, state: Any, parsed: Any,
+            now: datetime, outcome: _Outcome) -> None:
+    from pbm import games, outbox, timing
+
+    texts = [u.text for u in parsed.understood]
+    shown = {u.text: u.display for u in parsed.understood}
+    if state is None:
+        for text in texts:
+            outcome.reject(shown[text], "the game has not started yet")
+        return
+    decision = state.decision_id(seat.seat_index)
+    opened = [d for d in timing.open_deadlines(session, game.id, seat=seat.seat_index)
+              if d.decision_key == decision]
+    if decision is not None and opened and opened[0].created_at > row.received_at:
+        # The question now open was asked after this reply was sent: it answers an older one.
+        for text in texts:
+            outcome.reject(shown[text], "that answered a question that is already closed; "
+                                        "here is the one open now")
+        return
+    outbox.fold_into_next(session, game.id, seat.seat_index, read_as=[shown[t] for t in texts])
+    result = games.submit(session, game.id, seat.seat_index, texts, origin=f"inbound:{row.id}",
+                          now=now, decision_id=decision, inbound_message_id=row.id)
+    outbox.was_folded(session, game.id, seat.seat_index)
+    outcome.result = result.to_dict()
+    for text in result.done:
+        outcome.add_done(shown.get(text, text))
+    for refused in result.not_done:
+        outcome.reject(shown.get(refused["command"], refused["command"]), refused["reason"])
+    for text in result.ignored:
+        outcome.reject(shown.get(text, text), "not tried after the command before it failed")
+    if not result.done and not result.not_done and result.message:
+        for text in texts:
+            outcome.reject(shown.get(text, text), result.message)
+    if seat.seat_index in result.notified:
+        outcome.told = True
+
+
+def _meta(session: Session, row: Any, game: Any, seat: Any, player: Any, meta: Any,
+          now: datetime, outcome: _Outcome) -> None:
+    from pbm import games
+
+    name = meta.name
+    if name == "HELP":
+        outcome.help = meta.arg or ""
+    elif name == "LOG":
+        outcome.log = True
+    elif name == "STATUS":
+        games.status(session, game.id, seat.seat_index, now=now, dedupe=f"in{row.id}")
+        outcome.told = True
+    elif name in ("JOIN", "DECLINE"):
+        result = games.respond(session, game.id, seat.seat_index, join=name == "JOIN", now=now)
+        if result.ok:
+            outcome.add_done(name)
+            outcome.told = outcome.told or seat.seat_index in result.notified
+        else:
+            outcome.reject(name, result.message)
+    elif name in ("STOP", "START"):
+        if not player.phone:
+            outcome.reject(name, "you have no phone number with us; STOP and START are "
+                                 "about text messages")
+            return
+        _set_sms_opt_out(session, player, name == "STOP", now)
+        outcome.add_done(name)
+        outcome.notes = [*(outcome.notes or []), name]
+    elif name == "SET":  # a player's own setting: pbm.settings
+        from pbm import settings
+
+        try:
+            outcome.answers = [*(outcome.answers or []),
+                               settings.apply(session, player, meta.arg, now)]
+        except settings.SettingError as exc:
+            outcome.reject(meta.arg, str(exc))
+
+
+def _set_sms_opt_out(session: Session, player: Any, stop: bool, now: datetime) -> None:
+    from pbm.outbox import alert_admin
+
+    if bool(player.sms_opted_out) == stop:
+        return
+    player.sms_opted_out = stop
+    if stop and player.email:
+        player.preferred_channel = "email"
+    session.add(player)
+    session.flush()
+    what = "stopped" if stop else "resumed"
+    alert_admin(session, None, f"{player.display_name} {what} text messages",
+                f"{player.display_name} ({player.phone}) sent "
+                f"{'STOP' if stop else 'START'}: text messages are {what}"
+                + ("; email takes over." if stop and player.email else "."),
+                now=now, dedupe=f"sms-opt:{player.id}:{what}:{now.isoformat()}")
+
+
+def handle_bounce(session: Session, message: Message, now: datetime) -> str:
+    """Mark the bounced player's email as failing and tell the admin; what was done."""
+    from pbm.models import OutboundMessage, Player
+    from pbm.outbox import alert_admin
+
+    outbox_id, failed = bounce_details(message)
+    players: list[Any] = []
+    if outbox_id is not None:
+        row = session.get(OutboundMessage, outbox_id)
+        if row is not None and row.player_id is not None and row.channel == EMAIL:
+            players.append(session.get(Player, row.player_id))
+    if not players and failed:
+        players = list(session.execute(sa.select(Player).where(
+            sa.func.lower(Player.email).in_(sorted(failed)))).scalars())
+    players = [p for p in players if p is not None]
+    for player in players:
+        if not player.email_failing:
+            player.email_failing = True
+            session.add(player)
+            alert_admin(session, None, f"email to {player.display_name} bounced",
+                        f"Mail to {player.email} ({player.display_name}) bounced; the address "
+                        "is marked as failing. Fix it or reach the player another way.",
+                        now=now, dedupe=f"bounce:{player.id}:{player.email}")
+    session.flush()
+    if not players:
+        return "no known recipient"
+    return "marked failing: " + ", ".join(str(p.email) for p in players)

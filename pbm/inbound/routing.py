@@ -1,0 +1,113 @@
+"""Routing a message to a seat (email: reply token, else the thread of our Message-IDs;
+SMS: the player's phone) and checking that the sender is who they claim to be."""
+
+from __future__ import annotations
+
+import re
+from email.message import Message
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import Session
+
+from pbm.config import Settings
+from pbm.inbound.mime import header, recipient_addresses
+from pbm.inbound.storage import SMS
+
+ACTIVE_GAMES = ("running", "inviting", "paused", "created")
+
+
+def _player(session: Session, player_id: int) -> Any:
+    from pbm.models import Player
+
+    return session.get(Player, player_id)
+
+
+def route_email(session: Session, message: Message, sender: str) -> Any | None:
+    """The seat a reply is for, by a secret only that seat's player received: the reply
+    token of its address, else a Message-ID of ours it answers (``In-Reply-To`` /
+    ``References``) that was sent to the seat's present player. None otherwise: ``From``
+    alone never names a seat, it is trivially forged. (The caller checks the sender.)"""
+    from pbm import games
+    from pbm.models import OutboundMessage, Seat
+    from pbm.replies import find_reply_token
+
+    token = find_reply_token(recipient_addresses(message))
+    if token:
+        seat = games.find_seat_by_token(session, token)  # with its table's seats, players
+        if seat is not None:
+            return seat
+    referenced = " ".join([header(message, "In-Reply-To"), header(message, "References")])
+    ids = [i[:255] for i in re.findall(r"<[^<>\s]+>", referenced)][-50:]
+    if ids:
+        hit = session.execute(
+            sa.select(OutboundMessage.game_id, OutboundMessage.seat, OutboundMessage.player_id)
+            .where(OutboundMessage.message_id.in_(ids), OutboundMessage.seat.is_not(None))
+            .order_by(OutboundMessage.id.desc()).limit(1)).first()
+        if hit is not None:
+            seat = session.execute(sa.select(Seat).where(
+                Seat.game_id == hit.game_id, Seat.seat_index == hit.seat)).scalar()
+            if seat is not None and seat.player_id == hit.player_id:
+                return seat
+    return None
+
+
+def route_sms(session: Session, player_id: int) -> Any | None:
+    """The seat an SMS is for: of the player's active games, the one whose message reached
+    them last by SMS (else their most recent seat)."""
+    from pbm.models import Game, OutboundMessage, Seat
+
+    seats = session.execute(
+        sa.select(Seat).join(Game, Game.id == Seat.game_id)
+        .where(Seat.player_id == player_id, Game.status.in_(ACTIVE_GAMES))
+        .order_by(Seat.id.desc())
+    ).scalars().all()
+    if len(seats) <= 1:
+        return seats[0] if seats else None
+    games = {s.game_id: s for s in seats}
+    last = session.execute(
+        sa.select(OutboundMessage.game_id)
+        .where(OutboundMessage.player_id == player_id, OutboundMessage.channel == SMS,
+               OutboundMessage.game_id.in_(list(games)))
+        .order_by(OutboundMessage.created_at.desc(), OutboundMessage.id.desc()).limit(1)
+    ).scalar()
+    return games.get(last, seats[0])
+
+
+def sender_authenticated(message: Message, sender: str, settings: Settings) -> bool:
+    """True when an ``Authentication-Results`` header (of ``inbound_authserv_id``, if set)
+    shows a DMARC pass for the From domain, or a DKIM or SPF pass aligned with it."""
+    domain = sender.rpartition("@")[2].lower()
+    if not domain:
+        return False
+    try:
+        values = [str(v) for v in message.get_all("Authentication-Results") or []]
+    except Exception:
+        return False
+    for value in values:
+        value = re.sub(r"\([^()]*\)", " ", value)  # comments
+        server, _, results = value.partition(";")
+        wanted = (settings.inbound_authserv_id or "").lower()
+        if wanted and (server.split() or [""])[0].lower() != wanted:
+            continue
+        for clause in results.split(";"):
+            words = dict(w.lower().partition("=")[::2] for w in clause.split() if "=" in w)
+            if _auth_pass(words, domain):
+                return True
+    return False
+
+
+def _aligned(domain: str, other: str) -> bool:
+    other = other.rpartition("@")[2].strip(".")
+    return bool(other) and (domain == other or domain.endswith("." + other)
+                            or other.endswith("." + domain))
+
+
+def _auth_pass(words: dict[str, str], domain: str) -> bool:
+    if words.get("dmarc") == "pass":
+        return _aligned(domain, words.get("header.from", domain))
+    if words.get("dkim") == "pass":
+        return _aligned(domain, words.get("header.d", words.get("header.i", "")))
+    if words.get("spf") == "pass":
+        return _aligned(domain, words.get("smtp.mailfrom", words.get("smtp.helo", "")))
+    return False
