@@ -228,7 +228,7 @@ def _exists(session: Session, dedupe_key: str) -> bool:
 
 def player_list(session: Session, game_id: int) -> list[dict[str, Any]]:
     """[{seat, number, name}] of a game's seats, in seat order."""
-    from pbm.games import seats_of
+    from pbm.txcache import seats_of
 
     return [{"seat": s.seat_index, "number": s.seat_index + 1, "name": p.display_name}
             for s, p in seats_of(session, game_id)]

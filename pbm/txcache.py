@@ -139,3 +139,23 @@ def _install() -> None:
     event.listen(Session, "do_orm_execute", _on_execute)
     event.listen(Session, "after_transaction_end", _after_transaction_end)
     _installed = True
+
+
+def seats_of(session: Session, game_id: int) -> list[tuple[Any, Any]]:
+    """The game's seats with their players, in seat order (read once per transaction)."""
+    from sqlmodel import col, select
+
+    from pbm.models import Player, Seat
+
+    flush_pending(session, Seat)
+    cached = memo(session).get(("seats", game_id))
+    if cached is not None and all(s.player_id == p.id for s, p in cached):
+        return list(cached)
+    rows = session.exec(
+        select(Seat, Player)
+        .where(Seat.game_id == game_id, Seat.player_id == Player.id)
+        .order_by(col(Seat.seat_index))
+    ).all()
+    pairs = [(s, p) for s, p in rows]
+    memo(session)[("seats", game_id)] = pairs
+    return list(pairs)

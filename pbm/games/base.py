@@ -1,0 +1,263 @@
+"""The ground every other module of ``pbm.games`` stands on: errors, ``Result``, lookups of
+games, seats and state, stored events, and the deadlines of the open decisions.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import Session, col, func, select
+
+import engine
+from pbm import deadlines as timing  # deadline rows; the sweep (pbm.timing) calls games
+from pbm import settings, txcache
+from pbm.deadlines import INVITATION, TimingPolicy
+from pbm.models import CommandLog, Game, GameEvent, GameStatus, InvitationStatus, Player, Seat
+from pbm.txcache import seats_of as seats_of
+
+
+class GameError(Exception):
+    """A request the service refuses; ``str()`` is one line for a human."""
+
+    code = "game/error"
+
+
+class GameNotFound(GameError):
+    code = "game/not_found"
+
+
+class WrongState(GameError):
+    code = "game/wrong_state"
+
+
+class InvalidRequest(GameError):
+    code = "request/invalid"
+
+
+@dataclass
+class Result:
+    """What a request did, for the REPLY message and the CLI.
+
+    ``done``: canonical commands applied; ``not_done``: [{command, reason, code}] refused;
+    ``ignored``: commands not looked at after a refusal; ``awaiting``: this seat's open
+    decisions now (``Decision.to_dict()``); ``waiting_for``: [{seat, number, name, kind}] of
+    every seat the game waits for; ``events``: new events this seat may see.
+    """
+
+    ok: bool
+    game_id: int
+    game_name: str
+    seat: int | None
+    message: str
+    code: str | None = None
+    done: list[str] = field(default_factory=list)
+    not_done: list[dict[str, str]] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
+    awaiting: list[dict[str, Any]] = field(default_factory=list)
+    waiting_for: list[dict[str, Any]] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    game_status: str = ""
+    state_version: int = 0
+    notified: list[int] = field(default_factory=list)  # seats that got a message
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def get_game(session: Session, ref: int | str) -> Game:
+    """A game by id or by name (``GameNotFound`` otherwise)."""
+    game: Game | None = None
+    if isinstance(ref, int) or (isinstance(ref, str) and ref.isdigit()):
+        game = session.get(Game, int(ref))
+    if game is None and isinstance(ref, str):
+        game = session.exec(select(Game).where(Game.name == ref)).first()
+    if game is None:
+        raise GameNotFound(f"no game {ref!r} (see `pbm game list`)")
+    return game
+
+
+def lock_game(session: Session, game_id: int) -> Game:
+    """Load a game for writing: row-locked on PostgreSQL, freshly read everywhere.
+
+    Once per transaction (``pbm.txcache``): the lock holds until the end of it, so later
+    calls return the same row. The same statement reads the numbers of the game's last
+    command and event (``_next_seq``)."""
+    entries = txcache.memo(session)
+    cached = entries.get(("game", game_id))
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    last_command = select(func.max(CommandLog.seq)).where(CommandLog.game_id == game_id)
+    last_event = select(func.max(GameEvent.seq)).where(GameEvent.game_id == game_id)
+    row = session.exec(
+        select(Game, last_command.scalar_subquery(), last_event.scalar_subquery())
+        .where(Game.id == game_id)
+        .with_for_update(of=Game)
+        .execution_options(populate_existing=True)
+    ).first()
+    if row is None:
+        raise GameNotFound(f"no game {game_id!r} (see `pbm game list`)")
+    game, commands, events = row
+    entries[("game", game_id)] = game
+    entries[("seq", "command_log", game_id)] = int(commands or 0) + 1
+    entries[("seq", "game_events", game_id)] = int(events or 0) + 1
+    return game
+
+
+def load_state(game: Game) -> engine.GameState:
+    """The engine state of a started game."""
+    if not game.state_json:
+        raise WrongState(f"game {game.name!r} has not started")
+    return engine.from_json(game.state_json)
+
+
+def policy_of(game: Game) -> TimingPolicy:
+    return TimingPolicy.from_json(game.timing_json)
+
+
+def options_of(game: Game) -> engine.GameOptions:
+    return engine.GameOptions.from_dict(json.loads(game.options_json or "{}"))
+
+
+def seat_of(session: Session, game_id: int, seat_index: int) -> tuple[Seat, Player]:
+    for seat, player in seats_of(session, game_id):
+        if seat.seat_index == seat_index:
+            return seat, player
+    raise InvalidRequest(f"no seat {seat_index + 1} in this game")
+
+
+def find_seat_by_token(session: Session, token: str) -> Seat | None:
+    """The seat a reply token names (routing of replies), or None. Its game's seats and
+    players come in the same statement (remembered for ``seats_of``)."""
+    token = token.strip().lower()
+    same_game = select(Seat.game_id).where(Seat.reply_token == token).scalar_subquery()
+    pairs = [(s, p) for s, p in session.exec(
+        select(Seat, Player)
+        .where(Seat.game_id == same_game, Seat.player_id == Player.id)
+        .order_by(col(Seat.seat_index))
+    ).all()]
+    if not pairs:
+        return None
+    txcache.memo(session)[("seats", pairs[0][0].game_id)] = pairs
+    return next((s for s, _ in pairs if s.reply_token == token), None)
+
+
+def _next_seq(session: Session, model: type[CommandLog] | type[GameEvent], game_id: int) -> int:
+    """The next free ``seq`` of the game's command log or events (``lock_game`` read it;
+    ``pbm.txcache`` moves it on as rows are flushed)."""
+    txcache.flush_pending(session, model)
+    key = ("seq", model.__tablename__, game_id)
+    entries = txcache.memo(session)
+    if key not in entries:
+        current = session.exec(
+            select(func.max(model.seq)).where(model.game_id == game_id)
+        ).one()
+        entries[key] = int(current or 0) + 1
+    return int(entries[key])
+
+
+def record_events(
+    session: Session,
+    game: Game,
+    events: Iterable[engine.Event],
+    *,
+    now: datetime,
+    command_seq: int | None = None,
+    state_version: int | None = None,
+) -> list[GameEvent]:
+    """Store events with their audience; returns the stored rows."""
+    assert game.id is not None
+    seq = _next_seq(session, GameEvent, game.id)
+    rows = []
+    for event in events:
+        audience = None if event.audience is None else ",".join(
+            str(s) for s in sorted(event.audience)
+        )
+        row = GameEvent(
+            game_id=game.id,
+            seq=seq,
+            command_seq=command_seq,
+            kind=event.kind,
+            text=event.text,
+            audience=audience,
+            data_json=json.dumps(dict(event.data), default=str, sort_keys=True),
+            state_version=game.state_version if state_version is None else state_version,
+            created_at=now,
+        )
+        session.add(row)
+        rows.append(row)
+        seq += 1
+    session.flush()
+    return rows
+
+
+def _service_event(kind_: str, sentence: str, audience_: Iterable[int] | None = None,
+                   **data: Any) -> engine.Event:
+    return engine.Event(kind_, sentence, None if audience_ is None else frozenset(audience_),
+                        data)
+
+
+def _save_state(game: Game, state: engine.GameState, now: datetime) -> None:
+    game.state_json = engine.to_json(state)
+    game.state_version = state.version
+    game.updated_at = now
+
+
+def waiting_for(session: Session, game: Game, state: engine.GameState | None = None
+                ) -> list[dict[str, Any]]:
+    """[{seat, number, name, kind}] of every seat the game is waiting for now."""
+    if game.status in {GameStatus.CREATED, GameStatus.INVITING}:
+        return [
+            {"seat": s.seat_index, "number": s.seat_index + 1, "name": p.display_name,
+             "kind": INVITATION}
+            for s, p in seats_of(session, game.id)  # type: ignore[arg-type]
+            if s.invitation_status != InvitationStatus.JOINED
+        ]
+    if state is None and game.state_json:
+        state = load_state(game)
+    if state is None or state.over:
+        return []
+    names = {s.seat_index: p.display_name for s, p in seats_of(session, game.id)}  # type: ignore[arg-type]
+    return [
+        {"seat": d.seat, "number": d.seat + 1, "name": names.get(d.seat, state.names[d.seat]),
+         "kind": d.kind.value}
+        for d in engine.pending(state)
+    ]
+
+
+def _result(session: Session, game: Game, seat: int | None, *, ok: bool, message: str,
+            state: engine.GameState | None = None, **kw: Any) -> Result:
+    if state is None and game.state_json:
+        state = load_state(game)
+    awaiting = []
+    if state is not None and seat is not None and not state.over:
+        awaiting = [d.to_dict() for d in engine.pending(state) if d.seat == seat]
+    return Result(
+        ok=ok, game_id=game.id, game_name=game.name, seat=seat,  # type: ignore[arg-type]
+        message=message, awaiting=awaiting, waiting_for=waiting_for(session, game, state),
+        game_status=game.status, state_version=game.state_version, **kw,
+    )
+
+
+def _due(session: Session, game_id: int, seat: int) -> datetime | None:
+    open_ = [d for d in timing.open_deadlines(session, game_id, seat=seat) if d.kind != INVITATION]
+    return open_[0].due_at if open_ else None
+
+
+def _sync_deadlines(session: Session, game: Game, state: engine.GameState,
+                    policy: TimingPolicy, now: datetime) -> None:
+    zones = {s.seat_index: p.time_zone for s, p in seats_of(session, game.id)}  # type: ignore[arg-type]
+    decisions = [(d.seat, state.decision_id(d.seat) or "", d.kind.value)
+                 for d in engine.pending(state)]
+    created = timing.sync_decision_deadlines(session, game, decisions, policy,
+                                             lambda seat: zones.get(seat, "UTC"), now)
+    settings.hold_new_deadlines(session, game, created, now)  # AWAY seats, own QUIET hours
+    session.flush()
+
+
+def _timing_extra(policy: TimingPolicy) -> dict[str, float]:
+    return {"action_hours": policy.hours_for("ACTION"), "vote_hours": policy.hours_for("VOTE"),
+            "other_hours": policy.hours_for("CHOOSE"), "away_hours": policy.away_hours}
