@@ -255,7 +255,7 @@ def test_fuzzed_webhook_posts_never_crash_quarantine_or_play_a_forged_move(
             return not session.execute(sa.select(InboundMessage.id).where(
                 InboundMessage.status.in_(["new", "processing"])).limit(1)).first()
 
-    wait_until(all_processed, max(180, count * 0.6), "every stored message to be processed",
+    wait_until(all_processed, max(420, count * 0.6), "every stored message to be processed",
                step=1)
     elapsed = time.monotonic() - started
     logs = "\n".join(p.log() for p in stack.processes)
