@@ -183,6 +183,6 @@ def new_game(names: Sequence[str], seed: int, options: GameOptions | None = None
     s.treasure["TORTUGA_FRENCH"] = 1
     s.treasure["UNPLACED"] = 2  # the two Captains' tokens, until placed
     # OQ-17: "clockwise" is the seating order of ``names``, fixed here; the Jolly Roger's
-    # Captain takes the first turn (see engine.rules._on_place).
+    # Captain takes the first turn (see engine.actions._on_place).
     open_stage(s, PlaceStage(s.lines["FD"][0], Ship.FD))
     return s

@@ -1,0 +1,252 @@
+"""What a seat may do now: the turn actions offered, the answers to each kind of decision
+(memoised on the state), and why a refused command is refused."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations
+
+from engine.board import kept_card, ship_has_room
+from engine.cards import EventTitle, Hold, Location, Ship
+from engine.commands import (
+    Accept,
+    Attack,
+    Board,
+    Brawl,
+    Choose,
+    Command,
+    Discard,
+    Force,
+    Fountain,
+    Give,
+    Land,
+    Maroon,
+    Marque,
+    Mutiny,
+    Place,
+    Reveal,
+    Row,
+    Save,
+    Shift,
+    Shoot,
+    Take,
+    TakeNone,
+    UseMap,
+    View,
+    Vote,
+)
+from engine.eventcards import face_down, map_options_ok, marque_moves
+from engine.state import (
+    ActionStage,
+    ChooseStage,
+    FountainStage,
+    GameState,
+    GiveStage,
+    MarqueStage,
+    PlaceStage,
+    ShootStage,
+    Stage,
+    TakeStage,
+    VoteStage,
+    hold_key,
+)
+from engine.votes import take_options, vote_options
+
+
+def actions_per_turn(state: GameState) -> int:
+    """2 in a 2-player game, else 1."""
+    return 2 if len(state.names) == 2 else 1
+
+
+@lru_cache(maxsize=256)
+def _action_stage(seat: int, action: int, of: int) -> ActionStage:
+    """Stages are immutable values: turns share them."""
+    return ActionStage(seat, action, of)
+
+
+# ---------------------------------------------------------------- legal moves
+
+
+@lru_cache(maxsize=4096)
+def _row_actions(down: tuple[int, ...], seat: int, n: int) -> tuple[Command, ...]:
+    """VIEW, REVEAL and FORCE options for face-down positions ``down`` (memoised: commands
+    are immutable values)."""
+    out: list[Command] = []
+    pairs = list(combinations(down, 2))
+    if len(down) >= 2:
+        out += [View(pair) for pair in pairs]
+    elif down:
+        out.append(View((down[0],)))  # OQ-14: view the last face-down card alone
+    out += [Reveal(p) for p in down]
+    others = [t for t in range(n) if t != seat]
+    out += [Force(pair, t) for pair in pairs for t in others]  # OQ-14: Force needs 2
+    return tuple(out)
+
+
+def turn_actions(s: GameState, seat: int) -> tuple[Command, ...]:
+    """Every legal turn action of ``seat`` (rules reference section 5)."""
+    # The hottest part of legal moves: ``face_down``, ``GameState.location`` and
+    # ``ship_has_room`` are written out here, on the plain keys of ``lines``/``rowboats``.
+    down = tuple([i for i, card in enumerate(s.row, 1) if card is not None])
+    row_actions = _row_actions(down, seat, len(s.names))  # shared, never copied
+    out: list[Command] = []
+    lines, rowboats = s.lines, s.rowboats
+    for key in _SHIP_KEYS:
+        line = lines[key]
+        if seat in line:
+            if rowboats[key] is None:
+                out.append(_ROW)
+            i = line.index(seat)
+            if i == 0:
+                out.append(_ATTACK)
+                out += [_maroon(t) for t in line[1:]]
+            if i == 1:
+                out.append(_MUTINY)
+            if i == len(line) - 1:
+                treasure = s.treasure
+                out += [shift for shift, other in _SHIFT_FROM[key] if treasure[other] > 0]
+            break
+    else:
+        tortuga = lines["TORTUGA"]
+        if seat in tortuga:
+            out += [_ROW_TO[ship] for ship in _SHIPS if rowboats[ship.value] is None]
+            if tortuga[0] == seat:
+                out.append(_BRAWL)
+        else:
+            ship = s.location(seat).ship  # a rowboat (location() raises if nowhere)
+            assert ship is not None
+            if ship_has_room(s, ship):
+                out.append(_BOARD)
+            out.append(_LAND)
+    if s.kept[seat]:  # both cards below must be kept by the seat
+        if kept_card(s, seat, EventTitle.LETTER_OF_MARQUE) is not None:
+            out += marque_moves(s)
+        if map_options_ok(s, seat):
+            out += _USE_MAP
+    return row_actions + tuple(out) if out else row_actions
+
+
+# Commands are immutable values: the legal-move lists share these instead of building new
+# ones for every state.
+_ROW, _ATTACK, _MUTINY, _BRAWL, _BOARD, _LAND = Row(), Attack(), Mutiny(), Brawl(), Board(), Land()
+_SHIPS, _HOLDS = tuple(Ship), tuple(Hold)
+_ROW_TO = {ship: Row(ship) for ship in Ship}
+_SHIFT = {hold: Shift(hold) for hold in Hold}
+_SHIP_KEYS = tuple(ship.value for ship in Ship)
+#: Cabin Boy's SHIFT options by ship key, with the treasure key each one empties.
+_SHIFT_FROM = {ship.value: tuple((_SHIFT[to], hold_key(ship, to.other)) for to in _HOLDS)
+               for ship in Ship}
+_USE_MAP = tuple(UseMap(h) for h in Hold)
+_PLACE = (Place(Hold.BRITISH), Place(Hold.FRENCH))
+_FOUNTAIN = (Fountain(), Accept())
+_SAVE = Save()
+_DISCARD = Discard()
+_TAKE_NONE = TakeNone()
+
+
+@lru_cache(maxsize=16)
+def _maroon(target: int) -> Maroon:
+    return Maroon(target)
+
+
+def _decision_legal(s: GameState, stage: Stage, seat: int) -> tuple[Command, ...]:
+    # Memoised on the state object: a GameState is never changed once public functions
+    # have returned it (apply works on a copy), and the cache is not a dataclass field,
+    # so it takes no part in equality, copies or JSON.
+    d = s.__dict__
+    cache: dict[int, tuple[Command, ...]] | None = d.get("_legal_cache")
+    if cache is None:
+        cache = d["_legal_cache"] = {}
+    else:
+        legal = cache.get(seat)
+        if legal is not None:
+            return legal
+    legal = cache[seat] = _compute_legal(s, stage, seat)
+    return legal
+
+
+def _compute_legal(s: GameState, stage: Stage, seat: int) -> tuple[Command, ...]:
+    if isinstance(stage, ActionStage):
+        return turn_actions(s, seat)
+    if isinstance(stage, VoteStage):
+        return vote_options(s, seat)
+    if isinstance(stage, PlaceStage):
+        return _PLACE
+    if isinstance(stage, ChooseStage):
+        return tuple(Choose(p) for p in stage.positions)
+    if isinstance(stage, MarqueStage):
+        moves = marque_moves(s)  # OQ-8: with nobody to move, save it or let it go
+        return (*moves, _SAVE) if moves else (_SAVE, _DISCARD)
+    if isinstance(stage, ShootStage):
+        return tuple(Shoot(t) for t in range(s.n) if t != seat)
+    if isinstance(stage, GiveStage):
+        return tuple(Give(t) for t in range(s.n))
+    if isinstance(stage, TakeStage):
+        return (*take_options(s, seat), _TAKE_NONE)  # the Captain *may* take 1 treasure
+    if isinstance(stage, FountainStage):
+        return _FOUNTAIN
+    return ()
+
+
+# ---------------------------------------------------------------- explanations
+
+
+def _why(s: GameState, seat: int, c: Command) -> str:
+    """A short reason why a well-formed command is illegal now."""
+    down = face_down(s)
+    loc = s.location(seat)
+    line = s.lines.get(loc.value, [])
+    if isinstance(c, View | Reveal | Force):
+        positions = c.positions if isinstance(c, View | Force) else (c.position,)
+        missing = [p for p in positions if p not in down]
+        if missing:
+            return f"there is no face-down Event card at position {missing[0]}"
+        if isinstance(c, View) and len(c.positions) == 1 and len(down) >= 2:
+            return "VIEW needs two positions while two or more cards are face down"
+        if isinstance(c, Force):
+            if c.target == seat:
+                return "you cannot force yourself"
+            if not 0 <= c.target < s.n:
+                return f"there is no seat {c.target + 1}"
+            if len(down) < 2:
+                return "FORCE needs two face-down cards"
+    if isinstance(c, Row):
+        if loc.is_rowboat:
+            return "you are already in a rowboat"
+        if loc.is_ship and c.ship is not None:
+            return "from a ship, ROW takes no ship: you row to your own ship's rowboat"
+        if loc is Location.TORTUGA and c.ship is None:
+            return "from Tortuga, say which rowboat: ROW FD or ROW JR"
+        return "that rowboat is occupied"
+    if isinstance(c, Board | Land) and not loc.is_rowboat:
+        return "you are not in a rowboat"
+    if isinstance(c, Board):
+        return "that ship already has 5 pawns"
+    if isinstance(c, Attack | Maroon) and not (loc.is_ship and line[0] == seat):
+        return "only a ship's Captain may do that"
+    if isinstance(c, Maroon):
+        return "the Captain may maroon only another pawn on his own ship"
+    if isinstance(c, Mutiny):
+        return "only a ship's First Mate may call a Mutiny"
+    if isinstance(c, Brawl):
+        return "only the Governor of Tortuga may call a Brawl"
+    if isinstance(c, Shift):
+        if not (loc.is_ship and line[-1] == seat):
+            return "only a ship's Cabin Boy may move treasure between its holds"
+        return "the other hold is empty"
+    if isinstance(c, UseMap):
+        return ("you need a Treasure Map given before this turn, a place on a ship and "
+                "treasure on the Galleon")
+    if isinstance(c, Marque):
+        if isinstance(s.stage, ActionStage) and kept_card(
+                s, seat, EventTitle.LETTER_OF_MARQUE) is None:
+            return "you have no saved Letter of Marque"
+        return "the target must be on Tortuga or in a rowboat, and the ship must have room"
+    if isinstance(c, Vote):
+        return (f"you hold {len(s.hands[seat])} Vote card(s); two cards need an unused "
+                "El Dorado")
+    if isinstance(c, Discard):
+        return "someone is on Tortuga or in a rowboat: use the Letter of Marque or SAVE it"
+    if isinstance(c, Shoot | Give | Choose | Take | TakeNone):
+        return "that is not one of the offered choices"
+    return "the rules do not allow it now"
