@@ -85,22 +85,35 @@ def lock_game(session: Session, game_id: int) -> Game:
 
     Once per transaction (``pbm.txcache``): the lock holds until the end of it, so later
     calls return the same row. The same statement reads the numbers of the game's last
-    command and event (``_next_seq``)."""
+    command and event (``_next_seq``), unless it had to wait for another writer."""
     entries = txcache.memo(session)
     cached = entries.get(("game", game_id))
     if cached is not None:
         return cached  # type: ignore[no-any-return]
     last_command = select(func.max(CommandLog.seq)).where(CommandLog.game_id == game_id)
     last_event = select(func.max(GameEvent.seq)).where(GameEvent.game_id == game_id)
+    # Uncontended (the usual case): lock and read the numbers in one statement. A statement
+    # that waits for a row lock re-reads the locked row but not its subqueries (PostgreSQL,
+    # READ COMMITTED), so when another writer holds the game, wait for it in a statement of
+    # its own and read the numbers afresh after it (SQLite ignores both lock clauses).
     row = session.exec(
         select(Game, last_command.scalar_subquery(), last_event.scalar_subquery())
         .where(Game.id == game_id)
-        .with_for_update(of=Game)
+        .with_for_update(of=Game, skip_locked=True)
         .execution_options(populate_existing=True)
     ).first()
-    if row is None:
-        raise GameNotFound(f"no game {game_id!r} (see `pbm game list`)")
-    game, commands, events = row
+    if row is not None:
+        game, commands, events = row
+    else:
+        waited = session.exec(
+            select(Game).where(Game.id == game_id).with_for_update(of=Game)
+            .execution_options(populate_existing=True)
+        ).first()
+        if waited is None:
+            raise GameNotFound(f"no game {game_id!r} (see `pbm game list`)")
+        game = waited
+        commands, events = session.exec(
+            select(last_command.scalar_subquery(), last_event.scalar_subquery())).one()
     entries[("game", game_id)] = game
     entries[("seq", "command_log", game_id)] = int(commands or 0) + 1
     entries[("seq", "game_events", game_id)] = int(events or 0) + 1
