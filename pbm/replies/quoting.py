@@ -26,6 +26,15 @@ from pbm.replies.words import META, VERBS
 # ------------------------------------------------------------------ body text -> new text
 
 
+#: No line of a reply is read past this many characters: a command or a SAY is far shorter,
+#: and the quote and signature patterns must not scan a 200 KB line (they backtrack).
+MAX_LINE_CHARS = 1000
+
+
+def _lines(text: str) -> list[str]:
+    return [line[:MAX_LINE_CHARS] for line in normalize_text(text).split("\n")]
+
+
 def _is_quoted(line: str) -> bool:
     return line.lstrip().startswith(">")
 
@@ -136,7 +145,7 @@ def _tidy(kept: list[str]) -> str:
 def strip_quoted(text: str, max_lines: int | None = None) -> str:
     """The player's own new text from a mail body (top- or bottom-posted); with
     ``max_lines``, at least its first ``max_lines`` lines (and not much more)."""
-    kept, _original = _split_reply(normalize_text(text).split("\n"),
+    kept, _original = _split_reply(_lines(text),
                                    None if max_lines is None else 2 * max_lines)
     return _tidy(kept)
 
@@ -150,7 +159,7 @@ def inline_candidates(text: str) -> list[str]:
     ":", asides in brackets, list items) are never candidates. The parser keeps a candidate
     only when it reads as a whole command.
     """
-    lines = normalize_text(text).split("\n")
+    lines = _lines(text)
     _kept, start = _split_reply(lines)
     if start is None:
         return []
