@@ -4,7 +4,7 @@ worker processes and beat, PostgreSQL, Redis, SMTP and the Twilio emulator.
 - A forged From (random token, no token, another seat's token) plays nothing; the player is
   told at the address we have for them, never at the forger's Reply-To.
 - One email with a thousand SAY lines makes one message per seat.
-- A seeded fuzz of webhook posts (``PBM_FUZZ_CASES``, default 300): no answer >= 500, nothing
+- A seeded fuzz of webhook posts (``PBM_FUZZ_CASES``, default 200): no answer >= 500, nothing
   quarantined, no state change but from authentic commands, web RSS bounded, every stored
   row readable. ``PBM_FUZZ_REPORT=1`` prints the figures.
 """
@@ -227,7 +227,7 @@ def authentic(session: Any, command: CommandLog) -> bool:
     return sender == (player.email or "").lower() and f"play+{seat.reply_token}@" in to
 
 
-FUZZ_CASES = int(os.environ.get("PBM_FUZZ_CASES", "300"))
+FUZZ_CASES = int(os.environ.get("PBM_FUZZ_CASES", "200"))
 
 
 @pytest.mark.timeout(600 + FUZZ_CASES * 0.5)
