@@ -296,8 +296,12 @@ def _int(text: str, tokens: list[str], i: int, what: str, low: int, high: int | 
     if i >= len(tokens):
         raise CommandParseError(text, f"missing {what}")
     token = tokens[i]
-    if not token.isdigit():
+    # isdecimal, not isdigit: "④" and "❹" are digits that int() refuses; int() also
+    # refuses a token of thousands of digits.
+    if not token.isdecimal():
         raise CommandParseError(text, f"{what} must be a number, got {token!r}")
+    if len(token) > 9:
+        raise CommandParseError(text, f"{what} must be a small number, got {token[:12]}...")
     value = int(token)
     if value < low or (high is not None and value > high):
         bound = f"{low}..{high}" if high is not None else f"at least {low}"

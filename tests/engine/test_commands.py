@@ -100,13 +100,19 @@ def test_positions_and_card_numbers_are_unordered() -> None:
     ["", "   ", "DANCE", "VIEW", "VIEW 1 2 3", "VIEW 0", "VIEW 6", "VIEW 2 2", "REVEAL x",
      "FORCE 1 2", "FORCE 1 1 3", "MAROON 0", "SHIFT BRITISH", "SHIFT TO GOLD", "ROW XX",
      "MARQUE 3", "MARQUE 3 HMS", "TAKE FRENCH", "TAKE TO", "TAKE B TO F X", "PLACE",
-     "VOTE", "VOTE 0", "VOTE 1 1", "ATTACK NOW", "SAVE 1", "CHOOSE 9"],
+     "VOTE", "VOTE 0", "VOTE 1 1", "ATTACK NOW", "SAVE 1", "CHOOSE 9",
+     # digits that str.isdigit() accepts and int() refuses, and a number int() refuses
+     "REVEAL \u2463", "REVEAL \u2779", "CHOOSE \u136c", "VOTE " + "9" * 5000],
 )
 def test_malformed_text_raises_a_parse_error_that_echoes_it(text: str) -> None:
     with pytest.raises(CommandParseError) as caught:
         parse_command(text)
     assert caught.value.code == "command/unparseable"
     assert repr(text) in str(caught.value)
+
+
+def test_decimal_digits_of_any_script_read_as_int_reads_them() -> None:
+    assert parse_command("REVEAL \u0663") == Reveal(3)  # Arabic-Indic three
 
 
 positions = st.integers(min_value=1, max_value=5)
