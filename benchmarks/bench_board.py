@@ -62,6 +62,7 @@ def load_baseline(ref: str, folder: Path) -> Callable[[dict[str, Any]], bytes]:
     spec = importlib.util.spec_from_file_location("board_image_baseline", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
     spec.loader.exec_module(module)
     draw: Callable[[dict[str, Any]], bytes] = module.draw_board
     return draw

@@ -15,19 +15,22 @@ outside it is folded to its base letter (accents dropped) or shown as ``?``.
 
 Fast and small (issue 15): fonts are loaded once, text is measured once per string and
 size, the picture is drawn in RGB, mapped onto a fixed palette of its own colours and their
-anti-aliasing shades, and saved as an 8-bit PNG.
+anti-aliasing shades, and saved as an 8-bit PNG with only the colours it uses, compressed by
+libdeflate (:func:`palette_png`).
 """
 
 from __future__ import annotations
 
-import io
+import struct
 import unicodedata
+import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+import deflate
 from anyascii import anyascii
 from PIL import Image, ImageDraw, ImageFont
 
@@ -570,7 +573,34 @@ def _palette() -> Image.Image:
 def draw_board(public_view: Mapping[str, Any]) -> bytes:
     """Draw the public board; returns PNG bytes (8-bit palette)."""
     image = _paint(public_view).image
-    small = image.quantize(palette=_palette(), dither=Image.Dither.NONE)
-    out = io.BytesIO()
-    small.save(out, format="PNG", compress_level=6)
-    return out.getvalue()
+    return palette_png(image.quantize(palette=_palette(), dither=Image.Dither.NONE))
+
+
+#: libdeflate's level 8: about 7% smaller than zlib's level 6, in about the same time
+#: (zlib's own level 8 is 2.5 times slower for the same size).
+DEFLATE_LEVEL = 8
+
+
+def palette_png(image: Image.Image) -> bytes:
+    """``image`` (mode ``P``) as a PNG: only the palette entries it uses, rows unfiltered
+    (palette indexes are not numbers a filter could predict) and compressed by libdeflate.
+    Pillow writes all 256 entries and compresses with zlib only; the container is four
+    chunks (PNG specification, section 5)."""
+    assert image.mode == "P", image.mode
+    width, height = image.size
+    used = (image.getextrema()[1] or 0) + 1  # type: ignore[index]
+    palette = bytes(image.getpalette() or [])[: 3 * used]
+    pixels = image.tobytes()
+    rows = b"".join(b"\0" + pixels[y * width:(y + 1) * width] for y in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit indexed colour
+    return b"".join((_PNG_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", palette),
+                     _chunk(b"IDAT", deflate.zlib_compress(rows, DEFLATE_LEVEL)),
+                     _chunk(b"IEND", b"")))
+
+
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(
+        ">I", zlib.crc32(data, zlib.crc32(kind)))
