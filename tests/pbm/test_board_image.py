@@ -132,3 +132,17 @@ def test_the_picture_is_a_palette_png_of_the_email_width() -> None:
     assert image.format == "PNG" and image.mode == "P"
     assert image.width == WIDTH
     assert image.height == texts(_crowded())[0][1]
+
+
+@pytest.mark.parametrize("case", sorted(VIEWS))
+def test_the_png_holds_exactly_the_drawn_pixels_and_only_the_colours_used(case: str) -> None:
+    view = VIEWS[case]()
+    drawn = board_image._paint(view).image.quantize(
+        palette=board_image._palette(), dither=Image.Dither.NONE)
+    decoded = Image.open(io.BytesIO(draw_board(view)))
+    decoded.load()  # checks every chunk's CRC and the zlib stream
+    assert decoded.size == drawn.size
+    assert decoded.tobytes() == drawn.tobytes()
+    assert decoded.convert("RGB").tobytes() == drawn.convert("RGB").tobytes()
+    used = max(decoded.tobytes()) + 1
+    assert len(decoded.getpalette() or []) == 3 * used
