@@ -28,8 +28,8 @@ def prompt(tmp_path: Path) -> tuple[str, dict, str, str]:
     db.upgrade(url)
     eng = db.get_engine(url)
     now = datetime(2026, 3, 2, 12, tzinfo=UTC)
-    specs = [games.PlayerSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Bob", "Cleo",
-                                                                          "Dirk")]
+    specs = [games.PlayerSpec(n, f"{n.lower()}@example.org") for n in (
+        "Ann", "Bob", "Cleo", "Maximilian-Alexander")]  # a long name: buttons must wrap
     game_id = db.run_transaction(lambda s: games.create_game(s, "harbour", specs, now=now,
                                                              seed=5).id, eng)
     db.run_transaction(lambda s: games.start(s, game_id, now=now, force=True), eng)
@@ -62,8 +62,18 @@ def test_every_button_of_a_prompt_reads_as_its_option_in_the_reply_parser(
         page = browser.new_page(viewport={"width": 390, "height": 844})
         page.set_content(html)
         links = page.eval_on_selector_all("a.tap", "els => els.map(e => e.href)")
-        page.locator("table.menu").screenshot(path=str(DOCS / "prompt-buttons-phone.png"))
+        wide = page.evaluate("document.documentElement.scrollWidth")
+        outside = page.eval_on_selector_all("a.tap", """taps => taps.filter(a => {
+            const cell = a.closest('table').parentElement.getBoundingClientRect();
+            const box = a.getBoundingClientRect();
+            return box.left < cell.left - 1 || box.right > cell.right + 1;
+        }).map(a => a.textContent)""")
+        if os.environ.get("PBM_UPDATE_DOCS"):  # the README's picture
+            page.locator("table.menu").screenshot(path=str(DOCS / "prompt-buttons-phone.png"))
         browser.close()
+
+    assert wide <= 390, "the prompt scrolls sideways on a phone"
+    assert outside == [], f"buttons sticking out of the menu: {outside}"
 
     assert len(links) == len(options) >= 3
     read = set()
