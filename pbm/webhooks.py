@@ -14,10 +14,13 @@ retry forever or lose a message.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import contextlib
 import hmac
 import logging
+import weakref
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -72,20 +75,43 @@ async def inbound_email(request: Request) -> dict[str, Any]:
     settings = get_settings()
     if not _secret_matches(request, settings):
         raise HTTPException(status_code=403, detail="forbidden")
-    raw = await _raw_email(request, settings)
-    if not raw.strip():
-        raise HTTPException(status_code=400, detail="empty message")
-    if len(raw) > settings.inbound_email_max_bytes:
-        raise HTTPException(status_code=413, detail="message too large")
-    from pbm.hygiene import mime_problem
+    async with large_body_slot(request):
+        raw = await _raw_email(request, settings)
+        if not raw.strip():
+            raise HTTPException(status_code=400, detail="empty message")
+        if len(raw) > settings.inbound_email_max_bytes:
+            raise HTTPException(status_code=413, detail="message too large")
+        from pbm.hygiene import mime_problem
 
-    problem = await run_in_threadpool(mime_problem, raw, settings)
-    if problem:
-        log.info("refused an inbound email: %s", problem)
-        raise HTTPException(status_code=422, detail=f"message refused: {problem}")
-    stored = await run_in_threadpool(_store_and_enqueue,
-                                     lambda session: inbound.store_email(session, raw, _now()))
+        problem = await run_in_threadpool(mime_problem, raw, settings)
+        if problem:
+            log.info("refused an inbound email: %s", problem)
+            raise HTTPException(status_code=422, detail=f"message refused: {problem}")
+        stored = await run_in_threadpool(
+            _store_and_enqueue, lambda session: inbound.store_email(session, raw, _now()))
     return {"id": stored.id, "duplicate": not stored.created}
+
+
+#: A request body over this size (or of no declared size) is a large one: an email of up to
+#: ``INBOUND_EMAIL_MAX_BYTES`` is held several times over while it is read, checked and
+#: stored (the body, the stored text, the database driver's buffer), so one web process
+#: handles one large request at a time and a burst of 25 MB emails needs the memory of one.
+#: Small ones (every real reply) never wait. Taken after the secret is checked.
+LARGE_BODY_BYTES = 1024 * 1024
+_LARGE_BODY_SLOTS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary())
+
+
+@contextlib.asynccontextmanager
+async def large_body_slot(request: Request) -> AsyncIterator[None]:
+    """Hold the web process's one slot for large bodies while a large request is handled."""
+    declared = request.headers.get("content-length", "")
+    if declared.isascii() and declared.isdigit() and int(declared) <= LARGE_BODY_BYTES:
+        yield
+        return
+    slot = _LARGE_BODY_SLOTS.setdefault(asyncio.get_running_loop(), asyncio.Semaphore(1))
+    async with slot:
+        yield
 
 
 def _max_request(settings: Settings) -> int:
