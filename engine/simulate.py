@@ -10,9 +10,10 @@ from itertools import chain, groupby
 from engine.cards import EVENT_CARDS, EventTitle
 from engine.commands import Command, UseAtlantis
 from engine.events import Decision, Event
-from engine.rules import apply, may_order_atlantis, pending
+from engine.legal import _decision_legal
+from engine.rules import _applied, apply, may_order_atlantis
 from engine.setup import new_game
-from engine.state import GameOptions, GameState
+from engine.state import GameOptions, GameState, OverStage
 
 Log = list[tuple[int, Command]]
 _ATLANTIS = EVENT_CARDS.index(EventTitle.ATLANTIS)
@@ -31,6 +32,33 @@ def random_command(rng: random.Random, decision: Decision) -> Command:
     return rng.choice(rng.choice(groups))
 
 
+#: The runs of one command type in a legal tuple (as ``random_command`` groups them), as
+#: index ranges, by the tuple's sequence of types: legal tuples repeat their shapes.
+_RUNS: dict[tuple[type, ...], tuple[range, ...]] = {}
+
+
+def _runs(kinds: tuple[type, ...]) -> tuple[range, ...]:
+    runs: list[range] = []
+    start = 0
+    for _, group in groupby(kinds):
+        end = start + sum(1 for _ in group)
+        runs.append(range(start, end))
+        start = end
+    if len(_RUNS) >= 8192:
+        _RUNS.clear()
+    _RUNS[kinds] = out = tuple(runs)
+    return out
+
+
+def _pick(rng: random.Random, legal: tuple[Command, ...]) -> Command:
+    """``random_command``'s choice among ``legal``, with the same two ``rng.choice`` calls
+    (on sequences of the same lengths), without building the groups."""
+    kinds = tuple(map(type, legal))
+    runs = _RUNS.get(kinds) or _runs(kinds)
+    choice = rng.choice
+    return legal[choice(choice(runs))]
+
+
 def random_game(
     n_players: int,
     seed: int,
@@ -45,26 +73,44 @@ def random_game(
     The game uses ``seed``; the driver's choices come from ``random.Random(seed)``.
     ``observe(before, seat, command, after, events)`` is called after every command.
     Raises ``RuntimeError`` if the game has not ended after ``max_commands`` commands.
+
+    Each step draws as it always has: ``rng.random()`` against ``atlantis_rate`` when an
+    Atlantis owner may give the order, else ``rng.choice`` of the pending decisions, then
+    :func:`random_command`'s two choices. It asks the engine only for what it needs (the
+    awaited seats, the chosen seat's legal answers) instead of whole :func:`pending`
+    decisions, and applies the chosen answer as :func:`apply` would (it is one of the
+    memoised legal answers).
     """
     rng = random.Random(seed)
     state = new_game(player_names(n_players), seed, options)
     log: Log = []
-    while not state.over:
+    append = log.append
+    kept: list[list[int]] | None = None
+    atlantis_kept = False
+    while True:
+        stage = state.stage
+        if type(stage) is OverStage:
+            break
+        assert stage is not None
         if len(log) >= max_commands:
             raise RuntimeError(f"game {n_players}p/{seed} did not end in {max_commands} commands")
-        owners = [s for s, kept in enumerate(state.kept)
-                  if _ATLANTIS in kept and may_order_atlantis(state, s)
-                  ] if _ATLANTIS in chain.from_iterable(state.kept) else []
-        if owners and rng.random() < atlantis_rate:
+        if state.kept is not kept:  # per-seat lists are replaced, never changed in place
+            kept = state.kept
+            atlantis_kept = _ATLANTIS in chain.from_iterable(kept)
+        if atlantis_kept and (owners := [
+                s for s, cards in enumerate(state.kept)
+                if _ATLANTIS in cards and may_order_atlantis(state, s)
+        ]) and rng.random() < atlantis_rate:
             seat: int = owners[0]
             command: Command = UseAtlantis()
+            after, events = apply(state, seat, command)
         else:
-            decision = rng.choice(pending(state))
-            seat, command = decision.seat, random_command(rng, decision)
-        after, events = apply(state, seat, command)
+            seat = rng.choice(stage.awaiting())
+            command = _pick(rng, _decision_legal(state, stage, seat))
+            after, events = _applied(state, seat, command, stage)
         if observe is not None:
             observe(state, seat, command, after, events)
-        log.append((seat, command))
+        append((seat, command))
         state = after
     return state, log
 
