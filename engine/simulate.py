@@ -10,7 +10,7 @@ from itertools import chain, groupby
 from engine.cards import EVENT_CARDS, EventTitle
 from engine.commands import Command, UseAtlantis
 from engine.events import Decision, Event
-from engine.legal import _decision_legal
+from engine.legal import _compute_legal
 from engine.rules import _applied, apply, may_order_atlantis
 from engine.setup import new_game
 from engine.state import GameOptions, GameState, OverStage
@@ -50,13 +50,16 @@ def _runs(kinds: tuple[type, ...]) -> tuple[range, ...]:
     return out
 
 
-def _pick(rng: random.Random, legal: tuple[Command, ...]) -> Command:
-    """``random_command``'s choice among ``legal``, with the same two ``rng.choice`` calls
-    (on sequences of the same lengths), without building the groups."""
+def _pick(below: Callable[[int], int], legal: tuple[Command, ...]) -> Command:
+    """``random_command``'s choice among ``legal``: the draws of its two ``rng.choice``
+    calls (``below`` is the generator's ``_randbelow``, which ``choice`` calls with the
+    sequence's length) on sequences of the same lengths, without building the groups."""
     kinds = tuple(map(type, legal))
     runs = _RUNS.get(kinds) or _runs(kinds)
-    choice = rng.choice
-    return legal[choice(choice(runs))]
+    if not runs:
+        raise IndexError("Cannot choose from an empty sequence")  # as rng.choice
+    run = runs[below(len(runs))]
+    return legal[run.start + below(len(run))]
 
 
 def random_game(
@@ -82,6 +85,9 @@ def random_game(
     memoised legal answers).
     """
     rng = random.Random(seed)
+    # random.Random.choice(seq) is ``seq[self._randbelow(len(seq))]`` (CPython 3.11+):
+    # the driver draws the same numbers without the extra call.
+    below: Callable[[int], int] = rng._randbelow  # type: ignore[attr-defined]
     state = new_game(player_names(n_players), seed, options)
     log: Log = []
     append = log.append
@@ -105,8 +111,11 @@ def random_game(
             command: Command = UseAtlantis()
             after, events = apply(state, seat, command)
         else:
-            seat = rng.choice(stage.awaiting())
-            command = _pick(rng, _decision_legal(state, stage, seat))
+            awaiting = stage.awaiting()
+            if not awaiting:
+                raise IndexError("Cannot choose from an empty sequence")  # as rng.choice
+            seat = awaiting[below(len(awaiting))]
+            command = _pick(below, _compute_legal(state, stage, seat))
             after, events = _applied(state, seat, command, stage)
         if observe is not None:
             observe(state, seat, command, after, events)
