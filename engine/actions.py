@@ -154,24 +154,21 @@ def _on_action(s: GameState, ev: Events, seat: int, command: Command, stage: Sta
     _ACTIONS[type(command)](s, ev, seat, command)
 
 
-def _with_clear_stage(handler: Handler) -> Handler:
-    def run(s: GameState, ev: Events, seat: int, command: Command, stage: Any) -> None:
-        s.stage = None
-        handler(s, ev, seat, command, stage)
-    return run
-
-
+#: The handler of each kind of decision. Every stage but a vote (which records answers
+#: until the last one) is closed before its handler runs: :func:`engine.rules._applied`
+#: clears ``s.stage`` first unless the stage's type is in :data:`KEEPS_STAGE`.
 _HANDLERS: dict[type, Handler] = {
-    PlaceStage: _with_clear_stage(_on_place),
-    ActionStage: _with_clear_stage(_on_action),
+    PlaceStage: _on_place,
+    ActionStage: _on_action,
     VoteStage: _on_vote,
-    ChooseStage: _with_clear_stage(_on_choose),
-    MarqueStage: _with_clear_stage(_on_marque),
-    ShootStage: _with_clear_stage(_on_shoot),
-    GiveStage: _with_clear_stage(_on_give),
-    TakeStage: _with_clear_stage(_on_take),
-    FountainStage: _with_clear_stage(_on_fountain),
+    ChooseStage: _on_choose,
+    MarqueStage: _on_marque,
+    ShootStage: _on_shoot,
+    GiveStage: _on_give,
+    TakeStage: _on_take,
+    FountainStage: _on_fountain,
 }
+KEEPS_STAGE = VoteStage
 
 
 # ---------------------------------------------------------------- turn actions

@@ -4,6 +4,7 @@ effect, in one dispatch table :data:`EFFECTS` (rules reference sections 8 to 10)
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 from engine.board import (
     Events,
@@ -24,6 +25,7 @@ from engine.board import (
 from engine.cards import (
     EVENT_CARDS,
     ROW_SIZE,
+    SHIP_CAPACITY,
     VOTE_DECK,
     EventTitle,
     Hold,
@@ -71,6 +73,8 @@ def _title_code(card: int | None) -> str:
 
 
 def _forget_position(s: GameState, position: int) -> None:
+    if not any(position in peeks for peeks in s.peeks):  # nobody knows the spot: no change
+        return
     s.peeks = [{k: v for k, v in peeks.items() if k != position} if position in peeks
                else peeks for peeks in s.peeks]  # replaced, never changed in place
 
@@ -183,10 +187,21 @@ def _letter_of_marque(s: GameState, ev: Events, revealer: int, card: int) -> Non
 def marque_moves(s: GameState) -> tuple[Marque, ...]:
     """Every Letter of Marque move: anyone on Tortuga or in a rowboat, to either ship with
     room (OQ-8: possibly none; the card can then only be saved)."""
-    movable = [*s.lines["TORTUGA"], *(p for p in s.rowboats.values() if p is not None)]
-    return tuple(
-        Marque(seat, ship) for seat in sorted(movable) for ship in Ship if ship_has_room(s, ship)
-    )
+    lines = s.lines
+    ships = tuple([ship for ship, key in _SHIP_KEYS if len(lines[key]) < SHIP_CAPACITY])
+    if not ships:
+        return ()
+    movable = [*lines["TORTUGA"], *(p for p in s.rowboats.values() if p is not None)]
+    return _marque_moves(tuple(sorted(movable)), ships)
+
+
+@lru_cache(maxsize=1024)
+def _marque_moves(seats: tuple[int, ...], ships: tuple[Ship, ...]) -> tuple[Marque, ...]:
+    # Memoised: commands are immutable values.
+    return tuple(Marque(seat, ship) for seat in seats for ship in ships)
+
+
+_SHIP_KEYS = tuple((ship, ship.value) for ship in Ship)
 
 
 def use_marque(s: GameState, ev: Events, seat: int, command: Marque | Save, card: int,

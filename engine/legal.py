@@ -149,6 +149,21 @@ def _maroon(target: int) -> Maroon:
     return Maroon(target)
 
 
+@lru_cache(maxsize=64)
+def _choices(positions: tuple[int, int]) -> tuple[Command, ...]:
+    return tuple(Choose(p) for p in positions)
+
+
+@lru_cache(maxsize=128)
+def _shots(n: int, seat: int) -> tuple[Command, ...]:
+    return tuple(Shoot(t) for t in range(n) if t != seat)
+
+
+@lru_cache(maxsize=16)
+def _gifts(n: int) -> tuple[Command, ...]:
+    return tuple(Give(t) for t in range(n))
+
+
 def _decision_legal(s: GameState, stage: Stage, seat: int) -> tuple[Command, ...]:
     # Memoised on the state object: a GameState is never changed once public functions
     # have returned it (apply works on a copy), and the cache is not a dataclass field,
@@ -173,14 +188,14 @@ def _compute_legal(s: GameState, stage: Stage, seat: int) -> tuple[Command, ...]
     if isinstance(stage, PlaceStage):
         return _PLACE
     if isinstance(stage, ChooseStage):
-        return tuple(Choose(p) for p in stage.positions)
+        return _choices(stage.positions)
     if isinstance(stage, MarqueStage):
         moves = marque_moves(s)  # OQ-8: with nobody to move, save it or let it go
         return (*moves, _SAVE) if moves else (_SAVE, _DISCARD)
     if isinstance(stage, ShootStage):
-        return tuple(Shoot(t) for t in range(s.n) if t != seat)
+        return _shots(len(s.names), seat)
     if isinstance(stage, GiveStage):
-        return tuple(Give(t) for t in range(s.n))
+        return _gifts(len(s.names))
     if isinstance(stage, TakeStage):
         return (*take_options(s, seat), _TAKE_NONE)  # the Captain *may* take 1 treasure
     if isinstance(stage, FountainStage):

@@ -9,7 +9,7 @@ from itertools import repeat
 from operator import is_
 from typing import Any
 
-from engine.actions import _HANDLERS, _begin_turn
+from engine.actions import _ACTIONS, _HANDLERS, KEEPS_STAGE, _begin_turn
 from engine.board import Events, kept_card, name, open_stage, say
 from engine.cards import EventTitle
 from engine.commands import (
@@ -231,7 +231,14 @@ def _applied(state: GameState, seat: int, command: Command, stage: Stage
     """The checked ``command`` carried out on a fork of ``state``."""
     s = state.fork()
     ev: list[Event] = []
-    _HANDLERS[type(stage)](s, ev, seat, command, stage)
+    kind = type(stage)
+    if kind is ActionStage:  # the usual case: straight to the action's effect
+        s.stage = None
+        _ACTIONS[type(command)](s, ev, seat, command)
+    else:
+        if kind is not KEEPS_STAGE:
+            s.stage = None
+        _HANDLERS[kind](s, ev, seat, command, stage)
     if s.stage is None:
         _finish_action(s, ev)
     s.version += 1
