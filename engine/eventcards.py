@@ -64,12 +64,17 @@ def view_cards(s: GameState, ev: Events, seat: int, positions: tuple[int, ...]) 
 
 def _title(card: int | None) -> str:
     assert card is not None
-    return EVENT_CARDS[card].label
+    return _LABEL[EVENT_CARDS[card]]
 
 
 def _title_code(card: int | None) -> str:
     assert card is not None
-    return EVENT_CARDS[card].value
+    return _CODE[EVENT_CARDS[card]]
+
+
+# Enum attributes are slow to read: the hot paths use these tables of plain values.
+_LABEL = {title: title.label for title in EventTitle}
+_CODE = {title: title.value for title in EventTitle}
 
 
 def _forget_position(s: GameState, position: int) -> None:
@@ -92,8 +97,9 @@ def reveal(s: GameState, ev: Events, position: int, revealer: int) -> None:
     _forget_position(s, position)
     s.refill_position = position
     title = EVENT_CARDS[card]
-    say(ev, "event.revealed", f"{name(s, revealer)} revealed {title.label} (card {position}).",
-        seat=revealer, position=position, title=title.value)
+    say(ev, "event.revealed",
+        f"{s.names[revealer]} revealed {_LABEL[title]} (card {position}).",
+        seat=revealer, position=position, title=_CODE[title])
     s.stage = None
     EFFECTS[title](s, ev, revealer, card)
 

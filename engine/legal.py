@@ -6,8 +6,8 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations
 
-from engine.board import kept_card, ship_has_room
-from engine.cards import EventTitle, Hold, Location, Ship
+from engine.board import kept_card
+from engine.cards import SHIP_CAPACITY, EventTitle, Hold, Location, Ship
 from engine.commands import (
     Accept,
     Attack,
@@ -109,17 +109,22 @@ def turn_actions(s: GameState, seat: int) -> tuple[Command, ...]:
     else:
         tortuga = lines["TORTUGA"]
         if seat in tortuga:
-            out += [_ROW_TO[ship] for ship in _SHIPS if rowboats[ship.value] is None]
+            out += [row for row, key in _ROW_TO_KEY if rowboats[key] is None]
             if tortuga[0] == seat:
                 out.append(_BRAWL)
         else:
-            ship = s.location(seat).ship  # a rowboat (location() raises if nowhere)
-            assert ship is not None
-            if ship_has_room(s, ship):
+            if rowboats["FD"] == seat:  # a rowboat (location() raises if nowhere)
+                key = "FD"
+            elif rowboats["JR"] == seat:
+                key = "JR"
+            else:
+                s.location(seat)
+                raise AssertionError("location() raises first")
+            if len(lines[key]) < SHIP_CAPACITY:
                 out.append(_BOARD)
             out.append(_LAND)
     if s.kept[seat]:  # both cards below must be kept by the seat
-        if kept_card(s, seat, EventTitle.LETTER_OF_MARQUE) is not None:
+        if kept_card(s, seat, _LETTER_OF_MARQUE) is not None:
             out += marque_moves(s)
         if map_options_ok(s, seat):
             out += _USE_MAP
@@ -131,6 +136,8 @@ def turn_actions(s: GameState, seat: int) -> tuple[Command, ...]:
 _ROW, _ATTACK, _MUTINY, _BRAWL, _BOARD, _LAND = Row(), Attack(), Mutiny(), Brawl(), Board(), Land()
 _SHIPS, _HOLDS = tuple(Ship), tuple(Hold)
 _ROW_TO = {ship: Row(ship) for ship in Ship}
+_ROW_TO_KEY = tuple((_ROW_TO[ship], ship.value) for ship in _SHIPS)
+_LETTER_OF_MARQUE = EventTitle.LETTER_OF_MARQUE
 _SHIFT = {hold: Shift(hold) for hold in Hold}
 _SHIP_KEYS = tuple(ship.value for ship in Ship)
 #: Cabin Boy's SHIFT options by ship key, with the treasure key each one empties.
