@@ -85,6 +85,13 @@ def _row_actions(down: tuple[int, ...], seat: int, n: int) -> tuple[Command, ...
 
 def turn_actions(s: GameState, seat: int) -> tuple[Command, ...]:
     """Every legal turn action of ``seat`` (rules reference section 5)."""
+    row_actions, out = turn_parts(s, seat)
+    return row_actions + tuple(out) if out else row_actions
+
+
+def turn_parts(s: GameState, seat: int) -> tuple[tuple[Command, ...], list[Command]]:
+    """:func:`turn_actions` in two parts: the VIEW, REVEAL and FORCE options (a memoised
+    tuple, shared) and the others (a new list), in that order."""
     # The hottest part of legal moves: ``face_down``, ``GameState.location`` and
     # ``ship_has_room`` are written out here, on the plain keys of ``lines``/``rowboats``.
     down = tuple([i for i, card in enumerate(s.row, 1) if card is not None])
@@ -128,7 +135,7 @@ def turn_actions(s: GameState, seat: int) -> tuple[Command, ...]:
             out += marque_moves(s)
         if map_options_ok(s, seat):
             out += _USE_MAP
-    return row_actions + tuple(out) if out else row_actions
+    return row_actions, out
 
 
 # Commands are immutable values: the legal-move lists share these instead of building new

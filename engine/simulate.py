@@ -10,10 +10,10 @@ from itertools import chain, groupby
 from engine.cards import EVENT_CARDS, EventTitle
 from engine.commands import Command, UseAtlantis
 from engine.events import Decision, Event
-from engine.legal import _compute_legal
+from engine.legal import _compute_legal, turn_parts
 from engine.rules import _applied, apply, may_order_atlantis
 from engine.setup import new_game
-from engine.state import GameOptions, GameState, OverStage
+from engine.state import ActionStage, GameOptions, GameState, OverStage
 
 Log = list[tuple[int, Command]]
 _ATLANTIS = EVENT_CARDS.index(EventTitle.ATLANTIS)
@@ -60,6 +60,35 @@ def _pick(below: Callable[[int], int], legal: tuple[Command, ...]) -> Command:
         raise IndexError("Cannot choose from an empty sequence")  # as rng.choice
     run = runs[below(len(runs))]
     return legal[run.start + below(len(run))]
+
+
+def _pick_action(below: Callable[[int], int], state: GameState, seat: int) -> Command:
+    """:func:`_pick` among the turn actions of ``seat``, from their two parts (see
+    :func:`engine.legal.turn_parts`) without joining them: the runs of the first part
+    are memoised with that (shared) tuple."""
+    row, out = turn_parts(state, seat)
+    if row and out and type(row[-1]) is type(out[0]):  # a run across the parts: join them
+        return _pick(below, row + tuple(out))
+    entry = _ROW_RUNS.get(id(row))
+    if entry is None or entry[0] is not row:  # (the entry keeps its tuple, and so its id)
+        if len(_ROW_RUNS) >= 4096:
+            _ROW_RUNS.clear()
+        entry = _ROW_RUNS[id(row)] = (row, _runs(tuple(map(type, row))))
+    row_runs = entry[1]
+    kinds = tuple(map(type, out))
+    out_runs = _RUNS.get(kinds) or _runs(kinds)
+    count = len(row_runs) + len(out_runs)
+    if not count:
+        raise IndexError("Cannot choose from an empty sequence")  # as rng.choice
+    i = below(count)
+    if i < len(row_runs):
+        run = row_runs[i]
+        return row[run.start + below(len(run))]
+    run = out_runs[i - len(row_runs)]
+    return out[run.start + below(len(run))]
+
+
+_ROW_RUNS: dict[int, tuple[tuple[Command, ...], tuple[range, ...]]] = {}
 
 
 def random_game(
@@ -115,7 +144,10 @@ def random_game(
             if not awaiting:
                 raise IndexError("Cannot choose from an empty sequence")  # as rng.choice
             seat = awaiting[below(len(awaiting))]
-            command = _pick(below, _compute_legal(state, stage, seat))
+            if type(stage) is ActionStage:
+                command = _pick_action(below, state, seat)
+            else:
+                command = _pick(below, _compute_legal(state, stage, seat))
             after, events = _applied(state, seat, command, stage)
         if observe is not None:
             observe(state, seat, command, after, events)
