@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from itertools import chain
 from typing import Any
 
 from engine.cards import (
@@ -108,6 +109,7 @@ _ROWBOAT_KEY: dict[Location, str] = {
     loc: ship.value for loc in Location if loc.is_rowboat and (ship := loc.ship) is not None}
 _SHIPS = tuple(Ship)
 _ALBATROSS = EventTitle.ALBATROSS
+_IS_ALBATROSS = [title is _ALBATROSS for title in EVENT_CARDS]  # by Event card id
 
 
 def take_pawn(s: GameState, seat: int) -> Location:
@@ -230,6 +232,8 @@ def albatrosses_aboard(s: GameState, ship: Ship) -> int:
 def check_albatross(s: GameState, ev: Events) -> None:
     """Two or more Albatrosses aboard one ship maroon everyone on it, in reverse rank order.
     Tortuga and the rowboats are not affected."""
+    if sum(map(_IS_ALBATROSS.__getitem__, chain.from_iterable(s.kept))) < 2:
+        return  # the usual case: not two Albatrosses in play at all
     for ship in _SHIPS:
         if albatrosses_aboard(s, ship) >= 2:
             crew = list(s.lines[ship.value])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
+from itertools import repeat
 
 from engine.board import (
     Events,
@@ -78,8 +79,8 @@ _CODE = {title: title.value for title in EventTitle}
 
 
 def _forget_position(s: GameState, position: int) -> None:
-    if not any(position in peeks for peeks in s.peeks):  # nobody knows the spot: no change
-        return
+    if not any(map(dict.__contains__, s.peeks, repeat(position))):
+        return  # nobody knows the spot: no change
     s.peeks = [{k: v for k, v in peeks.items() if k != position} if position in peeks
                else peeks for peeks in s.peeks]  # replaced, never changed in place
 

@@ -54,6 +54,7 @@ from engine.state import (
     GameState,
     GiveStage,
     MarqueStage,
+    OverStage,
     PlaceStage,
     ShootStage,
     Stage,
@@ -273,16 +274,18 @@ def _finish_action(s: GameState, ev: Events) -> None:
     """The action and everything it triggered are resolved: refill the row, then the next
     action of this turn or the next turn (Atlantis orders first)."""
     refill(s, ev)
-    if s.over:
+    if type(s.stage) is OverStage:
         return
-    renew_sudden_death_row(s, ev)
-    per_turn = actions_per_turn(s)
+    if s.sudden_death:
+        renew_sudden_death_row(s, ev)
+    per_turn = 2 if len(s.names) == 2 else 1  # actions_per_turn
     if s.turn_action < per_turn:
         s.turn_action += 1
         open_stage(s, _action_stage(s.turn_seat, s.turn_action, per_turn))
         say(ev, "turn.action", f"{name(s, s.turn_seat)} takes action {s.turn_action} of "
             f"{per_turn}.", seat=s.turn_seat, action=s.turn_action, of=per_turn)
         return
-    s.turn_seat = (s.turn_seat + 1) % s.n
-    apply_atlantis_orders(s, ev)
+    s.turn_seat = (s.turn_seat + 1) % len(s.names)
+    if True in s.atlantis_ordered:
+        apply_atlantis_orders(s, ev)
     _begin_turn(s, ev)

@@ -120,8 +120,12 @@ def random_game(
     state = new_game(player_names(n_players), seed, options)
     log: Log = []
     append = log.append
+    # Who may give an Atlantis order depends only on ``kept`` and ``atlantis_ordered``
+    # while the game runs; a returned state is never changed, so the answer is kept
+    # while both lists are the same objects.
     kept: list[list[int]] | None = None
-    atlantis_kept = False
+    ordered: list[bool] | None = None
+    owners: list[int] = []
     while True:
         stage = state.stage
         if type(stage) is OverStage:
@@ -129,13 +133,13 @@ def random_game(
         assert stage is not None
         if len(log) >= max_commands:
             raise RuntimeError(f"game {n_players}p/{seed} did not end in {max_commands} commands")
-        if state.kept is not kept:  # per-seat lists are replaced, never changed in place
-            kept = state.kept
-            atlantis_kept = _ATLANTIS in chain.from_iterable(kept)
-        if atlantis_kept and (owners := [
-                s for s, cards in enumerate(state.kept)
+        if state.kept is not kept or state.atlantis_ordered is not ordered:
+            kept, ordered = state.kept, state.atlantis_ordered
+            owners = [
+                s for s, cards in enumerate(kept)
                 if _ATLANTIS in cards and may_order_atlantis(state, s)
-        ]) and rng.random() < atlantis_rate:
+            ] if _ATLANTIS in chain.from_iterable(kept) else []
+        if owners and rng.random() < atlantis_rate:
             seat: int = owners[0]
             command: Command = UseAtlantis()
             after, events = apply(state, seat, command)
