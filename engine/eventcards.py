@@ -55,10 +55,10 @@ def view_cards(s: GameState, ev: Events, seat: int, positions: tuple[int, ...]) 
         peeks[p] = card
         if card not in s.seen[seat]:
             writable(s, "seen")[seat] = [*s.seen[seat], card]
-    where = " and ".join(str(p) for p in positions)
+    where = " and ".join(map(str, positions))
     say(ev, "event.viewed", f"{name(s, seat)} looked at Event card(s) {where}.",
         seat=seat, positions=list(positions))
-    titles = "; ".join(f"{p}: {_title(s.row[p - 1])}" for p in positions)
+    titles = "; ".join([f"{p}: {_title(s.row[p - 1])}" for p in positions])
     say(ev, "event.viewed", f"You looked at Event card(s) {titles}.", audience=[seat],
         seat=seat, cards={str(p): _title_code(s.row[p - 1]) for p in positions})
 
@@ -277,10 +277,12 @@ def usable_map(s: GameState, seat: int) -> int | None:
     2-player game a map given to oneself by the first action waits for the next turn)."""
     received = s.extra.get(_MAP_TURN, {})
     for card in s.kept[seat]:
-        if EVENT_CARDS[card] is EventTitle.TREASURE_MAP and received.get(
-                str(card), -1) < s.turn_number:
+        if EVENT_CARDS[card] is _TREASURE_MAP and received.get(str(card), -1) < s.turn_number:
             return card
     return None
+
+
+_TREASURE_MAP = EventTitle.TREASURE_MAP
 
 
 def map_options_ok(s: GameState, seat: int) -> bool:

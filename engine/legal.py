@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, repeat
+from operator import is_not
 
 from engine.board import kept_card
-from engine.cards import SHIP_CAPACITY, EventTitle, Hold, Location, Ship
+from engine.cards import EVENT_CARDS, SHIP_CAPACITY, EventTitle, Hold, Location, Ship
 from engine.commands import (
     Accept,
     Attack,
@@ -83,6 +84,15 @@ def _row_actions(down: tuple[int, ...], seat: int, n: int) -> tuple[Command, ...
     return tuple(out)
 
 
+@lru_cache(maxsize=1024)
+def _row_actions_of(face_down: tuple[bool, ...], seat: int, n: int) -> tuple[Command, ...]:
+    """:func:`_row_actions` by which row positions hold a card (``face_down``)."""
+    return _row_actions(tuple([i for i, down in enumerate(face_down, 1) if down]), seat, n)
+
+
+_NONES = repeat(None)  # (endless: map() stops with the row)
+
+
 def turn_actions(s: GameState, seat: int) -> tuple[Command, ...]:
     """Every legal turn action of ``seat`` (rules reference section 5)."""
     row_actions, out = turn_parts(s, seat)
@@ -94,8 +104,8 @@ def turn_parts(s: GameState, seat: int) -> tuple[tuple[Command, ...], list[Comma
     tuple, shared) and the others (a new list), in that order."""
     # The hottest part of legal moves: ``face_down``, ``GameState.location`` and
     # ``ship_has_room`` are written out here, on the plain keys of ``lines``/``rowboats``.
-    down = tuple([i for i, card in enumerate(s.row, 1) if card is not None])
-    row_actions = _row_actions(down, seat, len(s.names))  # shared, never copied
+    row_actions = _row_actions_of(  # shared, never copied
+        tuple(map(is_not, s.row, _NONES)), seat, len(s.names))
     out: list[Command] = []
     lines, rowboats = s.lines, s.rowboats
     for key in _SHIP_KEYS:
@@ -130,10 +140,11 @@ def turn_parts(s: GameState, seat: int) -> tuple[tuple[Command, ...], list[Comma
             if len(lines[key]) < SHIP_CAPACITY:
                 out.append(_BOARD)
             out.append(_LAND)
-    if s.kept[seat]:  # both cards below must be kept by the seat
-        if kept_card(s, seat, _LETTER_OF_MARQUE) is not None:
+    kept = s.kept[seat]
+    if kept:  # both cards below must be kept by the seat
+        if any(map(_IS_MARQUE.__getitem__, kept)):  # kept_card(s, seat, LETTER_OF_MARQUE)
             out += marque_moves(s)
-        if map_options_ok(s, seat):
+        if any(map(_IS_MAP.__getitem__, kept)) and map_options_ok(s, seat):
             out += _USE_MAP
     return row_actions, out
 
@@ -144,7 +155,8 @@ _ROW, _ATTACK, _MUTINY, _BRAWL, _BOARD, _LAND = Row(), Attack(), Mutiny(), Brawl
 _SHIPS, _HOLDS = tuple(Ship), tuple(Hold)
 _ROW_TO = {ship: Row(ship) for ship in Ship}
 _ROW_TO_KEY = tuple((_ROW_TO[ship], ship.value) for ship in _SHIPS)
-_LETTER_OF_MARQUE = EventTitle.LETTER_OF_MARQUE
+_IS_MARQUE = [title is EventTitle.LETTER_OF_MARQUE for title in EVENT_CARDS]  # by card id
+_IS_MAP = [title is EventTitle.TREASURE_MAP for title in EVENT_CARDS]
 _SHIFT = {hold: Shift(hold) for hold in Hold}
 _SHIP_KEYS = tuple(ship.value for ship in Ship)
 #: Cabin Boy's SHIFT options by ship key, with the treasure key each one empties.
