@@ -116,7 +116,7 @@ def turn_parts(s: GameState, seat: int) -> tuple[tuple[Command, ...], list[Comma
             i = line.index(seat)
             if i == 0:
                 out.append(_ATTACK)
-                out += [_maroon(t) for t in line[1:]]
+                out += map(_maroon, line[1:])
             if i == 1:
                 out.append(_MUTINY)
             if i == len(line) - 1:

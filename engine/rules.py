@@ -273,7 +273,8 @@ def _order_atlantis(state: GameState, seat: int) -> tuple[GameState, list[Event]
 def _finish_action(s: GameState, ev: Events) -> None:
     """The action and everything it triggered are resolved: refill the row, then the next
     action of this turn or the next turn (Atlantis orders first)."""
-    refill(s, ev)
+    if s.refill_position is not None:  # (refill does nothing without a spot to refill)
+        refill(s, ev)
     if type(s.stage) is OverStage:
         return
     if s.sudden_death:

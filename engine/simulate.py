@@ -144,13 +144,15 @@ def random_game(
             command: Command = UseAtlantis()
             after, events = apply(state, seat, command)
         else:
-            awaiting = stage.awaiting()
-            if not awaiting:
-                raise IndexError("Cannot choose from an empty sequence")  # as rng.choice
-            seat = awaiting[below(len(awaiting))]
-            if type(stage) is ActionStage:
+            if type(stage) is ActionStage:  # awaiting() is (stage.seat,): one seat to draw
+                below(1)
+                seat = stage.seat
                 command = _pick_action(below, state, seat)
             else:
+                awaiting = stage.awaiting()
+                if not awaiting:
+                    raise IndexError("Cannot choose from an empty sequence")  # as rng.choice
+                seat = awaiting[below(len(awaiting))]
                 command = _pick(below, _compute_legal(state, stage, seat))
             after, events = _applied(state, seat, command, stage)
         if observe is not None:
