@@ -47,7 +47,7 @@ from engine.commands import (
     Vote,
 )
 from engine.eventcards import give_map, reveal, shoot, treasure_map_effect, use_marque, view_cards
-from engine.legal import _action_stage, actions_per_turn
+from engine.legal import _action_stage
 from engine.state import (
     ActionStage,
     ChooseStage,
@@ -67,12 +67,13 @@ from engine.votes import call_vote, cast_vote, take
 
 
 def _begin_turn(s: GameState, ev: Events) -> None:
-    per_turn = actions_per_turn(s)
+    # actions_per_turn and open_stage written out: this runs after nearly every action.
+    seat = s.turn_seat
     s.turn_number += 1
     s.turn_action = 1
-    open_stage(s, _action_stage(s.turn_seat, 1, per_turn))
-    say(ev, "turn.started", f"It is {name(s, s.turn_seat)}'s turn.", seat=s.turn_seat,
-        turn=s.turn_number)
+    s.stage = _action_stage(seat, 1, 2 if len(s.names) == 2 else 1)
+    s.stage_serial += 1
+    say(ev, "turn.started", f"It is {s.names[seat]}'s turn.", seat=seat, turn=s.turn_number)
 
 
 
@@ -154,24 +155,21 @@ def _on_action(s: GameState, ev: Events, seat: int, command: Command, stage: Sta
     _ACTIONS[type(command)](s, ev, seat, command)
 
 
-def _with_clear_stage(handler: Handler) -> Handler:
-    def run(s: GameState, ev: Events, seat: int, command: Command, stage: Any) -> None:
-        s.stage = None
-        handler(s, ev, seat, command, stage)
-    return run
-
-
+#: The handler of each kind of decision. Every stage but a vote (which records answers
+#: until the last one) is closed before its handler runs: :func:`engine.rules._applied`
+#: clears ``s.stage`` first unless the stage's type is in :data:`KEEPS_STAGE`.
 _HANDLERS: dict[type, Handler] = {
-    PlaceStage: _with_clear_stage(_on_place),
-    ActionStage: _with_clear_stage(_on_action),
+    PlaceStage: _on_place,
+    ActionStage: _on_action,
     VoteStage: _on_vote,
-    ChooseStage: _with_clear_stage(_on_choose),
-    MarqueStage: _with_clear_stage(_on_marque),
-    ShootStage: _with_clear_stage(_on_shoot),
-    GiveStage: _with_clear_stage(_on_give),
-    TakeStage: _with_clear_stage(_on_take),
-    FountainStage: _with_clear_stage(_on_fountain),
+    ChooseStage: _on_choose,
+    MarqueStage: _on_marque,
+    ShootStage: _on_shoot,
+    GiveStage: _on_give,
+    TakeStage: _on_take,
+    FountainStage: _on_fountain,
 }
+KEEPS_STAGE = VoteStage
 
 
 # ---------------------------------------------------------------- turn actions

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from itertools import chain
 from typing import Any
 
 from engine.cards import (
@@ -96,35 +97,51 @@ def discard_kept(s: GameState, seat: int, card: int) -> None:
 
 def ship_has_room(s: GameState, ship: Ship) -> bool:
     """True while ``ship`` has fewer than 5 pawns."""
-    return len(s.lines[ship.value]) < SHIP_CAPACITY
+    return len(s.lines[_KEY[ship]]) < SHIP_CAPACITY
+
+
+# Enum attributes (``.value``, properties) are slow to read: the hot paths use these
+# tables of plain values instead.
+_KEY: dict[str, str] = {**{ship: ship.value for ship in Ship},
+                        **{loc: loc.value for loc in Location}}
+#: A rowboat's key in ``rowboats`` (its ship's); ships and Tortuga are not in it.
+_ROWBOAT_KEY: dict[Location, str] = {
+    loc: ship.value for loc in Location if loc.is_rowboat and (ship := loc.ship) is not None}
+_SHIPS = tuple(Ship)
+_ALBATROSS = EventTitle.ALBATROSS
+_IS_ALBATROSS = [title is _ALBATROSS for title in EVENT_CARDS]  # by Event card id
 
 
 def take_pawn(s: GameState, seat: int) -> Location:
     """Lift ``seat``'s pawn off the board (its line closes up); return where it was."""
     loc = s.location(seat)
-    if loc.is_rowboat:
-        ship = loc.ship
-        assert ship is not None
-        writable(s, "rowboats")[ship.value] = None
+    rowboat = _ROWBOAT_KEY.get(loc)
+    if rowboat is not None:
+        writable(s, "rowboats")[rowboat] = None
     else:
-        writable(s, "lines")[loc.value].remove(seat)
+        writable(s, "lines")[_KEY[loc]].remove(seat)
     return loc
 
 
 def put_pawn(s: GameState, seat: int, loc: Location) -> None:
     """Put ``seat``'s pawn at the back of ``loc`` (or into the rowboat)."""
-    if loc.is_rowboat:
-        ship = loc.ship
-        assert ship is not None and s.rowboats[ship.value] is None
-        writable(s, "rowboats")[ship.value] = seat
+    rowboat = _ROWBOAT_KEY.get(loc)
+    if rowboat is not None:
+        assert s.rowboats[rowboat] is None
+        writable(s, "rowboats")[rowboat] = seat
     else:
-        if loc.is_ship:
-            assert len(s.lines[loc.value]) < SHIP_CAPACITY, "ships never hold more than 5"
-        writable(s, "lines")[loc.value].append(seat)
+        key = _KEY[loc]
+        assert key == "TORTUGA" or len(s.lines[key]) < SHIP_CAPACITY, \
+            "ships never hold more than 5"
+        writable(s, "lines")[key].append(seat)
 
 
 def where_name(loc: Location) -> str:
     """``Tortuga``, ``the Jolly Roger``, ``the Flying Dutchman's rowboat``."""
+    return _WHERE[loc]
+
+
+def _where_name(loc: Location) -> str:
     if loc is Location.TORTUGA:
         return "Tortuga"
     ship = loc.ship
@@ -132,12 +149,15 @@ def where_name(loc: Location) -> str:
     return f"the {ship.label}'s rowboat" if loc.is_rowboat else f"the {ship.label}"
 
 
+_WHERE = {loc: _where_name(loc) for loc in Location}
+
+
 def move_pawn(s: GameState, ev: Events, seat: int, dest: Location, how: str) -> None:
     """Move a pawn to the back of ``dest``; an Albatross check follows every movement."""
     src = take_pawn(s, seat)
     put_pawn(s, seat, dest)
-    say(ev, "pawn.moved", f"{name(s, seat)} moved from {where_name(src)} to {where_name(dest)}.",
-        seat=seat, source=src.value, to=dest.value, by=how)
+    say(ev, "pawn.moved", f"{s.names[seat]} moved from {_WHERE[src]} to {_WHERE[dest]}.",
+        seat=seat, source=_KEY[src], to=_KEY[dest], by=how)
     check_albatross(s, ev)
 
 
@@ -149,8 +169,8 @@ def maroon(s: GameState, ev: Events, seat: int, cause: str) -> None:
     """
     src = take_pawn(s, seat)
     writable(s, "lines")["TORTUGA"].append(seat)
-    say(ev, "pawn.marooned", f"{name(s, seat)} was marooned from {where_name(src)} to Tortuga.",
-        seat=seat, source=src.value, cause=cause)
+    say(ev, "pawn.marooned", f"{s.names[seat]} was marooned from {_WHERE[src]} to Tortuga.",
+        seat=seat, source=_KEY[src], cause=cause)
     if src is Location.TORTUGA:
         hand = writable(s, "hands")[seat] = [*s.hands[seat]]  # a seat's list is replaced
         if not hand:
@@ -203,16 +223,18 @@ def maroon_unless_fountain(s: GameState, ev: Events, seat: int, cause: str,
 
 def albatrosses_aboard(s: GameState, ship: Ship) -> int:
     """How many Albatross cards the pawns on ``ship`` hold."""
+    kept = s.kept
     return sum(
-        1 for seat in s.lines[ship.value] for c in s.kept[seat]
-        if EVENT_CARDS[c] is EventTitle.ALBATROSS
+        1 for seat in s.lines[_KEY[ship]] for c in kept[seat] if EVENT_CARDS[c] is _ALBATROSS
     )
 
 
 def check_albatross(s: GameState, ev: Events) -> None:
     """Two or more Albatrosses aboard one ship maroon everyone on it, in reverse rank order.
     Tortuga and the rowboats are not affected."""
-    for ship in Ship:
+    if sum(map(_IS_ALBATROSS.__getitem__, chain.from_iterable(s.kept))) < 2:
+        return  # the usual case: not two Albatrosses in play at all
+    for ship in _SHIPS:
         if albatrosses_aboard(s, ship) >= 2:
             crew = list(s.lines[ship.value])
             say(ev, "albatross.struck",

@@ -4,6 +4,8 @@ effect, in one dispatch table :data:`EFFECTS` (rules reference sections 8 to 10)
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
+from itertools import repeat
 
 from engine.board import (
     Events,
@@ -24,6 +26,7 @@ from engine.board import (
 from engine.cards import (
     EVENT_CARDS,
     ROW_SIZE,
+    SHIP_CAPACITY,
     VOTE_DECK,
     EventTitle,
     Hold,
@@ -52,25 +55,32 @@ def view_cards(s: GameState, ev: Events, seat: int, positions: tuple[int, ...]) 
         peeks[p] = card
         if card not in s.seen[seat]:
             writable(s, "seen")[seat] = [*s.seen[seat], card]
-    where = " and ".join(str(p) for p in positions)
+    where = " and ".join(map(str, positions))
     say(ev, "event.viewed", f"{name(s, seat)} looked at Event card(s) {where}.",
         seat=seat, positions=list(positions))
-    titles = "; ".join(f"{p}: {_title(s.row[p - 1])}" for p in positions)
+    titles = "; ".join([f"{p}: {_title(s.row[p - 1])}" for p in positions])
     say(ev, "event.viewed", f"You looked at Event card(s) {titles}.", audience=[seat],
         seat=seat, cards={str(p): _title_code(s.row[p - 1]) for p in positions})
 
 
 def _title(card: int | None) -> str:
     assert card is not None
-    return EVENT_CARDS[card].label
+    return _LABEL[EVENT_CARDS[card]]
 
 
 def _title_code(card: int | None) -> str:
     assert card is not None
-    return EVENT_CARDS[card].value
+    return _CODE[EVENT_CARDS[card]]
+
+
+# Enum attributes are slow to read: the hot paths use these tables of plain values.
+_LABEL = {title: title.label for title in EventTitle}
+_CODE = {title: title.value for title in EventTitle}
 
 
 def _forget_position(s: GameState, position: int) -> None:
+    if not any(map(dict.__contains__, s.peeks, repeat(position))):
+        return  # nobody knows the spot: no change
     s.peeks = [{k: v for k, v in peeks.items() if k != position} if position in peeks
                else peeks for peeks in s.peeks]  # replaced, never changed in place
 
@@ -88,8 +98,9 @@ def reveal(s: GameState, ev: Events, position: int, revealer: int) -> None:
     _forget_position(s, position)
     s.refill_position = position
     title = EVENT_CARDS[card]
-    say(ev, "event.revealed", f"{name(s, revealer)} revealed {title.label} (card {position}).",
-        seat=revealer, position=position, title=title.value)
+    say(ev, "event.revealed",
+        f"{s.names[revealer]} revealed {_LABEL[title]} (card {position}).",
+        seat=revealer, position=position, title=_CODE[title])
     s.stage = None
     EFFECTS[title](s, ev, revealer, card)
 
@@ -183,10 +194,21 @@ def _letter_of_marque(s: GameState, ev: Events, revealer: int, card: int) -> Non
 def marque_moves(s: GameState) -> tuple[Marque, ...]:
     """Every Letter of Marque move: anyone on Tortuga or in a rowboat, to either ship with
     room (OQ-8: possibly none; the card can then only be saved)."""
-    movable = [*s.lines["TORTUGA"], *(p for p in s.rowboats.values() if p is not None)]
-    return tuple(
-        Marque(seat, ship) for seat in sorted(movable) for ship in Ship if ship_has_room(s, ship)
-    )
+    lines = s.lines
+    ships = tuple([ship for ship, key in _SHIP_KEYS if len(lines[key]) < SHIP_CAPACITY])
+    if not ships:
+        return ()
+    movable = [*lines["TORTUGA"], *(p for p in s.rowboats.values() if p is not None)]
+    return _marque_moves(tuple(sorted(movable)), ships)
+
+
+@lru_cache(maxsize=1024)
+def _marque_moves(seats: tuple[int, ...], ships: tuple[Ship, ...]) -> tuple[Marque, ...]:
+    # Memoised: commands are immutable values.
+    return tuple(Marque(seat, ship) for seat in seats for ship in ships)
+
+
+_SHIP_KEYS = tuple((ship, ship.value) for ship in Ship)
 
 
 def use_marque(s: GameState, ev: Events, seat: int, command: Marque | Save, card: int,
@@ -255,10 +277,12 @@ def usable_map(s: GameState, seat: int) -> int | None:
     2-player game a map given to oneself by the first action waits for the next turn)."""
     received = s.extra.get(_MAP_TURN, {})
     for card in s.kept[seat]:
-        if EVENT_CARDS[card] is EventTitle.TREASURE_MAP and received.get(
-                str(card), -1) < s.turn_number:
+        if EVENT_CARDS[card] is _TREASURE_MAP and received.get(str(card), -1) < s.turn_number:
             return card
     return None
+
+
+_TREASURE_MAP = EventTitle.TREASURE_MAP
 
 
 def map_options_ok(s: GameState, seat: int) -> bool:

@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, repeat
+from operator import is_not
 
-from engine.board import kept_card, ship_has_room
-from engine.cards import EventTitle, Hold, Location, Ship
+from engine.board import kept_card
+from engine.cards import EVENT_CARDS, SHIP_CAPACITY, EventTitle, Hold, Location, Ship
 from engine.commands import (
     Accept,
     Attack,
@@ -83,12 +84,28 @@ def _row_actions(down: tuple[int, ...], seat: int, n: int) -> tuple[Command, ...
     return tuple(out)
 
 
+@lru_cache(maxsize=1024)
+def _row_actions_of(face_down: tuple[bool, ...], seat: int, n: int) -> tuple[Command, ...]:
+    """:func:`_row_actions` by which row positions hold a card (``face_down``)."""
+    return _row_actions(tuple([i for i, down in enumerate(face_down, 1) if down]), seat, n)
+
+
+_NONES = repeat(None)  # (endless: map() stops with the row)
+
+
 def turn_actions(s: GameState, seat: int) -> tuple[Command, ...]:
     """Every legal turn action of ``seat`` (rules reference section 5)."""
+    row_actions, out = turn_parts(s, seat)
+    return row_actions + tuple(out) if out else row_actions
+
+
+def turn_parts(s: GameState, seat: int) -> tuple[tuple[Command, ...], list[Command]]:
+    """:func:`turn_actions` in two parts: the VIEW, REVEAL and FORCE options (a memoised
+    tuple, shared) and the others (a new list), in that order."""
     # The hottest part of legal moves: ``face_down``, ``GameState.location`` and
     # ``ship_has_room`` are written out here, on the plain keys of ``lines``/``rowboats``.
-    down = tuple([i for i, card in enumerate(s.row, 1) if card is not None])
-    row_actions = _row_actions(down, seat, len(s.names))  # shared, never copied
+    row_actions = _row_actions_of(  # shared, never copied
+        tuple(map(is_not, s.row, _NONES)), seat, len(s.names))
     out: list[Command] = []
     lines, rowboats = s.lines, s.rowboats
     for key in _SHIP_KEYS:
@@ -99,7 +116,7 @@ def turn_actions(s: GameState, seat: int) -> tuple[Command, ...]:
             i = line.index(seat)
             if i == 0:
                 out.append(_ATTACK)
-                out += [_maroon(t) for t in line[1:]]
+                out += map(_maroon, line[1:])
             if i == 1:
                 out.append(_MUTINY)
             if i == len(line) - 1:
@@ -109,21 +126,27 @@ def turn_actions(s: GameState, seat: int) -> tuple[Command, ...]:
     else:
         tortuga = lines["TORTUGA"]
         if seat in tortuga:
-            out += [_ROW_TO[ship] for ship in _SHIPS if rowboats[ship.value] is None]
+            out += [row for row, key in _ROW_TO_KEY if rowboats[key] is None]
             if tortuga[0] == seat:
                 out.append(_BRAWL)
         else:
-            ship = s.location(seat).ship  # a rowboat (location() raises if nowhere)
-            assert ship is not None
-            if ship_has_room(s, ship):
+            if rowboats["FD"] == seat:  # a rowboat (location() raises if nowhere)
+                key = "FD"
+            elif rowboats["JR"] == seat:
+                key = "JR"
+            else:
+                s.location(seat)
+                raise AssertionError("location() raises first")
+            if len(lines[key]) < SHIP_CAPACITY:
                 out.append(_BOARD)
             out.append(_LAND)
-    if s.kept[seat]:  # both cards below must be kept by the seat
-        if kept_card(s, seat, EventTitle.LETTER_OF_MARQUE) is not None:
+    kept = s.kept[seat]
+    if kept:  # both cards below must be kept by the seat
+        if any(map(_IS_MARQUE.__getitem__, kept)):  # kept_card(s, seat, LETTER_OF_MARQUE)
             out += marque_moves(s)
-        if map_options_ok(s, seat):
+        if any(map(_IS_MAP.__getitem__, kept)) and map_options_ok(s, seat):
             out += _USE_MAP
-    return row_actions + tuple(out) if out else row_actions
+    return row_actions, out
 
 
 # Commands are immutable values: the legal-move lists share these instead of building new
@@ -131,6 +154,9 @@ def turn_actions(s: GameState, seat: int) -> tuple[Command, ...]:
 _ROW, _ATTACK, _MUTINY, _BRAWL, _BOARD, _LAND = Row(), Attack(), Mutiny(), Brawl(), Board(), Land()
 _SHIPS, _HOLDS = tuple(Ship), tuple(Hold)
 _ROW_TO = {ship: Row(ship) for ship in Ship}
+_ROW_TO_KEY = tuple((_ROW_TO[ship], ship.value) for ship in _SHIPS)
+_IS_MARQUE = [title is EventTitle.LETTER_OF_MARQUE for title in EVENT_CARDS]  # by card id
+_IS_MAP = [title is EventTitle.TREASURE_MAP for title in EVENT_CARDS]
 _SHIFT = {hold: Shift(hold) for hold in Hold}
 _SHIP_KEYS = tuple(ship.value for ship in Ship)
 #: Cabin Boy's SHIFT options by ship key, with the treasure key each one empties.
@@ -147,6 +173,21 @@ _TAKE_NONE = TakeNone()
 @lru_cache(maxsize=16)
 def _maroon(target: int) -> Maroon:
     return Maroon(target)
+
+
+@lru_cache(maxsize=64)
+def _choices(positions: tuple[int, int]) -> tuple[Command, ...]:
+    return tuple(Choose(p) for p in positions)
+
+
+@lru_cache(maxsize=128)
+def _shots(n: int, seat: int) -> tuple[Command, ...]:
+    return tuple(Shoot(t) for t in range(n) if t != seat)
+
+
+@lru_cache(maxsize=16)
+def _gifts(n: int) -> tuple[Command, ...]:
+    return tuple(Give(t) for t in range(n))
 
 
 def _decision_legal(s: GameState, stage: Stage, seat: int) -> tuple[Command, ...]:
@@ -173,14 +214,14 @@ def _compute_legal(s: GameState, stage: Stage, seat: int) -> tuple[Command, ...]
     if isinstance(stage, PlaceStage):
         return _PLACE
     if isinstance(stage, ChooseStage):
-        return tuple(Choose(p) for p in stage.positions)
+        return _choices(stage.positions)
     if isinstance(stage, MarqueStage):
         moves = marque_moves(s)  # OQ-8: with nobody to move, save it or let it go
         return (*moves, _SAVE) if moves else (_SAVE, _DISCARD)
     if isinstance(stage, ShootStage):
-        return tuple(Shoot(t) for t in range(s.n) if t != seat)
+        return _shots(len(s.names), seat)
     if isinstance(stage, GiveStage):
-        return tuple(Give(t) for t in range(s.n))
+        return _gifts(len(s.names))
     if isinstance(stage, TakeStage):
         return (*take_options(s, seat), _TAKE_NONE)  # the Captain *may* take 1 treasure
     if isinstance(stage, FountainStage):

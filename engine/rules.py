@@ -9,7 +9,7 @@ from itertools import repeat
 from operator import is_
 from typing import Any
 
-from engine.actions import _HANDLERS, _begin_turn
+from engine.actions import _ACTIONS, _HANDLERS, KEEPS_STAGE, _begin_turn
 from engine.board import Events, kept_card, name, open_stage, say
 from engine.cards import EventTitle
 from engine.commands import (
@@ -54,6 +54,7 @@ from engine.state import (
     GameState,
     GiveStage,
     MarqueStage,
+    OverStage,
     PlaceStage,
     ShootStage,
     Stage,
@@ -231,11 +232,18 @@ def _applied(state: GameState, seat: int, command: Command, stage: Stage
     """The checked ``command`` carried out on a fork of ``state``."""
     s = state.fork()
     ev: list[Event] = []
-    _HANDLERS[type(stage)](s, ev, seat, command, stage)
+    kind = type(stage)
+    if kind is ActionStage:  # the usual case: straight to the action's effect
+        s.stage = None
+        _ACTIONS[type(command)](s, ev, seat, command)
+    else:
+        if kind is not KEEPS_STAGE:
+            s.stage = None
+        _HANDLERS[kind](s, ev, seat, command, stage)
     if s.stage is None:
         _finish_action(s, ev)
     s.version += 1
-    release(s)
+    del s.__dict__["_parent"]  # release(s)
     return s, ev
 
 
@@ -265,17 +273,20 @@ def _order_atlantis(state: GameState, seat: int) -> tuple[GameState, list[Event]
 def _finish_action(s: GameState, ev: Events) -> None:
     """The action and everything it triggered are resolved: refill the row, then the next
     action of this turn or the next turn (Atlantis orders first)."""
-    refill(s, ev)
-    if s.over:
+    if s.refill_position is not None:  # (refill does nothing without a spot to refill)
+        refill(s, ev)
+    if type(s.stage) is OverStage:
         return
-    renew_sudden_death_row(s, ev)
-    per_turn = actions_per_turn(s)
+    if s.sudden_death:
+        renew_sudden_death_row(s, ev)
+    per_turn = 2 if len(s.names) == 2 else 1  # actions_per_turn
     if s.turn_action < per_turn:
         s.turn_action += 1
         open_stage(s, _action_stage(s.turn_seat, s.turn_action, per_turn))
         say(ev, "turn.action", f"{name(s, s.turn_seat)} takes action {s.turn_action} of "
             f"{per_turn}.", seat=s.turn_seat, action=s.turn_action, of=per_turn)
         return
-    s.turn_seat = (s.turn_seat + 1) % s.n
-    apply_atlantis_orders(s, ev)
+    s.turn_seat = (s.turn_seat + 1) % len(s.names)
+    if True in s.atlantis_ordered:
+        apply_atlantis_orders(s, ev)
     _begin_turn(s, ev)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 
 from engine.board import open_stage, rng
 from engine.cards import (
@@ -56,19 +57,27 @@ def cards_in_play(n_players: int, starred: Sequence[EventTitle]) -> list[EventTi
 
 
 def _loyalties(s: GameState, options: GameOptions) -> list[Loyalty]:
+    if options.loyalties is None:  # the usual case
+        deal = list(_default_deal(s.n))
+        rng(s).shuffle(deal)
+        return deal
     british, french, dutch = LOYALTY_TABLE[s.n]
     wanted = Counter({Loyalty.BRITISH: british, Loyalty.FRENCH: french, Loyalty.DUTCH: dutch})
-    if options.loyalties is not None:
-        given = list(options.loyalties)
-        if len(given) != s.n or Counter(given) != +wanted:
-            raise SetupError(
-                f"loyalties must be {british} British, {french} French and {dutch} Dutch "
-                f"for {s.n} players, got {[x.value for x in given]}"
-            )
-        return given
-    deal = [x for x in Loyalty for _ in range(wanted[x])]
-    rng(s).shuffle(deal)
-    return deal
+    given = list(options.loyalties)
+    if len(given) != s.n or Counter(given) != +wanted:
+        raise SetupError(
+            f"loyalties must be {british} British, {french} French and {dutch} Dutch "
+            f"for {s.n} players, got {[x.value for x in given]}"
+        )
+    return given
+
+
+@lru_cache(maxsize=16)
+def _default_deal(n: int) -> tuple[Loyalty, ...]:
+    """The loyalty cards of an ``n``-player game before the shuffle."""
+    british, french, dutch = LOYALTY_TABLE[n]
+    wanted = {Loyalty.BRITISH: british, Loyalty.FRENCH: french, Loyalty.DUTCH: dutch}
+    return tuple(x for x in Loyalty for _ in range(wanted[x]))
 
 
 def _vote_order(s: GameState, options: GameOptions) -> list[int]:
@@ -84,9 +93,9 @@ def _vote_order(s: GameState, options: GameOptions) -> list[int]:
 
 
 def _event_order(s: GameState, options: GameOptions) -> tuple[list[int], list[int]]:
-    titles = cards_in_play(s.n, options.starred)
     armada = EVENT_CARDS.index(EventTitle.SPANISH_ARMADA)
     if options.event_deck is not None:
+        titles = cards_in_play(s.n, options.starred)
         given = list(options.event_deck)
         unplayable = sorted({t.label for t in given if not EVENT_INFO[t].implemented})
         if unplayable:
@@ -103,16 +112,29 @@ def _event_order(s: GameState, options: GameOptions) -> tuple[list[int], list[in
         free = {t: [i for i, x in enumerate(EVENT_CARDS) if x is t] for t in set(given)}
         deck = [free[t].pop(0) for t in given]
     else:
-        used = Counter(titles)
-        deck = []
-        for i, title in enumerate(EVENT_CARDS):
-            if used[title] > 0 and i != armada:
-                deck.append(i)
-                used[title] -= 1
+        unshuffled, left_out = _default_deck(s.n, tuple(options.starred))
+        deck = list(unshuffled)
         rng(s).shuffle(deck)
         deck.append(armada)
+        return deck, list(left_out)
     box = sorted(set(range(len(EVENT_CARDS))) - set(deck))
     return deck, box
+
+
+@lru_cache(maxsize=64)
+def _default_deck(n: int, starred: tuple[EventTitle, ...]
+                  ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The game's Event card ids before the shuffle (Spanish Armada left out) and the box
+    (the ids not in the deck, sorted): the same for every game of ``n`` players."""
+    used = Counter(cards_in_play(n, starred))
+    deck = []
+    armada = EVENT_CARDS.index(EventTitle.SPANISH_ARMADA)
+    for i, title in enumerate(EVENT_CARDS):
+        if used[title] > 0 and i != armada:
+            deck.append(i)
+            used[title] -= 1
+    box = sorted(set(range(len(EVENT_CARDS))) - {*deck, armada})
+    return tuple(deck), tuple(box)
 
 
 def _pawn_order(s: GameState, options: GameOptions) -> list[int]:

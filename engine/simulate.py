@@ -10,9 +10,10 @@ from itertools import chain, groupby
 from engine.cards import EVENT_CARDS, EventTitle
 from engine.commands import Command, UseAtlantis
 from engine.events import Decision, Event
-from engine.rules import apply, may_order_atlantis, pending
+from engine.legal import _compute_legal, turn_parts
+from engine.rules import _applied, apply, may_order_atlantis
 from engine.setup import new_game
-from engine.state import GameOptions, GameState
+from engine.state import ActionStage, GameOptions, GameState, OverStage
 
 Log = list[tuple[int, Command]]
 _ATLANTIS = EVENT_CARDS.index(EventTitle.ATLANTIS)
@@ -31,6 +32,65 @@ def random_command(rng: random.Random, decision: Decision) -> Command:
     return rng.choice(rng.choice(groups))
 
 
+#: The runs of one command type in a legal tuple (as ``random_command`` groups them), as
+#: index ranges, by the tuple's sequence of types: legal tuples repeat their shapes.
+_RUNS: dict[tuple[type, ...], tuple[range, ...]] = {}
+
+
+def _runs(kinds: tuple[type, ...]) -> tuple[range, ...]:
+    runs: list[range] = []
+    start = 0
+    for _, group in groupby(kinds):
+        end = start + sum(1 for _ in group)
+        runs.append(range(start, end))
+        start = end
+    if len(_RUNS) >= 8192:
+        _RUNS.clear()
+    _RUNS[kinds] = out = tuple(runs)
+    return out
+
+
+def _pick(below: Callable[[int], int], legal: tuple[Command, ...]) -> Command:
+    """``random_command``'s choice among ``legal``: the draws of its two ``rng.choice``
+    calls (``below`` is the generator's ``_randbelow``, which ``choice`` calls with the
+    sequence's length) on sequences of the same lengths, without building the groups."""
+    kinds = tuple(map(type, legal))
+    runs = _RUNS.get(kinds) or _runs(kinds)
+    if not runs:
+        raise IndexError("Cannot choose from an empty sequence")  # as rng.choice
+    run = runs[below(len(runs))]
+    return legal[run.start + below(len(run))]
+
+
+def _pick_action(below: Callable[[int], int], state: GameState, seat: int) -> Command:
+    """:func:`_pick` among the turn actions of ``seat``, from their two parts (see
+    :func:`engine.legal.turn_parts`) without joining them: the runs of the first part
+    are memoised with that (shared) tuple."""
+    row, out = turn_parts(state, seat)
+    if row and out and type(row[-1]) is type(out[0]):  # a run across the parts: join them
+        return _pick(below, row + tuple(out))
+    entry = _ROW_RUNS.get(id(row))
+    if entry is None or entry[0] is not row:  # (the entry keeps its tuple, and so its id)
+        if len(_ROW_RUNS) >= 4096:
+            _ROW_RUNS.clear()
+        entry = _ROW_RUNS[id(row)] = (row, _runs(tuple(map(type, row))))
+    row_runs = entry[1]
+    kinds = tuple(map(type, out))
+    out_runs = _RUNS.get(kinds) or _runs(kinds)
+    count = len(row_runs) + len(out_runs)
+    if not count:
+        raise IndexError("Cannot choose from an empty sequence")  # as rng.choice
+    i = below(count)
+    if i < len(row_runs):
+        run = row_runs[i]
+        return row[run.start + below(len(run))]
+    run = out_runs[i - len(row_runs)]
+    return out[run.start + below(len(run))]
+
+
+_ROW_RUNS: dict[int, tuple[tuple[Command, ...], tuple[range, ...]]] = {}
+
+
 def random_game(
     n_players: int,
     seed: int,
@@ -45,26 +105,59 @@ def random_game(
     The game uses ``seed``; the driver's choices come from ``random.Random(seed)``.
     ``observe(before, seat, command, after, events)`` is called after every command.
     Raises ``RuntimeError`` if the game has not ended after ``max_commands`` commands.
+
+    Each step draws as it always has: ``rng.random()`` against ``atlantis_rate`` when an
+    Atlantis owner may give the order, else ``rng.choice`` of the pending decisions, then
+    :func:`random_command`'s two choices. It asks the engine only for what it needs (the
+    awaited seats, the chosen seat's legal answers) instead of whole :func:`pending`
+    decisions, and applies the chosen answer as :func:`apply` would (it is one of the
+    memoised legal answers).
     """
     rng = random.Random(seed)
+    # random.Random.choice(seq) is ``seq[self._randbelow(len(seq))]`` (CPython 3.11+):
+    # the driver draws the same numbers without the extra call.
+    below: Callable[[int], int] = rng._randbelow  # type: ignore[attr-defined]
     state = new_game(player_names(n_players), seed, options)
     log: Log = []
-    while not state.over:
+    append = log.append
+    # Who may give an Atlantis order depends only on ``kept`` and ``atlantis_ordered``
+    # while the game runs; a returned state is never changed, so the answer is kept
+    # while both lists are the same objects.
+    kept: list[list[int]] | None = None
+    ordered: list[bool] | None = None
+    owners: list[int] = []
+    while True:
+        stage = state.stage
+        if type(stage) is OverStage:
+            break
+        assert stage is not None
         if len(log) >= max_commands:
             raise RuntimeError(f"game {n_players}p/{seed} did not end in {max_commands} commands")
-        owners = [s for s, kept in enumerate(state.kept)
-                  if _ATLANTIS in kept and may_order_atlantis(state, s)
-                  ] if _ATLANTIS in chain.from_iterable(state.kept) else []
+        if state.kept is not kept or state.atlantis_ordered is not ordered:
+            kept, ordered = state.kept, state.atlantis_ordered
+            owners = [
+                s for s, cards in enumerate(kept)
+                if _ATLANTIS in cards and may_order_atlantis(state, s)
+            ] if _ATLANTIS in chain.from_iterable(kept) else []
         if owners and rng.random() < atlantis_rate:
             seat: int = owners[0]
             command: Command = UseAtlantis()
+            after, events = apply(state, seat, command)
         else:
-            decision = rng.choice(pending(state))
-            seat, command = decision.seat, random_command(rng, decision)
-        after, events = apply(state, seat, command)
+            if type(stage) is ActionStage:  # awaiting() is (stage.seat,): one seat to draw
+                below(1)
+                seat = stage.seat
+                command = _pick_action(below, state, seat)
+            else:
+                awaiting = stage.awaiting()
+                if not awaiting:
+                    raise IndexError("Cannot choose from an empty sequence")  # as rng.choice
+                seat = awaiting[below(len(awaiting))]
+                command = _pick(below, _compute_legal(state, stage, seat))
+            after, events = _applied(state, seat, command, stage)
         if observe is not None:
             observe(state, seat, command, after, events)
-        log.append((seat, command))
+        append((seat, command))
         state = after
     return state, log
 

@@ -113,8 +113,10 @@ class VoteStage:
         return tuple(seat for seat, _ in self.played)
 
     def awaiting(self) -> tuple[int, ...]:
-        done = set(self.answered())
-        return tuple(s for s in self.participants if s not in done)
+        if not self.played:
+            return self.participants
+        done = {seat for seat, _ in self.played}
+        return tuple([s for s in self.participants if s not in done])
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,6 @@ the bottom of the deck in shuffled order, and every participant draws one.
 
 from __future__ import annotations
 
-from collections import Counter
 from functools import lru_cache
 
 from engine.board import (
@@ -74,17 +73,24 @@ def cast_vote(s: GameState, ev: Events, seat: int, command: Vote) -> None:
     stage = s.stage
     assert isinstance(stage, VoteStage)
     hand = writable(s, "hands")[seat] = [*s.hands[seat]]  # a seat's list is replaced
-    cards = tuple(hand[i - 1] for i in command.cards)
+    cards = tuple([hand[i - 1] for i in command.cards])
     for card in cards:
         hand.remove(card)
-    s.stage = VoteStage(stage.vote, stage.caller, stage.participants,
-                        (*stage.played, (seat, cards)))
-    say(ev, "vote.cast", f"{name(s, seat)} has voted.", seat=seat)
-    played = " and ".join(VOTE_DECK[c].describe() for c in cards)
+    # VoteStage(vote, caller, participants, played) without the frozen dataclass's
+    # __init__ (one object.__setattr__ per field): the same object, built at less cost.
+    new = _new(VoteStage)
+    new.__dict__.update(stage.__dict__)
+    new.__dict__["played"] = (*stage.played, (seat, cards))
+    s.stage = new
+    say(ev, "vote.cast", f"{s.names[seat]} has voted.", seat=seat)
+    played = " and ".join([_DESCRIBED[c] for c in cards])
     say(ev, "vote.cast", f"You played {played}.", audience=[seat], seat=seat,
         cards=list(cards))
-    if not s.stage.awaiting():
+    if not new.awaiting():
         resolve_vote(s, ev)
+
+
+_new = object.__new__
 
 
 _OUTCOME_TEXT: dict[tuple[VoteKind, str], str] = {
@@ -108,16 +114,19 @@ def resolve_vote(s: GameState, ev: Events) -> None:
         cards.append(writable(s, "vote_deck").pop(0))
     rng(s).shuffle(cards)
     symbols = [sym for c in cards for sym in VOTE_DECK[c].section(kind)]
-    counts = Counter(symbols)
-    if kind is VoteKind.ATTACK:
-        cannons, torches, waters = counts[Symbol.CANNON], counts[Symbol.TORCH], counts[Symbol.WATER]
+    counts: dict[Symbol, int] = {}
+    for sym in symbols:
+        counts[sym] = counts.get(sym, 0) + 1
+    if kind is _ATTACK:
+        cannons, torches, waters = (counts.get(Symbol.CANNON, 0), counts.get(Symbol.TORCH, 0),
+                                    counts.get(Symbol.WATER, 0))
         success = cannons >= 1 and torches - waters >= 1  # each water cancels one torch
         outcome = "SUCCESS" if success else "FAILURE"
-    elif kind is VoteKind.BRAWL:
-        british, french = counts[Symbol.BRITISH], counts[Symbol.FRENCH]
+    elif kind is _BRAWL:
+        british, french = counts.get(Symbol.BRITISH, 0), counts.get(Symbol.FRENCH, 0)
         outcome = "BRITISH" if british > french else "FRENCH" if french > british else "TIE"
     else:
-        skulls, helms = counts[Symbol.SKULL], counts[Symbol.HELM]
+        skulls, helms = counts.get(Symbol.SKULL, 0), counts.get(Symbol.HELM, 0)
         outcome = "SUCCESS" if skulls > helms else "FAILURE"  # a tie changes nothing
     for seat, ids in stage.played:
         if len(ids) == 2:
@@ -126,13 +135,15 @@ def resolve_vote(s: GameState, ev: Events) -> None:
             discard_kept(s, seat, card)
             say(ev, "el_dorado.used",
                 f"{name(s, seat)} used El Dorado to play two Vote cards.", seat=seat)
-    shown = ", ".join(sym.value.lower() for sym in symbols) or "no cards"
+    codes = [_CODE[sym] for sym in symbols]
+    shown = ", ".join([code.lower() for code in codes]) or "no cards"
+    code = _CODE[kind]
     say(ev, "vote.result",
-        f"The {kind.value.capitalize()} vote shows {shown}: {_OUTCOME_TEXT[kind, outcome]}.",
-        vote=kind.value, caller=stage.caller, outcome=outcome,
-        symbols=[sym.value for sym in symbols],
-        revealed=[VOTE_DECK[c].describe() for c in cards],
-        counts={sym.value: n for sym, n in sorted(counts.items())})
+        f"The {code.capitalize()} vote shows {shown}: {_OUTCOME_TEXT[kind, outcome]}.",
+        vote=code, caller=stage.caller, outcome=outcome,
+        symbols=codes,
+        revealed=[_DESCRIBED[c] for c in cards],
+        counts={_CODE[sym]: n for sym, n in sorted(counts.items())})
     bottom = list(cards)
     rng(s).shuffle(bottom)
     writable(s, "vote_deck").extend(bottom)
@@ -140,17 +151,24 @@ def resolve_vote(s: GameState, ev: Events) -> None:
         if s.vote_deck:
             drawn = writable(s, "vote_deck").pop(0)
             writable(s, "hands")[seat] = [*s.hands[seat], drawn]
-            say(ev, "vote_card.drawn", f"You drew {VOTE_DECK[drawn].describe()}.",
+            say(ev, "vote_card.drawn", f"You drew {_DESCRIBED[drawn]}.",
                 audience=[seat], seat=seat, card=drawn)
     s.stage = None
-    if kind is VoteKind.ATTACK and outcome == "SUCCESS":
+    if kind is _ATTACK and outcome == "SUCCESS":
         _attack_succeeded(s, ev, stage.caller)
-    elif kind is VoteKind.BRAWL:
+    elif kind is _BRAWL:
         _brawl_result(s, ev, outcome)
     elif kind is VoteKind.MUTINY and outcome == "SUCCESS":
         ship = s.location(stage.caller)
         captain = s.lines[ship.value][0]
         maroon_unless_fountain(s, ev, captain, "MUTINY", stage.caller)
+
+
+# Enum attributes are slow to read: the hot paths use these plain values.
+_CODE: dict[str, str] = {**{sym: sym.value for sym in Symbol},
+                         **{kind: kind.value for kind in VoteKind}}
+_ATTACK, _BRAWL = VoteKind.ATTACK, VoteKind.BRAWL
+_DESCRIBED = tuple(card.describe() for card in VOTE_DECK)  # by Vote card id
 
 
 def take_options(s: GameState, captain: int) -> tuple[Take, ...]:
