@@ -138,7 +138,7 @@ def main() -> None:
     tally = Tally()
     tally.install()
     rng = random.Random(1667)
-    profile = cProfile.Profile() if args.profile else None
+    profile = cProfile.Profile(time.process_time) if args.profile else None
     settings = get_settings()
     replies = 0
     by_messages: dict[int, list[tuple[int, int, str]]] = {}

@@ -465,7 +465,9 @@ def celery_beat(env: dict[str, str], log_dir: Path) -> ServiceProcess:
 def web_server(env: dict[str, str], log_dir: Path, port: int) -> ServiceProcess:
     argv = [str(VENV_BIN / "uvicorn"), "pbm.web:app", "--host", "127.0.0.1", "--port", str(port),
             "--log-level", "warning"]
-    return ServiceProcess("web", argv, env, log_dir)
+    # as the Procfile runs it: two malloc arenas, not one per threadpool thread (large
+    # bodies freed in many arenas left the process's memory fragmented and growing)
+    return ServiceProcess("web", argv, {**env, "MALLOC_ARENA_MAX": "2"}, log_dir)
 
 
 def wait_http(url: str, timeout: float = 30) -> None:
