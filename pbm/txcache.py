@@ -65,6 +65,17 @@ def forget(session: Session, *kinds: str) -> None:
         del entries[key]
 
 
+def forget_game(session: Session, game_id: int) -> None:
+    """Forget the rows of one game this transaction remembered (its seats, deadlines and
+    events), e.g. once its lock is taken and rows read before may be stale."""
+    entries = session.info.get(KEY)
+    if not entries:
+        return
+    for key in [k for k in entries
+                if k[0] in ("seats", "deadlines", "events") and len(k) > 1 and k[1] == game_id]:
+        del entries[key]
+
+
 def flush_pending(session: Session, model: type) -> None:
     """Flush first when rows of ``model`` wait to be inserted (a query would autoflush them;
     the memo learns about them at flush)."""

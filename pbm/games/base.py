@@ -16,7 +16,16 @@ import engine
 from pbm import deadlines as timing  # deadline rows; the sweep (pbm.timing) calls games
 from pbm import settings, txcache
 from pbm.deadlines import INVITATION, TimingPolicy
-from pbm.models import CommandLog, Game, GameEvent, GameStatus, InvitationStatus, Player, Seat
+from pbm.models import (
+    CommandLog,
+    Deadline,
+    Game,
+    GameEvent,
+    GameStatus,
+    InvitationStatus,
+    Player,
+    Seat,
+)
 from pbm.txcache import seats_of as seats_of
 
 
@@ -114,10 +123,27 @@ def lock_game(session: Session, game_id: int) -> Game:
         game = waited
         commands, events = session.exec(
             select(last_command.scalar_subquery(), last_event.scalar_subquery())).one()
+    _reread_after_lock(session, game_id)
     entries[("game", game_id)] = game
     entries[("seq", "command_log", game_id)] = int(commands or 0) + 1
     entries[("seq", "game_events", game_id)] = int(events or 0) + 1
     return game
+
+
+def _reread_after_lock(session: Session, game_id: int) -> None:
+    """Forget the game's seats and deadlines read before its lock was taken.
+
+    A reply is routed (its seat and the table's seats read) before ``lock_game``; another
+    writer may commit between that read and the lock. Two JOINs at once each saw the other
+    seat still invited and nobody started the game. Every "are all X?" question must be
+    asked of rows read under the lock, so the rows of this game that the session holds are
+    expired (read again on next use) and the transaction's memo of them dropped."""
+    txcache.forget_game(session, game_id)
+    for obj in list(session.identity_map.values()):
+        ours = isinstance(obj, Player) or (
+            isinstance(obj, Seat | Deadline) and obj.game_id == game_id)
+        if ours and obj not in session.dirty:  # the lock's statement flushed every change
+            session.expire(obj)
 
 
 def load_state(game: Game) -> engine.GameState:
