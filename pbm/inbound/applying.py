@@ -22,8 +22,7 @@ from pbm.inbound.storage import EMAIL, _finish
 log = logging.getLogger(__name__)
 
 #: the answer to a command under a message whose question is closed (the menu follows it)
-SETTLED = ("you answered an older message, and its question was already settled, so "
-           "nothing was played. What you can do now is below")
+SETTLED = "that question was settled before your reply came in, so nothing was played"
 #: a bare menu number (``6``, ``#2``, ``3.``): it means an option of the message answered
 _MENU_PICK = re.compile(r"\W{0,3}\d{1,2}\W{0,3}")
 
