@@ -152,20 +152,22 @@ def _install() -> None:
     _installed = True
 
 
-def seats_of(session: Session, game_id: int) -> list[tuple[Any, Any]]:
-    """The game's seats with their players, in seat order (read once per transaction)."""
+def seats_of(session: Session, game_id: int, *, fresh: bool = False) -> list[tuple[Any, Any]]:
+    """The game's seats with their players, in seat order (read once per transaction;
+    ``fresh``: read now, the session's objects refreshed from the database)."""
     from sqlmodel import col, select
 
     from pbm.models import Player, Seat
 
     flush_pending(session, Seat)
-    cached = memo(session).get(("seats", game_id))
+    cached = None if fresh else memo(session).get(("seats", game_id))
     if cached is not None and all(s.player_id == p.id for s, p in cached):
         return list(cached)
     rows = session.exec(
         select(Seat, Player)
         .where(Seat.game_id == game_id, Seat.player_id == Player.id)
         .order_by(col(Seat.seat_index))
+        .execution_options(populate_existing=fresh)
     ).all()
     pairs = [(s, p) for s, p in rows]
     memo(session)[("seats", game_id)] = pairs

@@ -131,19 +131,23 @@ def lock_game(session: Session, game_id: int) -> Game:
 
 
 def _reread_after_lock(session: Session, game_id: int) -> None:
-    """Forget the game's seats and deadlines read before its lock was taken.
+    """Read again the game's seats (with their players) and deadlines that the session read
+    before the game's lock was taken.
 
     A reply is routed (its seat and the table's seats read) before ``lock_game``; another
-    writer may commit between that read and the lock. Two JOINs at once each saw the other
-    seat still invited and nobody started the game. Every "are all X?" question must be
-    asked of rows read under the lock, so the rows of this game that the session holds are
-    expired (read again on next use) and the transaction's memo of them dropped."""
+    writer may commit between that read and the lock: two JOINs at once each saw the other
+    seat still invited, and nobody started the game. Every "are all X?" question must be
+    asked of rows read under the lock. The seats come back in one statement (refreshing the
+    session's objects in place); deadlines held by the session are read again on next use."""
+    held = [obj for obj in session.identity_map.values()
+            if isinstance(obj, Seat | Deadline) and obj.game_id == game_id]
     txcache.forget_game(session, game_id)
-    for obj in list(session.identity_map.values()):
-        ours = isinstance(obj, Player) or (
-            isinstance(obj, Seat | Deadline) and obj.game_id == game_id)
-        if ours and obj not in session.dirty:  # the lock's statement flushed every change
-            session.expire(obj)
+    if not held:
+        return
+    for deadline in (d for d in held if isinstance(d, Deadline)):
+        session.expire(deadline)
+    if any(isinstance(s, Seat) for s in held):
+        txcache.seats_of(session, game_id, fresh=True)
 
 
 def load_state(game: Game) -> engine.GameState:
