@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pbm.config import Settings
 from pbm.transports.base import OutgoingMessage, Receipt, TransportError
-from pbm.transports.mail import build_email
+from pbm.transports.mail import email_bytes
 
 
 def outbox_dir(settings: Settings) -> Path:
@@ -36,18 +36,18 @@ class FileEmailTransport:
     def send(self, message: OutgoingMessage) -> Receipt:
         """Write the message; the file name is the receipt."""
         folder = outbox_dir(self.settings) / "email"
-        mail = build_email(message, self.settings)
+        data, message_id = email_bytes(message, self.settings)
         try:
             folder.mkdir(parents=True, exist_ok=True)
             key = "".join(ch for ch in message.key if ch.isalnum() or ch in "-_") or "msg"
             path = folder / f"{_stamp()}-{key}.eml"
             tmp = path.with_suffix(".tmp")
-            tmp.write_bytes(bytes(mail))
+            tmp.write_bytes(data)
             os.replace(tmp, path)
         except OSError as exc:
             raise TransportError(f"cannot write {folder}: {exc}", permanent=False,
                                  reason="network") from exc
-        return Receipt(transport=self.name, provider_id=str(mail["Message-ID"]), detail=str(path))
+        return Receipt(transport=self.name, provider_id=message_id, detail=str(path))
 
 
 class FileSmsTransport:

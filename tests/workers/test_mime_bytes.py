@@ -1,0 +1,98 @@
+"""The cheap MIME path (``email_bytes``) writes exactly what ``build_email`` builds."""
+
+from __future__ import annotations
+
+import re
+from email import message_from_bytes, policy
+
+import pytest
+
+from pbm.config import Settings
+from pbm.transports import Attachment, InlineImage, OutgoingMessage
+from pbm.transports.mail import build_email, email_bytes
+
+PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 9
+CALENDAR = ("BEGIN:VCALENDAR\r\nMETHOD:REQUEST\r\nBEGIN:VEVENT\r\nSUMMARY:Tortuga – "
+            "your move in «Blue»\r\nDESCRIPTION:" + "x" * 60 + "\r\n  continued\r\n"
+            "END:VEVENT\r\nEND:VCALENDAR\r\n").encode()
+SETTINGS = Settings(mail_domain="tortuga.test")
+
+
+def normalised(data: bytes) -> bytes:
+    """Boundaries numbered by first appearance, the Date header blanked."""
+    names: dict[bytes, bytes] = {}
+
+    def rename(match: re.Match[bytes]) -> bytes:
+        return names.setdefault(match.group(0), b"BOUNDARY-%d" % len(names))
+
+    data = re.sub(rb"={15}\d{19}==", rename, data)
+    return re.sub(rb"\nDate: [^\n]*\n", b"\nDate: -\n", data)
+
+
+def message(**extra: object) -> OutgoingMessage:
+    values: dict[str, object] = dict(
+        channel="email", to="ann@example.org", subject="[Tortuga: Test] your game",
+        text="Your turn.\nREVEAL 3\n", html='<p>Your turn.</p><img src="cid:board-1-7@t">',
+        reply_to="play+tok123@tortuga.test", message_id="<m2@tortuga.test>",
+        in_reply_to="<root@tortuga.test>", references=("<root@tortuga.test>",),
+        images=(InlineImage("board-1-7@t", PNG),), key="42")
+    values.update(extra)
+    return OutgoingMessage(**values)  # type: ignore[arg-type]
+
+
+LONG = "A line of the board that goes on " * 4
+CASES = {
+    "text, html and picture": {},
+    "text only": {"html": None, "images": ()},
+    "html without the picture": {"html": "<p>No picture</p>"},
+    "picture not shown": {"html": "<p>no cid</p>"},
+    "no html, calendar": {"html": None, "images": (),
+                          "attachments": (Attachment("text/calendar; method=REQUEST",
+                                                     "deadline.ics", CALENDAR),)},
+    "everything": {"attachments": (Attachment("text/calendar; method=REQUEST",
+                                              "deadline.ics", CALENDAR),)},
+    "accents and long lines": {"text": f"Zoë joue.\n{LONG}\n" * 12,
+                               "html": f"<p>Zoë</p><p>{LONG}</p>" * 3
+                                       + '<img src="cid:board-1-7@t">'},
+    "long ascii lines, few": {"text": LONG + "\n" + LONG},
+    "cyrillic": {"text": "Ход игрока Ёжик\n" * 3, "subject": "Тортуга: ваш ход"},
+    "accented subject and name": {"subject": "[Tortuga: Île] à vous — «go»",
+                                  "to": "Zoë Ä <zoe@example.org>"},
+    "long subject": {"subject": "[Tortuga: A very long game name indeed] " * 3},
+    "quoted display name": {"to": '"Smith, Ann" <ann@example.org>'},
+    "no reply-to, no thread": {"reply_to": None, "in_reply_to": None, "references": (),
+                               "key": ""},
+    "many references": {"references": tuple(f"<ref-{i}-abcdefghij@tortuga.test>"
+                                            for i in range(6))},
+    "empty text": {"text": ""},
+    "two pictures": {"images": (InlineImage("board-1-7@t", PNG),
+                                InlineImage("chart-1@t", PNG[:100])),
+                     "html": '<img src="cid:board-1-7@t"><img src="cid:chart-1@t">'},
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_the_cheap_path_writes_the_bytes_of_the_email_package(case: str) -> None:
+    outgoing = message(**CASES[case])
+    before = bytes(build_email(outgoing, SETTINGS))
+    after, message_id = email_bytes(outgoing, SETTINGS)
+
+    assert normalised(after) == normalised(before)
+    assert message_id == outgoing.message_id
+
+
+def test_the_smtp_form_ends_lines_with_crlf_as_the_smtp_generator_does() -> None:
+    outgoing = message(**CASES["everything"])
+    before = build_email(outgoing, SETTINGS).as_bytes(policy=policy.default.clone(linesep="\r\n"))
+    after, _ = email_bytes(outgoing, SETTINGS, linesep="\r\n")
+
+    assert normalised(after.replace(b"\r\n", b"\n")) == normalised(before.replace(b"\r\n", b"\n"))
+    assert b"\n" not in after.replace(b"\r\n", b"")
+
+
+def test_a_message_without_message_id_gets_one_and_says_which() -> None:
+    after, message_id = email_bytes(message(message_id=None), SETTINGS)
+
+    parsed = message_from_bytes(after, policy=policy.default)
+    assert parsed["Message-ID"] == message_id
+    assert message_id.endswith("@tortuga.test>")
