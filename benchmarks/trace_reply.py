@@ -91,6 +91,12 @@ def _short(sql: str) -> str:
     return text[:150]
 
 
+def outcome_is_valid(outcome: Any) -> bool:
+    """True for a reply that played (not refused, ignored or failed)."""
+    text = str(getattr(outcome, "value", outcome)).lower()
+    return not any(word in text for word in ("refus", "ignor", "fail", "quarant", "reject"))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--server", default=DEFAULT_SERVER)
@@ -98,6 +104,8 @@ def main() -> None:
     parser.add_argument("--replies", type=int, default=40)
     parser.add_argument("--show", type=int, default=0)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--dump", default="",
+                        help="with --profile: also write the pstats to this file")
     parser.add_argument("--one-by-one", action="store_true",
                         help="send each message alone (deliver) instead of as the "
                              "after-commit hook does (deliver_many for several)")
@@ -141,6 +149,7 @@ def main() -> None:
     profile = cProfile.Profile(time.process_time) if args.profile else None
     settings = get_settings()
     replies = 0
+    worker_cpu: list[float] = []  # process + send of each valid reply, CPU seconds
     by_messages: dict[int, list[tuple[int, int, str]]] = {}
     for k in range(args.replies):
         game_id, tokens = tables[k % len(tables)]
@@ -174,6 +183,7 @@ def main() -> None:
             profile.disable()
         tally.seconds["process"] += time.perf_counter() - clock
         tally.cpu["process"] += time.process_time() - cpu
+        reply_cpu = time.process_time() - cpu
         tally.phase = None
         with eng.connect() as conn:
             written = conn.execute(sa.text(
@@ -194,6 +204,9 @@ def main() -> None:
             profile.disable()
         tally.seconds["send"] += time.perf_counter() - clock
         tally.cpu["send"] += time.process_time() - cpu
+        reply_cpu += time.process_time() - cpu
+        if outcome_is_valid(outcome):
+            worker_cpu.append(reply_cpu)
         tally.phase = None
         replies += 1
         tally.messages += len(ids)
@@ -206,6 +219,8 @@ def main() -> None:
                 print(f"  {phase:8} {sql}")
     if profile is not None:
         stats = pstats.Stats(profile)
+        if args.dump:
+            stats.dump_stats(args.dump)
         stats.sort_stats("cumulative").print_stats(90)
         stats.sort_stats("tottime").print_stats(25)
     print(f"{replies} replies, {tally.messages / replies:.2f} messages each")
@@ -219,6 +234,12 @@ def main() -> None:
               f"{tally.commits[phase] / replies:5.2f} commits "
               f"{tally.seconds[phase] * 1000 / replies:6.1f} ms "
               f"({tally.cpu[phase] * 1000 / replies:5.1f} ms CPU here) per reply")
+    worker_cpu.sort()
+    if worker_cpu:
+        print(f"worker CPU per valid reply (process + send, {len(worker_cpu)} replies): "
+              f"median {worker_cpu[len(worker_cpu) // 2] * 1000:.1f} ms, "
+              f"p90 {worker_cpu[int(len(worker_cpu) * 0.9)] * 1000:.1f} ms, "
+              f"mean {sum(worker_cpu) / len(worker_cpu) * 1000:.1f} ms (goal: median <= 15 ms)")
     total_s = sum(tally.statements.values()) / replies
     total_c = sum(tally.commits.values()) / replies
     print(f"per reply: {total_s:.1f} statements, {total_c:.2f} commits "

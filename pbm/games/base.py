@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy.orm import object_session
 from sqlmodel import Session, col, func, select
 
 import engine
@@ -151,10 +152,23 @@ def _reread_after_lock(session: Session, game_id: int) -> None:
 
 
 def load_state(game: Game) -> engine.GameState:
-    """The engine state of a started game."""
+    """The engine state of a started game.
+
+    Parsed once per transaction (``pbm.txcache``, keyed by the snapshot text itself: a
+    game whose ``state_json`` changed is parsed again); ``_save_state`` remembers the state
+    it saved. The service never changes a loaded state in place without saving it."""
     if not game.state_json:
         raise WrongState(f"game {game.name!r} has not started")
-    return engine.from_json(game.state_json)
+    session = object_session(game)
+    if session is None:
+        return engine.from_json(game.state_json)
+    entries = txcache.memo(session)
+    cached = entries.get(("state", game.id))
+    if cached is not None and (cached[0] is game.state_json or cached[0] == game.state_json):
+        return cached[1]  # type: ignore[no-any-return]
+    state = engine.from_json(game.state_json)
+    entries[("state", game.id)] = (game.state_json, state)
+    return state
 
 
 def policy_of(game: Game) -> TimingPolicy:
@@ -245,6 +259,9 @@ def _service_event(kind_: str, sentence: str, audience_: Iterable[int] | None = 
 
 def _save_state(game: Game, state: engine.GameState, now: datetime) -> None:
     game.state_json = engine.to_json(state)
+    session = object_session(game)
+    if session is not None:  # the next ``load_state`` of this transaction needs no parse
+        txcache.memo(session)[("state", game.id)] = (game.state_json, state)
     game.state_version = state.version
     game.updated_at = now
 
