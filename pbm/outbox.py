@@ -13,12 +13,14 @@ every message carries ``seat_number`` (1-based), ``seats`` ([{seat, number, name
 
 from __future__ import annotations
 
+import functools
 import json
 import secrets
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 import engine
@@ -209,14 +211,9 @@ def _insert_once(session: Session, row: Any, unique: list[str]) -> bool:
     session's with its id."""
     from sqlalchemy.orm import make_transient_to_detached
 
-    if session.get_bind().dialect.name == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert
-    else:
-        from sqlalchemy.dialects.sqlite import insert  # type: ignore[assignment]
-    table = type(row).__table__
-    values = {c.name: getattr(row, c.name) for c in table.columns if c.name != "id"}
-    new_id = session.execute(insert(table).values(**values).on_conflict_do_nothing(
-        index_elements=unique).returning(table.c.id)).scalar()
+    dialect = session.get_bind().dialect.name
+    statement, names = _insert_statement(dialect, type(row), tuple(unique))
+    new_id = session.execute(statement, {name: getattr(row, name) for name in names}).scalar()
     if new_id is None:
         return False
     row.id = int(new_id)
@@ -225,6 +222,24 @@ def _insert_once(session: Session, row: Any, unique: list[str]) -> bool:
     if isinstance(row, OutboundMessage):
         session.info.setdefault(NEW_OUTBOX_IDS, []).append(row.id)
     return True
+
+
+@functools.lru_cache(maxsize=16)
+def _insert_statement(dialect: str, model: type, unique: tuple[str, ...]
+                      ) -> tuple[Any, tuple[str, ...]]:
+    """``INSERT ... ON CONFLICT (unique) DO NOTHING RETURNING id`` of every column but
+    the id, built once per process (its values are parameters): building the statement
+    anew for each row was most of the cost of writing one."""
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    else:
+        from sqlalchemy.dialects.sqlite import insert  # type: ignore[assignment]
+    table = model.__table__  # type: ignore[attr-defined]
+    names = tuple(c.name for c in table.columns if c.name != "id")
+    statement = insert(table).values({name: sa.bindparam(name, type_=table.c[name].type)
+                                      for name in names})
+    return (statement.on_conflict_do_nothing(index_elements=list(unique))
+            .returning(table.c.id), names)
 
 
 def _exists(session: Session, dedupe_key: str) -> bool:
