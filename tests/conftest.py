@@ -26,3 +26,14 @@ def postgres_url(embedded_servers: EmbeddedServers) -> str:
 def redis_url(embedded_servers: EmbeddedServers) -> str:
     """The URL of a real, answering Redis server."""
     return resolve_redis(embedded_servers)
+
+
+@pytest.fixture(autouse=True)
+def fresh_board_pictures() -> None:
+    """Each test starts without the process's remembered board pictures (``pbm.outbox``):
+    a test that fakes the drawing must not hand its fake to the next one."""
+    import sys
+
+    outbox = sys.modules.get("pbm.outbox")
+    if outbox is not None:
+        outbox._PICTURES.clear()

@@ -3,6 +3,7 @@ extra columns (board picture, parts, an earlier unsent row), and the lease."""
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -29,20 +30,11 @@ def claim_many(session: Session, outbox_ids: list[int], now: datetime, settings:
     """Take these rows for sending (one UPDATE), in id order: those not sent, failed, or
     being sent by someone else. The same statement reads each one's board picture (kept
     in ``session.info`` for ``board_png``)."""
-    table = _outbox()
     sqlite = session.get_bind().dialect.name == "sqlite"
-    # SQLite (3.40) does not see the updated row's qualified columns in a RETURNING
-    # subquery: there the order and parts are asked apart (the embedded default only)
-    extra = () if sqlite else (_has_parts(table), _earlier_unsent_of(table, outbox_ids))
-    statement = (
-        sa.update(table)
-        .where(table.c.id.in_(outbox_ids))
-        .where(sa.or_(table.c.status == "pending",
-                      sa.and_(table.c.status == "sending", lease_expired(table, now, settings))))
-        .values(status="sending", attempts=table.c.attempts + 1, claimed_at=now)
-        .returning(*table.c, _board_png_of(table), *extra)
-    )
-    rows = sorted(session.execute(statement).all(), key=lambda r: r.id)
+    stale = now - timedelta(seconds=settings.outbox_lease_seconds)
+    rows = sorted(session.execute(_claim_statement(sqlite),
+                                  {"ids": list(outbox_ids), "now": now, "stale": stale}).all(),
+                  key=lambda r: r.id)
     if rows and sqlite:
         earlier = _earlier_unsent_alone(session, rows, outbox_ids)  # one statement
         with_parts = _rows_with_parts(session, [row.id for row in rows])  # and one more
@@ -55,6 +47,28 @@ def claim_many(session: Session, outbox_ids: list[int], now: datetime, settings:
 
 
 _CLAIMED_PNGS = "pbm.delivery.claimed_pngs"
+
+
+@functools.lru_cache(maxsize=2)
+def _claim_statement(sqlite: bool) -> sa.Update:
+    """The claim's UPDATE ... RETURNING, built once per process: its ids (``ids``), the
+    time (``now``) and the lease's start (``stale``) are parameters."""
+    table = _outbox()
+    ids = sa.bindparam("ids", expanding=True)
+    # SQLite (3.40) does not see the updated row's qualified columns in a RETURNING
+    # subquery: there the order and parts are asked apart (the embedded default only)
+    extra = () if sqlite else (_has_parts(table), _earlier_unsent_of(table, ids))
+    lease_over = sa.or_(table.c.claimed_at < sa.bindparam("stale", type_=table.c.claimed_at.type),
+                        table.c.claimed_at.is_(None))
+    return (
+        sa.update(table)
+        .where(table.c.id.in_(ids))
+        .where(sa.or_(table.c.status == "pending",
+                      sa.and_(table.c.status == "sending", lease_over)))
+        .values(status="sending", attempts=table.c.attempts + 1,
+                claimed_at=sa.bindparam("now", type_=table.c.claimed_at.type))
+        .returning(*table.c, _board_png_of(table), *extra)
+    )
 
 
 def _board_png_of(table: sa.Table) -> sa.Label[Any]:
@@ -83,7 +97,7 @@ def _outer(table: sa.Table, column: str) -> sa.ColumnElement[Any]:
     return sa.literal_column(f"{table.name}.{column}", type_=table.c[column].type)
 
 
-def _earlier_unsent_of(table: sa.Table, batch: list[int]) -> sa.Label[Any]:
+def _earlier_unsent_of(table: sa.Table, batch: Any) -> sa.Label[Any]:
     """As a column: an unsent row, outside ``batch``, made before this one for the same
     recipient (player, else address) and channel. A message never overtakes it."""
     other = table.alias("earlier")

@@ -19,6 +19,7 @@ The claim itself is :mod:`workers.claims`; the transport's message, :mod:`worker
 
 from __future__ import annotations
 
+import functools
 import logging
 import random
 from dataclasses import dataclass
@@ -207,14 +208,9 @@ def _record_many(session: Session, sent: list[tuple[Any, Receipt, OutgoingMessag
     from pbm.models import DeliveryStatus
 
     if sent:
-        table = _outbox()
         session.execute(
-            sa.update(table).where(table.c.id == sa.bindparam("row_id"),
-                                   table.c.status == "sending")
-            .values(status="sent", provider_id=sa.bindparam("provider"), sent_at=now,
-                    last_error=None, delivery_status=DeliveryStatus.ACCEPTED.value,
-                    message_id=sa.bindparam("mid")),
-            [{"row_id": row.id, "provider": receipt.provider_id,
+            _record_sent_statement(DeliveryStatus.ACCEPTED.value),
+            [{"row_id": row.id, "provider": receipt.provider_id, "now": now,
               "mid": row.message_id or (message.message_id if row.channel == "email" else None)}
              for row, receipt, message in sent])
     for row, error, permanent in failed:
@@ -222,6 +218,18 @@ def _record_many(session: Session, sent: list[tuple[Any, Receipt, OutgoingMessag
             _record_permanent(session, row, error, now, settings)
         else:
             _record_transient(session, row, error)
+
+
+@functools.lru_cache(maxsize=1)
+def _record_sent_statement(accepted: str) -> sa.Update:
+    """The UPDATE that records sent rows (built once per process; values as parameters)."""
+    table = _outbox()
+    return (sa.update(table).where(table.c.id == sa.bindparam("row_id"),
+                                   table.c.status == "sending")
+            .values(status="sent", provider_id=sa.bindparam("provider"),
+                    sent_at=sa.bindparam("now", type_=table.c.sent_at.type),
+                    last_error=None, delivery_status=accepted,
+                    message_id=sa.bindparam("mid")))
 
 
 class _Throttled(Exception):
