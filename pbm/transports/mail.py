@@ -12,6 +12,7 @@ import email.contentmanager
 import email.policy
 import functools
 import random
+import re
 import smtplib
 import sys
 from email.message import EmailMessage
@@ -187,9 +188,14 @@ def _folded(name: str, value: str) -> str:
     return str(_POLICY.header_factory(name, value).fold(policy=_POLICY))
 
 
+#: a bare address (``ann@example.org``): an address header writes it as it is
+_BARE_ADDRESS = re.compile(r"[A-Za-z0-9_+-]+(\.[A-Za-z0-9_+-]+)*@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*")
+
+
 def _header(name: str, value: str) -> str:
     if (len(name) + len(value) < 77 and value.isascii() and "\n" not in value
-            and "\r" not in value and name.lower() not in _ADDRESS_HEADERS):
+            and "\r" not in value and (name.lower() not in _ADDRESS_HEADERS
+                                       or _BARE_ADDRESS.fullmatch(value))):
         return f"{name}: {value}\n"
     return _folded(name, value)
 

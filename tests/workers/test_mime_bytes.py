@@ -60,6 +60,9 @@ CASES = {
                                   "to": "Zoë Ä <zoe@example.org>"},
     "long subject": {"subject": "[Tortuga: A very long game name indeed] " * 3},
     "quoted display name": {"to": '"Smith, Ann" <ann@example.org>'},
+    "plain name": {"to": "Ann Smith <ann.smith+tortuga@mail.example.org>"},
+    "dotted address": {"to": "ann.b.smith@mail.example.org", "reply_to": "play+x.y@t.test"},
+    "odd address": {"to": "ann..smith@example.org"},
     "no reply-to, no thread": {"reply_to": None, "in_reply_to": None, "references": (),
                                "key": ""},
     "many references": {"references": tuple(f"<ref-{i}-abcdefghij@tortuga.test>"
