@@ -130,7 +130,8 @@ class Bench:
         with self.eng.begin() as conn:  # the invitations and first prompts: as if sent
             conn.execute(sa.text("UPDATE outbound_messages SET status = 'sent', sent_at = now()"))
         log = open(self.dir / "processes.log", "ab")  # noqa: SIM115 - closed with the dir
-        for argv in (["web", str(self.port)], ["worker", "2"]):
+        for argv in (["web", str(self.port), str(self.args.web)],
+                     ["worker", str(self.args.workers)]):
             self.processes.append(subprocess.Popen(
                 [sys.executable, "-m", "benchmarks.pipeline_proc", *argv], cwd=ROOT,
                 env=self.env, stdout=log, stderr=log))
@@ -140,6 +141,20 @@ class Bench:
         reconfigure()
         self.app = app
         self.noop(20, timeout=120)  # the worker is up and warm
+
+    def worker_cpu(self) -> float:
+        """CPU seconds used so far by the worker: its main process and pool children."""
+        import psutil
+
+        main = psutil.Process(self.processes[1].pid)
+        total = 0.0
+        for process in [main, *main.children(recursive=True)]:
+            try:
+                times = process.cpu_times()
+            except psutil.Error:
+                continue
+            total += times.user + times.system
+        return total
 
     def teardown(self) -> None:
         for process in self.processes:
@@ -292,6 +307,9 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=40.0)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="worker pool processes (prefork concurrency)")
+    parser.add_argument("--web", type=int, default=1, help="web (uvicorn) processes")
     args = parser.parse_args()
     if args.quick:
         args.rounds, args.seconds, args.games = 3, 12.0, 80
@@ -304,11 +322,15 @@ def main() -> None:
         bench.setup()
         print(f"setup: {args.games} games in {time.perf_counter() - started:.0f} s", flush=True)
         ratios, reply_rates, noop_rates = [], [], []
+        cpu_per_reply: list[float] = []
+        print(f"worker: {args.workers} processes; web: {args.web} process(es)", flush=True)
         statements = commits = replies = 0
         for r in range(args.rounds):
             noop_s = bench.noop(args.noop)
             before = bench.sql_counts()
+            cpu = bench.worker_cpu()
             reply_s, n = bench.replies_round(args.batch)
+            cpu_per_reply.append((bench.worker_cpu() - cpu) / max(n, 1))
             after = bench.sql_counts()
             statements += after[0] - before[0]
             commits += after[1] - before[1]
@@ -317,11 +339,15 @@ def main() -> None:
             reply_rates.append(n / reply_s)
             ratios.append(reply_rates[-1] / noop_rates[-1])
             print(f"round {r + 1}: no-op {noop_rates[-1]:.0f} tasks/s, replies "
-                  f"{reply_rates[-1]:.1f}/s ({n}), ratio {ratios[-1]:.3f}", flush=True)
+                  f"{reply_rates[-1]:.1f}/s ({n}), ratio {ratios[-1]:.3f}, worker CPU "
+                  f"{cpu_per_reply[-1] * 1000:.1f} ms per reply", flush=True)
         print(f"throughput: replies/s min {min(reply_rates):.1f} median "
               f"{quantile(reply_rates, 0.5):.1f}; no-op tasks/s min {min(noop_rates):.0f} "
               f"median {quantile(noop_rates, 0.5):.0f}; ratio min {min(ratios):.3f} "
               f"median {quantile(ratios, 0.5):.3f} (goal >= 0.1)")
+        print(f"worker CPU per reply (batches, all worker processes): median "
+              f"{quantile(cpu_per_reply, 0.5) * 1000:.1f} ms, min "
+              f"{min(cpu_per_reply) * 1000:.1f} ms")
         print(f"SQL per reply (batches): {statements / replies:.1f} statements, "
               f"{commits / replies:.2f} commits")
 

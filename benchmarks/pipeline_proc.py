@@ -98,15 +98,30 @@ def _noop_client() -> Any:
     return _CLIENT
 
 
-def web(port: int) -> None:
+def web(port: int, processes: int = 1) -> None:
     import uvicorn
 
     install_counter()
-    uvicorn.run("pbm.web:app", host="127.0.0.1", port=port, log_level="warning")
+    if processes > 1:  # each uvicorn worker process imports this module's counter anew
+        uvicorn.run("benchmarks.pipeline_proc:counted_app", host="127.0.0.1", port=port,
+                    log_level="warning", workers=processes)
+    else:
+        uvicorn.run("pbm.web:app", host="127.0.0.1", port=port, log_level="warning")
+
+
+def __getattr__(name: str) -> Any:
+    """``counted_app``: the web app, with this process's statements counted (for the
+    uvicorn worker processes of ``web(port, processes > 1)``)."""
+    if name != "counted_app":
+        raise AttributeError(name)
+    install_counter()
+    from pbm.web import app
+
+    return app
 
 
 if __name__ == "__main__":
     if sys.argv[1] == "worker":
         worker(int(sys.argv[2]))
     else:
-        web(int(sys.argv[2]))
+        web(int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 1)
