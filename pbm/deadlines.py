@@ -9,6 +9,7 @@ takes ``now``.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field, replace
@@ -16,6 +17,7 @@ from datetime import datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+import sqlalchemy as sa
 from sqlmodel import Session, col, func, select
 
 from pbm.models import CommandLog, Deadline, DeadlineStatus, Game, GameEvent
@@ -219,6 +221,13 @@ def open_deadline(
     return deadline
 
 
+@functools.cache
+def _open_statement() -> Any:
+    """The open deadlines of a game (``game_id`` a parameter), built once per process."""
+    return select(Deadline).where(Deadline.game_id == sa.bindparam("game_id"),
+                                  Deadline.status == DeadlineStatus.OPEN)
+
+
 def open_deadlines(session: Session, game_id: int, *, kind: str | None = None,
                    seat: int | None = None) -> list[Deadline]:
     """The game's open deadlines (optionally of one kind / seat), earliest first.
@@ -229,8 +238,7 @@ def open_deadlines(session: Session, game_id: int, *, kind: str | None = None,
 
     txcache.flush_pending(session, Deadline)
     rows = txcache.remember(session, ("deadlines", game_id), lambda: list(session.exec(
-        select(Deadline).where(Deadline.game_id == game_id,
-                               Deadline.status == DeadlineStatus.OPEN))))
+        _open_statement(), params={"game_id": game_id})))
     found = [d for d in rows if d.status == DeadlineStatus.OPEN
              and (kind is None or d.kind == kind) and (seat is None or d.seat == seat)]
     return sorted(found, key=lambda d: (d.due_at, d.id or 0))

@@ -169,13 +169,19 @@ def _events_after(session: Session, game_id: int, after: int) -> list[GameEvent]
         lowest = min(s.last_event_seq for s, _ in seats)
         if next_seq - lowest <= _EVENTS_AHEAD:
             floor = min(floor, lowest)
-    rows = list(session.exec(
-        select(GameEvent)
-        .where(GameEvent.game_id == game_id, col(GameEvent.seq) > floor)
-        .order_by(col(GameEvent.seq))
-    ).all())
+    rows = list(session.exec(_events_statement(),
+                             params={"game_id": game_id, "after": floor}).all())
     entries[("events", game_id)] = (floor, rows)
     return [e for e in rows if e.seq > after]
+
+
+@functools.cache
+def _events_statement() -> Any:
+    """A game's events after a number (``game_id``, ``after``), built once per process."""
+    return (select(GameEvent)
+            .where(GameEvent.game_id == sa.bindparam("game_id"),
+                   col(GameEvent.seq) > sa.bindparam("after"))
+            .order_by(col(GameEvent.seq)))
 
 
 def store_board_image(session: Session, game_id: int, state: engine.GameState) -> str:

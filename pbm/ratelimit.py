@@ -14,10 +14,12 @@ same Redis, so nothing is being sent at speed then anyway.
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
 from datetime import datetime, timedelta
+from typing import Any
 
 import sqlalchemy as sa
 from sqlmodel import Session
@@ -33,16 +35,24 @@ MAX_RESERVE_WAIT = 5.0
 def inbound_count(session: Session, channel: str, sender: str, since: datetime,
                   *, before_id: int | None = None) -> int:
     """How many messages ``sender`` sent on ``channel`` since ``since`` (stored rows)."""
+    params = {"channel": channel, "sender": sender, "since": since, "before_id": before_id}
+    return int(session.execute(_count_statement(before_id is not None), params).scalar_one())
+
+
+@functools.lru_cache(maxsize=2)
+def _count_statement(before: bool) -> sa.Select[Any]:
+    """``inbound_count``'s statement, built once per process (values as parameters)."""
     from pbm.models import InboundMessage
 
     query = sa.select(sa.func.count()).select_from(InboundMessage).where(
-        InboundMessage.channel == channel,
-        InboundMessage.sender == sender,
-        InboundMessage.received_at >= since,
+        InboundMessage.channel == sa.bindparam("channel"),
+        InboundMessage.sender == sa.bindparam("sender"),
+        InboundMessage.received_at >= sa.bindparam(
+            "since", type_=InboundMessage.received_at.type),  # type: ignore[attr-defined]
     )
-    if before_id is not None:
-        query = query.where(InboundMessage.id < before_id)
-    return int(session.exec(query).one()[0])  # type: ignore[call-overload]
+    if before:
+        query = query.where(InboundMessage.id < sa.bindparam("before_id"))  # type: ignore[operator]
+    return query
 
 
 def inbound_allowed(session: Session, channel: str, sender: str, now: datetime,

@@ -21,6 +21,7 @@ lock (``pbm.games.lock_game``), which every writer of a game takes first.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -155,20 +156,28 @@ def _install() -> None:
 def seats_of(session: Session, game_id: int, *, fresh: bool = False) -> list[tuple[Any, Any]]:
     """The game's seats with their players, in seat order (read once per transaction;
     ``fresh``: read now, the session's objects refreshed from the database)."""
-    from sqlmodel import col, select
 
-    from pbm.models import Player, Seat
+    from pbm.models import Seat
 
     flush_pending(session, Seat)
     cached = None if fresh else memo(session).get(("seats", game_id))
     if cached is not None and all(s.player_id == p.id for s, p in cached):
         return list(cached)
-    rows = session.exec(
-        select(Seat, Player)
-        .where(Seat.game_id == game_id, Seat.player_id == Player.id)
-        .order_by(col(Seat.seat_index))
-        .execution_options(populate_existing=fresh)
-    ).all()
+    rows = session.exec(_seats_statement(fresh), params={"game_id": game_id}).all()
     pairs = [(s, p) for s, p in rows]
     memo(session)[("seats", game_id)] = pairs
     return list(pairs)
+
+
+@functools.lru_cache(maxsize=2)
+def _seats_statement(fresh: bool) -> Any:
+    """``seats_of``'s statement (``game_id`` a parameter), built once per process."""
+    from sqlalchemy import bindparam
+    from sqlmodel import col, select
+
+    from pbm.models import Player, Seat
+
+    return (select(Seat, Player)
+            .where(Seat.game_id == bindparam("game_id"), Seat.player_id == Player.id)
+            .order_by(col(Seat.seat_index))
+            .execution_options(populate_existing=fresh))

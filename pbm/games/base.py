@@ -4,12 +4,14 @@ games, seats and state, stored events, and the deadlines of the open decisions.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import bindparam
 from sqlalchemy.orm import object_session
 from sqlmodel import Session, col, func, select
 
@@ -106,12 +108,7 @@ def lock_game(session: Session, game_id: int) -> Game:
     # that waits for a row lock re-reads the locked row but not its subqueries (PostgreSQL,
     # READ COMMITTED), so when another writer holds the game, wait for it in a statement of
     # its own and read the numbers afresh after it (SQLite ignores both lock clauses).
-    row = session.exec(
-        select(Game, last_command.scalar_subquery(), last_event.scalar_subquery())
-        .where(Game.id == game_id)
-        .with_for_update(of=Game, skip_locked=True)
-        .execution_options(populate_existing=True)
-    ).first()
+    row = session.exec(_lock_statement(), params={"game_id": game_id}).first()
     if row is not None:
         game, commands, events = row
     else:
@@ -129,6 +126,20 @@ def lock_game(session: Session, game_id: int) -> Game:
     entries[("seq", "command_log", game_id)] = int(commands or 0) + 1
     entries[("seq", "game_events", game_id)] = int(events or 0) + 1
     return game
+
+
+@functools.cache
+def _lock_statement() -> Any:
+    """``lock_game``'s uncontended statement, built once per process (``game_id`` a
+    parameter): the game row locked unless another writer holds it, and the numbers of
+    its last command and event."""
+    game_id = bindparam("game_id")
+    last_command = select(func.max(CommandLog.seq)).where(CommandLog.game_id == game_id)
+    last_event = select(func.max(GameEvent.seq)).where(GameEvent.game_id == game_id)
+    return (select(Game, last_command.scalar_subquery(), last_event.scalar_subquery())
+            .where(Game.id == game_id)
+            .with_for_update(of=Game, skip_locked=True)
+            .execution_options(populate_existing=True))
 
 
 def _reread_after_lock(session: Session, game_id: int) -> None:
@@ -190,16 +201,21 @@ def find_seat_by_token(session: Session, token: str) -> Seat | None:
     """The seat a reply token names (routing of replies), or None. Its game's seats and
     players come in the same statement (remembered for ``seats_of``)."""
     token = token.strip().lower()
-    same_game = select(Seat.game_id).where(Seat.reply_token == token).scalar_subquery()
-    pairs = [(s, p) for s, p in session.exec(
-        select(Seat, Player)
-        .where(Seat.game_id == same_game, Seat.player_id == Player.id)
-        .order_by(col(Seat.seat_index))
-    ).all()]
+    pairs = [(s, p) for s, p in session.exec(_token_statement(), params={"token": token}).all()]
     if not pairs:
         return None
     txcache.memo(session)[("seats", pairs[0][0].game_id)] = pairs
     return next((s for s, _ in pairs if s.reply_token == token), None)
+
+
+@functools.cache
+def _token_statement() -> Any:
+    """``find_seat_by_token``'s statement, built once per process (``token`` a parameter)."""
+    same_game = select(Seat.game_id).where(Seat.reply_token == bindparam("token")
+                                           ).scalar_subquery()
+    return (select(Seat, Player)
+            .where(Seat.game_id == same_game, Seat.player_id == Player.id)
+            .order_by(col(Seat.seat_index)))
 
 
 def _next_seq(session: Session, model: type[CommandLog] | type[GameEvent], game_id: int) -> int:

@@ -3,6 +3,7 @@ lease, quarantine, requeue, finishing, and the relay of rows nobody processed.""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
@@ -106,16 +107,27 @@ def _inbound_table() -> sa.Table:
 def _claim(session: Session, inbound_id: int, now: datetime, settings: Settings) -> Any | None:
     """``new`` -> ``processing`` with a lease (``claimed_at``); ``processed_at`` is set only
     when the message is finished (done, ignored or quarantined)."""
+    stale = now - timedelta(seconds=settings.outbox_lease_seconds)
+    return session.execute(_claim_statement(),
+                           {"inbound_id": inbound_id, "now": now, "stale": stale}).first()
+
+
+@functools.cache
+def _claim_statement() -> sa.Update:
+    """``_claim``'s UPDATE, built once per process (its values are parameters)."""
     table = _inbound_table()
-    return session.execute(
+    when = table.c.claimed_at.type
+    return (
         sa.update(table)
-        .where(table.c.id == inbound_id)
+        .where(table.c.id == sa.bindparam("inbound_id"))
         .where(sa.or_(table.c.status == "new",
                       sa.and_(table.c.status == "processing",
-                              _lease_expired(table, now, settings))))
-        .values(status="processing", attempts=table.c.attempts + 1, claimed_at=now)
+                              sa.or_(table.c.claimed_at < sa.bindparam("stale", type_=when),
+                                     table.c.claimed_at.is_(None)))))
+        .values(status="processing", attempts=table.c.attempts + 1,
+                claimed_at=sa.bindparam("now", type_=when))
         .returning(table.c.id, table.c.attempts)
-    ).first()
+    )
 
 
 def _lease_expired(table: sa.Table, now: datetime, settings: Settings
@@ -181,10 +193,21 @@ def requeue(session: Session, inbound_id: int) -> list[int]:
 def _finish(session: Session, inbound_id: int, status: str, now: datetime, *,
             error: str | None = None, game_id: int | None = None,
             seat: int | None = None) -> str:
-    table = _inbound_table()
-    session.execute(sa.update(table).where(table.c.id == inbound_id).values(
-        status=status, error=error, processed_at=now, game_id=game_id, seat=seat))
+    session.execute(_finish_statement(), {"inbound_id": inbound_id, "status": status,
+                                          "error": error, "now": now, "game_id": game_id,
+                                          "seat": seat})
     return status if not error else f"{status}: {error}"
+
+
+@functools.cache
+def _finish_statement() -> sa.Update:
+    """``_finish``'s UPDATE, built once per process (its values are parameters)."""
+    table = _inbound_table()
+    return sa.update(table).where(table.c.id == sa.bindparam("inbound_id")).values(
+        status=sa.bindparam("status"), error=sa.bindparam("error", type_=table.c.error.type),
+        processed_at=sa.bindparam("now", type_=table.c.processed_at.type),
+        game_id=sa.bindparam("game_id", type_=table.c.game_id.type),
+        seat=sa.bindparam("seat", type_=table.c.seat.type))
 
 
 def relay_candidates(session: Session, now: datetime, settings: Settings,
