@@ -64,7 +64,38 @@ def make_engine(url: str) -> Engine:
         engine = sa.create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000})
         _install_sqlite_hooks(engine)
         return engine
-    return sa.create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+    engine = sa.create_engine(url, pool_size=5, max_overflow=5)
+    _ping_when_idle(engine)
+    return engine
+
+
+#: a pooled connection unused for this long is pinged before it is handed out again
+PING_AFTER_IDLE_SECONDS = 5.0
+
+
+def _ping_when_idle(engine: Engine) -> None:
+    """``pool_pre_ping``, but only for a connection that sat idle in the pool: a busy
+    worker checks a connection out five times per reply, and a ping each time was five
+    more round trips to the server. A connection dropped while idle (server restart,
+    firewall timeout) is still found before use and replaced (the pool retries with a
+    new one); one that breaks while in use fails its transaction as it did with pre-ping."""
+    import time
+
+    @sa.event.listens_for(engine, "checkin")
+    def _idle_from(_dbapi: Any, record: Any) -> None:
+        record.info["pbm_idle_since"] = time.monotonic()
+
+    @sa.event.listens_for(engine, "checkout")
+    def _ping_if_idle(dbapi: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.get("pbm_idle_since")
+        if since is None or time.monotonic() - since < PING_AFTER_IDLE_SECONDS:
+            return
+        try:
+            alive = engine.dialect.do_ping(dbapi)
+        except Exception as exc:
+            raise sa.exc.DisconnectionError(f"idle connection lost: {exc}") from exc
+        if not alive:
+            raise sa.exc.DisconnectionError("idle connection lost")
 
 
 _ENGINES: dict[str, Engine] = {}
