@@ -392,8 +392,7 @@ def notify(
         e.seq for e in announced}, whole_recap=bool(shown) and events is None and recap)
     if kind in {MessageKind.PROMPT, MessageKind.REMINDER, MessageKind.FINAL_WARNING}:
         seat.last_prompted_at = now
-    session.add(seat)
-    session.flush()
+    session.add(seat)  # written with the next flush (the seats of one reply in one go)
     return rows
 
 
