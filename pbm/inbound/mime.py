@@ -63,12 +63,24 @@ def parse_headers(raw: bytes) -> EmailMessage:
 
 
 def header(message: Message, name: str) -> str:
-    """A header's value as a string, '' when absent or unreadable."""
+    """A header's value as a string, '' when absent or unreadable.
+
+    Remembered on the message (the pipeline asks for the same headers a dozen times, and
+    the email package parses a header anew on every ``get``); nothing changes the headers
+    of a received message."""
+    remembered: dict[str, str] | None = message.__dict__.get("_pbm_headers")
+    if remembered is None:
+        remembered = message.__dict__["_pbm_headers"] = {}
+    key = name.lower()
+    found = remembered.get(key)
+    if found is not None:
+        return found
     try:
         value = message.get(name)
     except Exception:  # a malformed header must not stop us
-        return ""
-    return str(value).strip() if value is not None else ""
+        value = None
+    found = remembered[key] = str(value).strip() if value is not None else ""
+    return found
 
 
 def email_address(value: str) -> str:
