@@ -11,12 +11,15 @@ from __future__ import annotations
 import email.contentmanager
 import email.policy
 import functools
+import os
 import random
 import re
 import smtplib
 import sys
+import threading
 from email.message import EmailMessage
 from email.utils import formataddr, formatdate, make_msgid
+from typing import Any
 
 from pbm.config import Settings
 from pbm.transports.base import Attachment, OutgoingMessage, Receipt, TransportError
@@ -140,30 +143,41 @@ class SmtpTransport:
         return smtp
 
     def send(self, message: OutgoingMessage) -> Receipt:
-        """Deliver one email; the Message-ID is the receipt."""
+        """Deliver one email; the Message-ID is the receipt.
+
+        The connection stays open for the next message of this process and thread (a
+        worker sends a reply's messages one after the other; a new connection, EHLO and
+        QUIT for each was a good part of its time). A kept connection the server has
+        closed meanwhile is replaced once; after any other error it is closed."""
         if "@" not in message.to:
             raise TransportError(f"not an email address: {message.to!r}", permanent=True,
                                  reason="recipient")
         envelope_from = bounce_address(message, self.settings)
+        mail: EmailMessage | None = None
         if (envelope_from + message.to).isascii():
             data, message_id = email_bytes(message, self.settings, linesep="\r\n")
         else:  # SMTPUTF8: the email package's generator knows how
             mail = build_email(message, self.settings)
             data, message_id = None, str(mail["Message-ID"])
+        smtp = _kept_connection(self.settings)
         try:
-            smtp = self._connect()
-            try:
-                if data is not None:
-                    smtp.sendmail(envelope_from, [message.to], data)
-                else:
-                    smtp.send_message(mail, from_addr=envelope_from, to_addrs=[message.to])
-            finally:
+            if smtp is not None:
                 try:
-                    smtp.quit()
-                except (smtplib.SMTPException, OSError):
-                    smtp.close()
+                    _hand_over(smtp, envelope_from, message, data, mail)
+                except (smtplib.SMTPServerDisconnected, ConnectionError):
+                    _forget_connection(self.settings)  # closed while idle: one new try
+                    smtp = None
+            if smtp is None:
+                smtp = self._connect()
+                _keep_connection(self.settings, smtp)
+                _hand_over(smtp, envelope_from, message, data, mail)
         except (smtplib.SMTPException, OSError) as exc:
+            if not isinstance(exc, smtplib.SMTPResponseException | smtplib.SMTPRecipientsRefused):
+                _forget_connection(self.settings)  # the session is in doubt
             raise _smtp_error(exc) from exc
+        except BaseException:
+            _forget_connection(self.settings)
+            raise
         return Receipt(transport=self.name, provider_id=message_id)
 
 
@@ -306,3 +320,48 @@ def email_bytes(message: OutgoingMessage, settings: Settings, linesep: str = "\n
     if linesep != "\n":
         text = text.replace("\n", linesep)
     return text.encode("ascii", "surrogateescape"), message_id
+
+
+def _hand_over(smtp: smtplib.SMTP, envelope_from: str, message: OutgoingMessage,
+               data: bytes | None, mail: EmailMessage | None) -> None:
+    """One message over an open connection: our bytes, or the email package's."""
+    if data is not None:
+        smtp.sendmail(envelope_from, [message.to], data)
+    else:
+        assert mail is not None
+        smtp.send_message(mail, from_addr=envelope_from, to_addrs=[message.to])
+
+
+#: the open SMTP connection of each thread, with the process and settings it is for
+_KEPT = threading.local()
+
+
+def _connection_key(settings: Settings) -> tuple[Any, ...]:
+    return (os.getpid(), settings.smtp_host, settings.smtp_port, settings.smtp_ssl,
+            settings.smtp_starttls, settings.smtp_username)
+
+
+def _kept_connection(settings: Settings) -> smtplib.SMTP | None:
+    kept = getattr(_KEPT, "connection", None)
+    if kept is None:
+        return None
+    if kept[0] != _connection_key(settings):
+        _forget_connection(settings)
+        return None
+    return kept[1]  # type: ignore[no-any-return]
+
+
+def _keep_connection(settings: Settings, smtp: smtplib.SMTP) -> None:
+    _KEPT.connection = (_connection_key(settings), smtp)
+
+
+def _forget_connection(_settings: Settings | None = None) -> None:
+    """Close this thread's kept connection (quietly: it may be gone already)."""
+    kept = getattr(_KEPT, "connection", None)
+    _KEPT.connection = None
+    if kept is None or kept[0][0] != os.getpid():
+        return  # another process's socket (inherited by fork): not ours to QUIT
+    try:
+        kept[1].quit()
+    except (smtplib.SMTPException, OSError):
+        kept[1].close()
