@@ -34,7 +34,7 @@ T = TypeVar("T")
 #: the memo kinds that hold rows of each table (a write to the table forgets them)
 _KINDS_OF_TABLE = {
     "seats": ("seats",), "players": ("seats",), "deadlines": ("deadlines",),
-    "games": ("game",), "game_events": ("events", "seq"), "command_log": ("seq",),
+    "games": ("game",), "game_events": ("events", "seq", "ledger"), "command_log": ("seq",),
     "board_images": ("board",),
 }
 _UNTRACKED_TABLES = frozenset({"inbound_messages", "outbound_messages"})
@@ -73,7 +73,8 @@ def forget_game(session: Session, game_id: int) -> None:
     if not entries:
         return
     for key in [k for k in entries
-                if k[0] in ("seats", "deadlines", "events") and len(k) > 1 and k[1] == game_id]:
+                if k[0] in ("seats", "deadlines", "events", "ledger") and len(k) > 1
+                and k[1] == game_id]:
         del entries[key]
 
 
@@ -101,6 +102,7 @@ def _after_flush(session: Session, _flush: UOWTransaction) -> None:
             if rows is not None:
                 rows.append(obj)
         elif isinstance(obj, GameEvent):
+            entries.pop(("ledger", obj.game_id), None)  # vote ledgers read it again
             cached = entries.get(("events", obj.game_id))
             if cached is not None and obj.seq > cached[0]:
                 cached[1].append(obj)

@@ -9,9 +9,11 @@ can never enter it (the privacy scan, ``tests/pbm/test_service_privacy.py``, che
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
+import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from engine.cards import VOTE_DECK
@@ -24,16 +26,12 @@ _KINDS = ("turn.started", "vote.called", "vote.cast", "vote.result")
 def ledger(session: Session, game_id: int, seat: int, *, size: int = LEDGER_SIZE
            ) -> list[dict[str, Any]]:
     """``[{"turn", "vote", "called", "played", "shown", "outcome"}]``, oldest first."""
-    rows = session.exec(
-        select(GameEvent).where(GameEvent.game_id == game_id, col(GameEvent.kind).in_(_KINDS))
-        .order_by(col(GameEvent.seq))).all()
     votes: list[dict[str, Any]] = []
     turn = 0
     current: dict[str, Any] | None = None
-    for event in rows:
+    for event, data in _ledger_events(session, game_id):
         if not event.visible_to(seat):
             continue
-        data = json.loads(event.data_json or "{}")
         if event.kind == "turn.started":
             turn = int(data.get("turn") or turn)
         elif event.kind == "vote.called":
@@ -52,3 +50,23 @@ def ledger(session: Session, game_id: int, seat: int, *, size: int = LEDGER_SIZE
             current["outcome"] = event.text.rsplit(": ", 1)[-1].rstrip(".")
             current = None
     return votes[-size:]
+
+
+def _ledger_events(session: Session, game_id: int) -> list[tuple[GameEvent, dict[str, Any]]]:
+    """The game's turn and vote events with their data, read once per transaction for
+    every seat's ledger (``pbm.txcache``: an event flushed since is read again)."""
+    from pbm import txcache
+
+    txcache.flush_pending(session, GameEvent)
+    return txcache.remember(session, ("ledger", game_id), lambda: [
+        (event, json.loads(event.data_json or "{}"))
+        for event in session.exec(_ledger_statement(), params={"game_id": game_id}).all()])
+
+
+@functools.cache
+def _ledger_statement() -> Any:
+    """The events of ``_KINDS`` of a game (``game_id`` a parameter), built once."""
+    return (select(GameEvent)
+            .where(GameEvent.game_id == sa.bindparam("game_id"),
+                   col(GameEvent.kind).in_(_KINDS))
+            .order_by(col(GameEvent.seq)))
