@@ -8,6 +8,9 @@ workers only after COMMIT (never for a rolled-back one). If that hand-over is lo
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from sqlalchemy import event
@@ -25,12 +28,34 @@ def _after_flush(session: Session, _context: Any) -> None:
         session.info.setdefault(_KEY, []).extend(ids)
 
 
+#: while set (``delivering_inline``), committed outbox ids are collected here instead
+_INLINE: ContextVar[list[int] | None] = ContextVar("pbm_deliver_inline", default=None)
+
+
 def _after_commit(session: Session) -> None:
     ids = session.info.pop(_KEY, None)
     if ids:
+        inline = _INLINE.get()
+        if inline is not None:
+            inline.extend(ids)
+            return
         from workers.enqueue import enqueue_outbound_together
 
         enqueue_outbound_together(ids)
+
+
+@contextmanager
+def delivering_inline() -> Iterator[list[int]]:
+    """Collect the outbox ids committed inside the block instead of enqueueing them: the
+    caller (a worker task that has just processed a reply) delivers them itself right
+    after, and enqueues whatever it could not. Rows lost on the way (the worker killed
+    in between) are found by ``relay_outbox``, as after a lost enqueue."""
+    collected: list[int] = []
+    token = _INLINE.set(collected)
+    try:
+        yield collected
+    finally:
+        _INLINE.reset(token)
 
 
 def _after_soft_rollback(session: Session, previous: Any) -> None:

@@ -30,7 +30,7 @@ from workers.app import (
     app,
     uses_redis,
 )
-from workers.hooks import install_outbox_hook
+from workers.hooks import delivering_inline, install_outbox_hook
 
 log = logging.getLogger(__name__)
 
@@ -74,13 +74,41 @@ def _retry_transient(task: Task, exc: BaseException) -> Any:
 
 @app.task(name=TASK_PROCESS_INBOUND, bind=True)
 def process_inbound(self: Task, inbound_id: int) -> str:
-    """Apply one stored inbound message (once), and answer its sender."""
+    """Apply one stored inbound message (once), and answer its sender.
+
+    The messages the reply wrote are delivered here, right after its commit, rather than
+    by a task of their own behind every reply already queued: the next prompt leaves at
+    once, and a reply costs one task, not two (``deliver_written``)."""
     from pbm import inbound
 
-    try:
-        return str(inbound.process(int(inbound_id), utcnow()))
-    except Exception as exc:
-        return _retry_transient(self, exc)  # type: ignore[no-any-return]
+    with delivering_inline() as written:
+        try:
+            return str(inbound.process(int(inbound_id), utcnow()))
+        except Exception as exc:
+            return _retry_transient(self, exc)  # type: ignore[no-any-return]
+        finally:
+            deliver_written(written)
+
+
+def deliver_written(ids: list[int]) -> None:
+    """Deliver outbox rows this task's transactions wrote, as ``send_outbound_batch`` would
+    (retries and throttled rows go on as tasks of their own); never raises: what could not
+    be delivered here is enqueued, and what could not be enqueued the relay finds."""
+    from workers.delivery import BATCH_LIMIT, deliver_many
+    from workers.enqueue import enqueue_outbound, enqueue_outbound_together
+
+    ordered = sorted(set(ids))
+    for start in range(0, len(ordered), BATCH_LIMIT):
+        batch = ordered[start:start + BATCH_LIMIT]
+        try:
+            outcomes = deliver_many(batch, utcnow(), get_settings(), limiter())
+        except Exception as exc:
+            log.warning("could not deliver outbox rows %s here (%s): enqueued", batch, exc)
+            enqueue_outbound_together(batch)
+            continue
+        for outbox_id, outcome in outcomes.items():
+            if outcome.retry_in is not None:
+                enqueue_outbound([outbox_id], countdown=outcome.retry_in)
 
 
 @app.task(name=TASK_SEND_OUTBOUND, bind=True)
