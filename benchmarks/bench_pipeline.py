@@ -310,6 +310,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2,
                         help="worker pool processes (prefork concurrency)")
     parser.add_argument("--web", type=int, default=1, help="web (uvicorn) processes")
+    parser.add_argument("--warmup", type=int, default=20,
+                        help="replies of an unreported first batch (0: none)")
     args = parser.parse_args()
     if args.quick:
         args.rounds, args.seconds, args.games = 3, 12.0, 80
@@ -324,6 +326,8 @@ def main() -> None:
         ratios, reply_rates, noop_rates = [], [], []
         cpu_per_reply: list[float] = []
         print(f"worker: {args.workers} processes; web: {args.web} process(es)", flush=True)
+        if args.warmup:  # templates, fonts, statement caches of every process: unreported
+            bench.replies_round(args.warmup)
         statements = commits = replies = 0
         for r in range(args.rounds):
             noop_s = bench.noop(args.noop)
