@@ -360,8 +360,12 @@ def _play_until_asked_again(game_id: int, seat: int) -> None:
     raise AssertionError(f"seat {seat + 1} was never asked again")
 
 
-def test_a_number_under_an_older_prompt_plays_nothing_and_gets_todays_menu(
-        stack: Stack) -> None:
+@pytest.mark.parametrize("threading", ["In-Reply-To", "only the quoted prompt"])
+@pytest.mark.parametrize("answer", ["a bare number", "a full command legal now"])
+def test_a_reply_under_an_older_prompt_plays_nothing_and_gets_todays_menu(
+        stack: Stack, answer: str, threading: str) -> None:
+    """The policy for full commands too: ``VIEW 1 2`` typed under an older prompt named
+    positions of that older row, so it is not played either; the player is asked again."""
     game_id = h.new_game(h.email_players(3))
     first = h.pending(game_id)[0]
     old_prompt = h.outbox(game_id, seat=first.seat, channel="email")[-1]
@@ -372,18 +376,22 @@ def test_a_number_under_an_older_prompt_plays_nothing_and_gets_todays_menu(
     _play_until_asked_again(game_id, first.seat)  # today's menu has an option 1 too
     state = h.state_of(game_id)
     assert state.decision_id(first.seat) not in (None, old_prompt.question)
+    legal_now = {str(c) for d in engine.pending(state) if d.seat == first.seat for c in d.legal}
+    body = "1" if answer == "a bare number" else sorted(legal_now)[0]
+    assert body == "1" or body in legal_now
     quoted = "\r\n".join("> " + line for line in old_prompt.text.splitlines())
     _, player = h.seat_row(game_id, first.seat)
+    thread = f"In-Reply-To: {old_prompt.message_id}\r\n" if threading == "In-Reply-To" else ""
     raw = (f"From: {player.email}\r\nTo: {old_prompt.reply_to}\r\nSubject: Re: x\r\n"
-           f"Message-ID: {make_msgid(domain='example.org')}\r\n"
-           f"In-Reply-To: {old_prompt.message_id}\r\n\r\n1\r\n\r\n{quoted}\r\n").encode()
+           f"Message-ID: {make_msgid(domain='example.org')}\r\n{thread}\r\n"
+           f"{body}\r\n\r\nOn Tue, Tortuga wrote:\r\n{quoted}\r\n").encode()
     before = h.commands(game_id)
     with httpx.Client(timeout=30) as client:
         [row] = processed([post_email(stack, client, raw)], stack)
 
     assert row.status == "done"
     assert h.commands(game_id) == before, "nothing is played for a settled question"
-    [answer] = [m for m in h.outbox(game_id, seat=first.seat, kind="reply")]
-    print(f"\n----- the answer to '1' under a settled question\n{answer.text}")
-    assert SETTLED in answer.text
-    assert "WHAT YOU CAN DO NOW" in answer.text and " 1 = " in answer.text, "today's menu"
+    [told] = [m for m in h.outbox(game_id, seat=first.seat, kind="reply")]
+    print(f"\n----- the answer to {body!r} under a settled question\n{told.text}")
+    assert SETTLED in told.text
+    assert "WHAT YOU CAN DO NOW" in told.text and " 1 = " in told.text, "today's menu"
