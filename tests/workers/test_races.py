@@ -105,6 +105,28 @@ def processed(ids: Sequence[int], stack: Stack, timeout: float = 240) -> list[In
         raise
 
 
+def games_with_a_reply(last: bool = False) -> tuple[list[int], dict[int, tuple[int, bytes]]]:
+    """``GAMES`` new 3-player games, and for each the seat its first decision waits for and
+    that seat's reply with its first (``last``: last) legal answer."""
+    ids, replies = [], {}
+    for _ in range(GAMES):
+        game_id = h.new_game(h.email_players(3))
+        decision = h.pending(game_id)[0]
+        ids.append(game_id)
+        answer = decision.legal[-1] if last else decision.legal[0]
+        replies[game_id] = (decision.seat, client_reply(game_id, decision.seat, str(answer)))
+    return ids, replies
+
+
+def either_first(game_id: int, post: Callable[[], Any], other: Callable[[], Any]) -> Any:
+    """``post`` and ``other`` at once, one of them held back by up to the reply's own trip
+    to the worker (which one, and how long, seeded by the game); ``post``'s result."""
+    lead = random.Random(game_id).uniform(-0.3, 0.3)
+    row, _ = at_once(lambda: time.sleep(max(0.0, -lead)) or post(),
+                     lambda: time.sleep(max(0.0, lead)) or other())
+    return row
+
+
 # ------------------------------------------------------------------ end states
 
 
@@ -228,13 +250,7 @@ def test_two_votes_at_once_close_the_vote_once(stack: Stack) -> None:
 
 
 def test_a_reply_and_its_timeout_at_once_play_one_answer(stack: Stack) -> None:
-    ids, replies = [], {}
-    for _ in range(GAMES):
-        game_id = h.new_game(h.email_players(3))
-        decision = h.pending(game_id)[0]
-        ids.append(game_id)
-        replies[game_id] = (decision.seat, client_reply(game_id, decision.seat,
-                                                        str(decision.legal[-1])))
+    ids, replies = games_with_a_reply(last=True)
     from pbm.timing import sweep_deadlines
 
     posted = []
@@ -244,14 +260,9 @@ def test_a_reply_and_its_timeout_at_once_play_one_answer(stack: Stack) -> None:
                 session.execute(sa.update(Deadline).where(
                     Deadline.game_id == game_id, Deadline.status == DeadlineStatus.OPEN)
                     .values(due_at=h.utcnow() - timedelta(hours=3)))
-            # Either may go first, by up to the reply's own trip to the worker (seeded).
-            lead = random.Random(game_id).uniform(-0.3, 0.3)
-            row, _ = at_once(
-                lambda g=game_id, d=max(0.0, -lead): time.sleep(d) or post_email(
-                    stack, client, replies[g][1]),
-                lambda d=max(0.0, lead): time.sleep(d) or db.run_transaction(
-                    lambda s: sweep_deadlines(s, h.utcnow())))
-            posted.append(row)
+            posted.append(either_first(
+                game_id, lambda g=game_id: post_email(stack, client, replies[g][1]),
+                lambda: db.run_transaction(lambda s: sweep_deadlines(s, h.utcnow()))))
     processed(posted, stack)
 
     outcomes = {"reply": 0, "timeout": 0}
@@ -281,13 +292,7 @@ def test_a_reply_through_imap_and_the_webhook_at_once_is_applied_once(
         monkeypatch.setenv(key, value)  # this process polls, the worker applies
     reset_settings()
 
-    ids, raws = [], {}
-    for _ in range(GAMES):
-        game_id = h.new_game(h.email_players(3))
-        decision = h.pending(game_id)[0]
-        ids.append(game_id)
-        raws[game_id] = (decision.seat, client_reply(game_id, decision.seat,
-                                                     str(decision.legal[0])))
+    ids, raws = games_with_a_reply()
     posted = []
     with httpx.Client(timeout=30) as client:
         for game_id in ids:
@@ -308,23 +313,14 @@ def test_a_reply_through_imap_and_the_webhook_at_once_is_applied_once(
 
 
 def test_an_admin_pause_during_a_reply_leaves_a_consistent_game(stack: Stack) -> None:
-    ids, replies = [], {}
-    for _ in range(GAMES):
-        game_id = h.new_game(h.email_players(3))
-        decision = h.pending(game_id)[0]
-        ids.append(game_id)
-        replies[game_id] = (decision.seat, client_reply(game_id, decision.seat,
-                                                        str(decision.legal[0])))
+    ids, replies = games_with_a_reply()
     posted = []
     with httpx.Client(timeout=30) as client:
         for game_id in ids:
-            lead = random.Random(game_id).uniform(-0.3, 0.3)  # either may go first
-            row, _ = at_once(
-                lambda g=game_id, d=max(0.0, -lead): time.sleep(d) or post_email(
-                    stack, client, replies[g][1]),
-                lambda g=game_id, d=max(0.0, lead): time.sleep(d) or db.run_transaction(
-                    lambda s: games.pause(s, g, "holiday", now=h.utcnow())))
-            posted.append(row)
+            posted.append(either_first(
+                game_id, lambda g=game_id: post_email(stack, client, replies[g][1]),
+                lambda g=game_id: db.run_transaction(
+                    lambda s: games.pause(s, g, "holiday", now=h.utcnow()))))
     processed(posted, stack)
 
     applied_before_pause = 0
