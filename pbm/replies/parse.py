@@ -23,6 +23,7 @@ import re
 from collections.abc import Sequence
 
 from pbm.replies.keywords import _ask, _menu_pick, _understood, suggest
+from pbm.replies.korean import to_english_lines
 from pbm.replies.menu import find_option
 from pbm.replies.parse_types import Meta, NotUnderstood, ParseContext, ReplyResult, Understood
 from pbm.replies.sentence import _NO_VERB, _SAY_RE, SAY_LIMIT, _invitation, _verb_start, parse_line
@@ -129,6 +130,7 @@ def parse_lines(lines: Sequence[str], ctx: ParseContext) -> ReplyResult:
     reading it fits); it and every line after it change nothing, and the lines after it are
     listed as ignored.
     """
+    lines = to_english_lines(lines, ctx.names, invited=ctx.invited and ctx.seat is None)
     result = ReplyResult()
     stopped = False
     for line in lines:
