@@ -29,6 +29,8 @@ from functools import cache
 from pbm.i18n.glossary import section
 from pbm.replies.words import META, VERBS, fold
 
+#: Commands whose arguments may be a word we do not know (a player's name, a HELP topic).
+_NAME_VERBS = frozenset({"MAROON", "FORCE", "SHOOT", "GIVE", "MARQUE", "HELP", "SAY", "move"})
 _SYMBOL_ARGS = frozenset({"cannon", "torch", "water", "skull", "helm"})
 _COUNT_WORDS = {2: "two", 3: "three", 4: "four"}
 _META_KEYWORDS = frozenset({"HELP", "STATUS", "LOG", "JOIN", "DECLINE", "STOP", "START"})
@@ -67,7 +69,7 @@ COMMAND_WORDS: dict[str, str] = {
     "빼앗": "TAKE",
     "놓을": "PLACE", "놓기": "PLACE", "놓겠": "PLACE", "놔": "PLACE", "배치": "PLACE",
     "보관": "SAVE", "저장": "SAVE", "킵": "SAVE", "버리": "DISCARD", "버릴": "DISCARD",
-    "수락": "ACCEPT",
+    "수락": "ACCEPT", "나중에 쓸": "SAVE", "킵할": "SAVE",
     "보물 옮기기": "SHIFT",
 }
 
@@ -109,24 +111,24 @@ COUNTERS = ("번째", "번", "째", "장", "개", "명", "등")
 
 #: Words that mean nothing to a command (greetings, "I", "this time", "card" ...).
 FILLER = frozenset({
-    "제", "저", "저는", "제가", "나", "나는", "내가", "내", "우리",
-    "이번", "이번엔", "이번에는", "이번에", "턴", "차례", "제차례", "그냥", "음",
-    "흠", "어", "오", "아", "좋아", "좋아요", "좋습니다", "일단", "먼저",
-    "꼭", "제발", "부탁", "부탁해요", "부탁드려요", "부탁드립니다", "카드", "카드를", "카드는",
-    "이벤트", "투표카드", "번호", "칸", "자리", "보관함", "쪽", "위치", "명령",
-    "선동", "시키기", "하기", "해요", "해주세요", "해줘", "해주라", "주세요", "드려요",
-    "할게", "할게요", "할래요", "하겠습니다", "합니다", "할께요", "할께", "한다", "하자",
-    "합시다", "요", "을", "를", "은", "는", "이", "가", "에",
-    "에서", "으로", "로", "의", "도", "만", "그럼", "그러면", "자",
-    "네", "예", "넵", "음음", "흐음", "ㅎㅎ", "ㅋㅋ", "갑니다", "가요",
-    "갈게요", "하고싶어요", "싶어요", "싶습니다", "원해요", "보물", "개를", "개", "스페인",
-    "갈레온", "갈레온에서", "호", "배", "씨", "님", "선장님", "사용", "사용할게요",
-    "쓸게요", "쓰기", "발동", "ㅠㅠ", "ㅜㅜ",
+    "거", "것", "걸", "거요", "걸로", "거로", "헐", "와", "오오", "음", "흠흠", "자자",
+    "좋네요", "여러분", "다들", "모두", "얘들아", "ㅇㅋ", "오케이", "그거", "이거", "저거",
+    "요걸로", "제", "저", "저는", "제가", "나", "나는", "내가", "내", "우리", "이번", "이번엔",
+    "이번에는", "이번에", "턴", "차례", "제차례", "그냥", "흠", "어", "오", "아", "좋아",
+    "좋아요", "좋습니다", "일단", "먼저", "꼭", "제발", "부탁", "부탁해요", "부탁드려요",
+    "부탁드립니다", "카드", "카드를", "카드는", "이벤트", "투표카드", "번호", "칸", "자리",
+    "보관함", "쪽", "위치", "명령", "선동", "시키기", "하기", "해요", "해주세요", "해줘",
+    "해주라", "주세요", "드려요", "할게", "할게요", "할래요", "하겠습니다", "합니다", "할께요",
+    "할께", "한다", "하자", "합시다", "요", "을", "를", "은", "는", "이", "가", "에", "에서",
+    "으로", "로", "의", "도", "만", "그럼", "그러면", "자", "네", "예", "넵", "음음", "흐음",
+    "ㅎㅎ", "ㅋㅋ", "갑니다", "가요", "갈게요", "하고싶어요", "싶어요", "싶습니다", "원해요",
+    "보물", "개를", "개", "스페인", "갈레온", "갈레온에서", "호", "배", "씨", "님", "선장님",
+    "사용", "사용할게요", "쓸게요", "쓰기", "발동", "ㅠㅠ", "ㅜㅜ",
 })
 #: Words that start chatter after a command word ("선동합니다", "명령 내릴게요").
 FILLER_STEMS = ("선동", "명령", "부탁", "사용", "좋아", "감사", "고마", "하겠", "합니", "할게",
                 "할께", "해주", "주세", "드립", "드려", "싶어", "싶습", "내릴", "내리", "해요",
-                "하자")
+                "하자", "내립", "일으", "보내", "보여", "알려", "부탁")
 
 #: Particles and endings after a number, name or thing; "to" and "or" ones carry meaning.
 _TO_PARTICLES = ("으로", "로")
@@ -179,15 +181,20 @@ class _Clause:
     numbers: list[int | str] = field(default_factory=list)
     args: list[str] = field(default_factory=list)
     counts: list[int] = field(default_factory=list)
+    unknown: list[str] = field(default_factory=list)
+    weak_verbs: list[str] = field(default_factory=list)
     negated: bool = False
+    question: bool = False
     correction: str = ""
 
     def english(self) -> str:
         verbs = [v for v in dict.fromkeys(self.verbs) if v != "move"] or (
-            ["move"] if "move" in self.verbs else [])
+            ["move"] if "move" in self.verbs else []) or list(dict.fromkeys(self.weak_verbs))
         args = self.args
+        if not verbs or set(verbs) & _NAME_VERBS:
+            args = args + self.unknown  # a name the parser matches, or reports
         if verbs and verbs[0] in _META_KEYWORDS:  # "도움말 공격": HELP ATTACK
-            verbs, args = verbs[:1], verbs[1:] + args
+            verbs, args = verbs[:1], verbs[1:] + self.weak_verbs + args
         symbols = [a for a in args if a in _SYMBOL_ARGS]
         if self.counts and len(symbols) == 1:  # "횃불 두 개": two torches
             count = self.counts[0]
@@ -200,6 +207,8 @@ class _Clause:
         body = " or ".join(f"{v} {tail}".strip() for v in verbs) if verbs else tail
         if self.negated and body:
             body = f"not {body}"
+        if self.question and body:
+            body += "?"
         return " ".join(p for p in (self.correction, body) if p)
 
 
@@ -318,7 +327,11 @@ def _read_word(word: str, clause: _Clause, names: list[str]) -> str:
     if number is not None:
         value, counter, rest = number
         (clause.counts if counter == "개" else clause.numbers).append(value)
-        return "" if rest not in _OR_PARTICLES else "or-number"
+        if rest in _OR_PARTICLES:
+            return "or-number"
+        if rest and rest not in _PARTICLES and has_hangul(rest):
+            return _read_word(rest, clause, names)  # "3번공개": no space before the verb
+        return ""
     stem, particle = _strip_particle(word)
     if stem in SHORT_THINGS and (stem == word or particle):
         english = SHORT_THINGS[stem]
@@ -333,7 +346,9 @@ def _read_word(word: str, clause: _Clause, names: list[str]) -> str:
                                and word[:index] in ("", "다시", "먼저")):
             continue
         rest = word[index + len(surface):]
-        if kind == "thing":
+        if kind == "thing" and english in VERBS:  # a card: its verb, unless another is said
+            clause.weak_verbs.append(VERBS[english][0])
+        elif kind == "thing":
             clause.args.append(("to " if particle in _TO_PARTICLES and rest == particle
                                 else "") + english)
         elif kind == "meta":
@@ -345,7 +360,7 @@ def _read_word(word: str, clause: _Clause, names: list[str]) -> str:
             if rest.endswith("고") and not rest.endswith("싶고"):
                 return "and"
         return ""
-    clause.args.append(word)  # unknown: kept for the parser to match or report
+    clause.unknown.append(word)  # unknown: a name for the parser to match or report
     return ""
 
 
@@ -358,6 +373,8 @@ def _setting_or_meta(line: str) -> str | None:
     if lang:
         which = (lang.group(1) or lang.group(2)).lower()
         return "LANG " + ("KO" if which in ("한국어", "한글", "korean", "ko") else "EN")
+    if re.match(r"^\s*(?:도움말|도움)\s*(?:이벤트\s*)?카드", line):
+        return "HELP CARDS"
     if _COURTESY.match(line.strip()):
         return line
     return None
@@ -380,6 +397,8 @@ def to_english(line: str, names: Iterable[str] = (), *, invited: bool = False) -
     clauses: list[tuple[str, _Clause]] = [("", _Clause())]
     for raw in re.split(r"[\s,;/]+|(?<=[가-힣])(?=[.!?~])", text):
         word = raw.strip(".!?~()[]\"'")
+        if "?" in raw:
+            clauses[-1][1].question = True
         if not word:
             if re.search(r"[.!?]", raw) and clauses[-1][1].verbs:
                 clauses.append(("sentence", _Clause()))
@@ -405,8 +424,8 @@ def to_english(line: str, names: Iterable[str] = (), *, invited: bool = False) -
         elif parts and joint == "sentence":
             parts[-1] += "."
         parts.append(english)
-    return " ".join(parts) if any(c.verbs or c.numbers or c.args or c.correction
-                                  for _, c in clauses) else line
+    return " ".join(parts) if any(c.verbs or c.weak_verbs or c.numbers or c.args or c.counts
+                                  or c.correction for _, c in clauses) else line
 
 
 def to_english_lines(lines: Iterable[str], names: Mapping[int, str] | Iterable[str] = (),
