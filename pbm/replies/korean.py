@@ -62,6 +62,7 @@ COMMAND_WORDS: dict[str, str] = {
     "제출": "VOTE",
     "선택": "CHOOSE", "고를": "CHOOSE", "고르": "CHOOSE", "골라": "CHOOSE",
     "쏘기": "SHOOT", "쏠게": "SHOOT", "쏠래": "SHOOT", "쏩니다": "SHOOT", "쏴": "SHOOT",
+    "쏘겠": "SHOOT", "쏜다": "SHOOT",
     "사격": "SHOOT", "총을 쏘": "SHOOT",
     "줄게": "GIVE", "주기": "GIVE", "줄래": "GIVE", "드릴게": "GIVE", "넘길": "GIVE",
     "넘겨": "GIVE", "양도": "GIVE",
@@ -191,6 +192,10 @@ class _Clause:
         verbs = [v for v in dict.fromkeys(self.verbs) if v != "move"] or (
             ["move"] if "move" in self.verbs else []) or list(dict.fromkeys(self.weak_verbs))
         args = self.args
+        if {"Tortuga", "to Tortuga"} & set(args):  # LAND, or where a MAROON sends
+            args = [a for a in args if a not in ("Tortuga", "to Tortuga")]
+            if verbs in ([], ["move"]):
+                verbs = ["LAND"]
         if not verbs or set(verbs) & _NAME_VERBS:
             args = args + self.unknown  # a name the parser matches, or reports
         if verbs and verbs[0] in _META_KEYWORDS:  # "도움말 공격": HELP ATTACK
