@@ -109,6 +109,8 @@ NATIVE_NUMBERS: dict[str, int] = {
 SINO_NUMBERS: dict[str, int] = {"일": 1, "삼": 3, "사": 4, "오": 5, "육": 6, "칠": 7,
                                 "팔": 8, "구": 9}
 COUNTERS = ("번째", "번", "째", "장", "개", "명", "등")
+#: Counters of a quantity ("2장": two cards), not a position ("2번": card 2).
+_COUNT_COUNTERS = frozenset({"장", "개", "명"})
 
 #: Words that mean nothing to a command (greetings, "I", "this time", "card" ...).
 FILLER = frozenset({
@@ -145,9 +147,11 @@ CORRECTIONS: dict[str, str] = {
     "잠깐": "no wait", "아니": "no wait", "취소": "scratch that", "정정": "no wait",
 }
 _OR_WORDS = frozenset({"아니면", "또는", "혹은", "아님"})
-_AND_WORDS = frozenset({"그리고", "그다음", "그다음에", "다음에", "그 다음", "그 다음에", "후에",
-                        "그후", "그후에", "그 후", "그 후에", "한 다음", "한 후", "하고나서",
-                        "하고 나서", "한다음"})
+_AND_WORDS = frozenset({
+    "그리고", "그다음", "그다음에", "다음에", "다음", "후", "뒤", "뒤에", "그 다음",
+    "그 다음에", "후에", "그후", "그후에", "그 후", "그 후에", "한 다음", "한 후",
+    "하고나서", "하고 나서", "한다음",
+})
 _NEG_WORDS = frozenset({"안", "못"})
 #: "X 말고 Y" / "X 대신 Y": not X, Y instead.
 _INSTEAD_WORDS = frozenset({"말고", "말고요", "말구", "대신", "대신에"})
@@ -162,6 +166,8 @@ INVITE_NO = re.compile(
     r"^(?:아니요|아뇨|아니오|노노|불참(?:할게요?|합니다|이요)?|거절(?:할게요?|합니다)?|"
     r"(?:죄송하지만\s*)?(?:못\s*(?:해요|합니다|할 것 같아요|할게요)|다음에요?|패스|"
     r"이번엔 (?:패스|빠질게요))|빠질게요)[\s!.~ㅠㅜ]*$")
+_SAY_WORDS = "|".join(w for w, m in META.items() if m == "SAY")
+_ENGLISH_SAY_RE = re.compile(rf"^[\W_]*(?:{_SAY_WORDS})\b", re.IGNORECASE)
 _SAY_RE = re.compile(r"^\s*(?:말|채팅|전체|공지|다들|모두)(?:에게|한테)?\s*[:：]\s*(.*)$|"
                      r"^\s*(?:채팅|말하기|전체 채팅)\s+(.*)$", re.DOTALL)
 _LANG_RE = re.compile(
@@ -205,8 +211,8 @@ class _Clause:
             count = self.counts[0]
             args = [f"{_COUNT_WORDS.get(count, str(count))} {a}{'es' if a == 'torch' else 's'}"
                     if a in _SYMBOL_ARGS and count > 1 else a for a in args]
-        elif self.counts:
-            args = args + [str(c) for c in self.counts]
+        # Other counts ("2장 확인": two cards, "1명") are quantities, not positions: dropped,
+        # so the parser asks which cards.
         tail = " ".join([str(n) for n in self.numbers] + args)
         # Two verbs in one clause: passed on as "or" for the parser to ask, never picked.
         body = " or ".join(f"{v} {tail}".strip() for v in verbs) if verbs else tail
@@ -331,7 +337,7 @@ def _read_word(word: str, clause: _Clause, names: list[str]) -> str:
     number = _number(word)
     if number is not None:
         value, counter, rest = number
-        (clause.counts if counter == "개" else clause.numbers).append(value)
+        (clause.counts if counter in _COUNT_COUNTERS else clause.numbers).append(value)
         if rest in _OR_PARTICLES:
             return "or-number"
         if rest and rest not in _PARTICLES and has_hangul(rest):
@@ -362,8 +368,9 @@ def _read_word(word: str, clause: _Clause, names: list[str]) -> str:
             clause.verbs.append(english)
             if any(neg in rest for neg in _NEG_ENDINGS):
                 clause.negated = True
-            if rest.endswith("고") and not rest.endswith("싶고"):
-                return "and"
+            if (rest.endswith("고") and not rest.endswith("싶고")) or re.search(
+                    r"(?:다음|후|뒤|나서)에?$", rest):
+                return "and"  # "공개하고 ...", "공개한 다음 ...": then the next command
         return ""
     clause.unknown.append(word)  # unknown: a name for the parser to match or report
     return ""
@@ -387,8 +394,8 @@ def _setting_or_meta(line: str) -> str | None:
 
 def to_english(line: str, names: Iterable[str] = (), *, invited: bool = False) -> str:
     """One reply line -> the English command language (unchanged when it has no Hangul)."""
-    if not has_hangul(line):
-        return line
+    if not has_hangul(line) or _ENGLISH_SAY_RE.match(line):
+        return line  # English, or table talk: the player's words as they wrote them
     names = [n for n in names if n]
     whole = _setting_or_meta(line)
     if whole is not None:

@@ -129,6 +129,7 @@ def test_a_line_without_hangul_is_returned_unchanged(line: str) -> None:
     ("공개 확인 3", "REVEAL 3 or VIEW 3"),
     ("공격 말고 보트 이동", "not ATTACK, ROW"),
     ("2번 공개하고 보트 이동", "REVEAL 2 then ROW"),
+    ("2번 공개한 다음 보트 이동", "REVEAL 2 then ROW"),
     ("횃불 두 개", "two torches"),
     ("도움말 공격", "HELP ATTACK"),
     ("언어 한국어", "LANG KO"),
@@ -146,6 +147,17 @@ def test_korean_lines_are_rewritten_in_the_command_language(line: str, english: 
 ])
 def test_korean_self_corrections_become_the_english_markers(line: str, english: str) -> None:
     assert to_english(line, KOREAN_NAMES) == english
+
+
+@pytest.mark.parametrize("line", ["SAY 공개 공격 3번 ㅋㅋ", "chat: 민준 고립하자", "tell 안녕"])
+def test_english_table_talk_in_korean_is_passed_on_as_written(line: str) -> None:
+    assert to_english(line, KOREAN_NAMES) is line
+
+
+def test_quantities_are_not_positions() -> None:
+    # "2장 확인": look at two cards (which?), not at card 2; the parser asks.
+    assert to_english("이벤트 카드 2장 확인") == "VIEW"
+    assert to_english("2번 확인") == "VIEW 2"
 
 
 def test_names_are_kept_as_written_and_never_read_as_words() -> None:
