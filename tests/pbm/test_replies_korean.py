@@ -9,9 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+import pbm.replies.parse as parse_module
 from pbm.replies import ReplyResult, read_email_reply, read_sms_reply
 from pbm.replies.korean import to_english, to_english_lines
+from pbm.replies.parse import ParseContext, parse_lines
 from tests.fixtures.seatviews import DEFAULT_NAMES, scenario
 
 CORPUS = Path(__file__).resolve().parent.parent / "fixtures" / "replies_ko"
@@ -181,18 +185,34 @@ def test_the_hook_leaves_english_lines_as_the_very_same_objects() -> None:
     assert out[2] == "MAROON 민준"
 
 
-def test_before_the_rewrite_a_korean_reply_was_not_understood() -> None:
-    # What the parser alone makes of "3번 공개": romanized words it does not know.
-    from pbm.replies.parse import ParseContext, parse_lines
-
+def test_without_the_hook_a_korean_reply_is_not_understood(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The parser alone reads "3번 공개" as romanized words it does not know.
     ctx = ParseContext.from_seat_view(korean_view("turn"))
     assert [u.text for u in parse_lines(["3번 공개"], ctx).understood] == ["REVEAL 3"]
-    import pbm.replies.parse as parse_module
-
-    original = parse_module.to_english_lines
-    try:
-        parse_module.to_english_lines = lambda lines, *a, **k: list(lines)  # type: ignore[assignment]
-        result = parse_lines(["3번 공개"], ctx)
-    finally:
-        parse_module.to_english_lines = original
+    monkeypatch.setattr(parse_module, "to_english_lines", lambda lines, *a, **k: list(lines))
+    result = parse_lines(["3번 공개"], ctx)
     assert not result.understood and result.not_understood
+
+
+# ------------------------------------------------------------------ any text at all
+
+_KOREAN_TEXT = st.text(alphabet=st.one_of(
+    st.characters(min_codepoint=0xAC00, max_codepoint=0xD7A3),
+    st.characters(min_codepoint=0x3131, max_codepoint=0x318E),
+    st.sampled_from(list("0123456789 ,.!?:;~번째장개이랑과공개확인고립투표민준")),
+    st.characters(codec="utf-8")), max_size=60)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_KOREAN_TEXT)
+def test_any_korean_line_is_rewritten_without_error_and_parses(line: str) -> None:
+    english = to_english(line, KOREAN_NAMES)
+    assert isinstance(english, str)
+    parse_lines([line], ParseContext.from_seat_view(korean_view("turn")))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=0x2FFF), max_size=60))
+def test_any_line_without_hangul_is_untouched(line: str) -> None:
+    assert to_english(line, KOREAN_NAMES) is line
