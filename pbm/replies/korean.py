@@ -74,6 +74,8 @@ COMMAND_WORDS: dict[str, str] = {
     "보물 옮기기": "SHIFT",
 }
 
+_WEAK_COMMANDS = frozenset({"보트"})
+
 #: Meta words -> the English meta keyword (the rest of the line follows it).
 META_WORDS: dict[str, str] = {
     "도움말": "HELP", "도움": "HELP", "도와": "HELP", "명령어": "HELP", "설명": "HELP",
@@ -131,7 +133,8 @@ FILLER = frozenset({
 #: Words that start chatter after a command word ("선동합니다", "명령 내릴게요").
 FILLER_STEMS = ("선동", "명령", "부탁", "사용", "좋아", "감사", "고마", "하겠", "합니", "할게",
                 "할께", "해주", "주세", "드립", "드려", "싶어", "싶습", "내릴", "내리", "해요",
-                "하자", "내립", "일으", "보내", "보여", "알려", "부탁")
+                "하자", "내립", "일으", "보내", "보여", "알려", "미안", "죄송", "고민", "비밀",
+                "무조건", "진짜", "정말", "당연", "아마", "제발", "화이팅", "파이팅")
 
 #: Particles and endings after a number, name or thing; "to" and "or" ones carry meaning.
 _TO_PARTICLES = ("으로", "로")
@@ -154,7 +157,8 @@ _AND_WORDS = frozenset({
 })
 _NEG_WORDS = frozenset({"안", "못"})
 #: "X 말고 Y" / "X 대신 Y": not X, Y instead.
-_INSTEAD_WORDS = frozenset({"말고", "말고요", "말구", "대신", "대신에"})
+_INSTEAD_WORDS = frozenset({"말고", "말고요", "말구", "대신", "대신에", "빼고", "제외하고",
+                            "아니고", "아니라"})
 _NEG_ENDINGS = ("않", "말고", "말구", "지 마", "지마", "안 해", "안해", "안 할", "안할", "못")
 
 INVITE_YES = re.compile(
@@ -195,9 +199,9 @@ class _Clause:
     correction: str = ""
 
     def english(self) -> str:
-        verbs = [v for v in dict.fromkeys(self.verbs) if v != "move"] or (
-            ["move"] if "move" in self.verbs else []) or list(dict.fromkeys(self.weak_verbs))
-        args = self.args
+        verbs = [v for v in dict.fromkeys(self.verbs) if v != "move"] or list(
+            dict.fromkeys(self.weak_verbs)) or (["move"] if "move" in self.verbs else [])
+        args = list(dict.fromkeys(self.args))  # "지호님 ... 지호": one name
         if {"Tortuga", "to Tortuga"} & set(args):  # LAND, or where a MAROON sends
             args = [a for a in args if a not in ("Tortuga", "to Tortuga")]
             if verbs in ([], ["move"]):
@@ -346,7 +350,7 @@ def _read_word(word: str, clause: _Clause, names: list[str]) -> str:
     stem, particle = _strip_particle(word)
     if stem in SHORT_THINGS and (stem == word or particle):
         english = SHORT_THINGS[stem]
-        (clause.verbs if english.isupper() else clause.args).append(english)
+        (clause.weak_verbs if english.isupper() else clause.args).append(english)
         return ""
     if word in FILLER or stem in FILLER or word.startswith(FILLER_STEMS) or re.fullmatch(
             r"[ㄱ-ㅣ~^!?.,]+", word):
@@ -365,7 +369,9 @@ def _read_word(word: str, clause: _Clause, names: list[str]) -> str:
         elif kind == "meta":
             clause.verbs.append(english)
         else:
-            clause.verbs.append(english)
+            # "보트" is the rowboat as well as ROW: a verb only if no other is said
+            # ("보트에서 상륙": LAND from the rowboat).
+            (clause.weak_verbs if surface in _WEAK_COMMANDS else clause.verbs).append(english)
             if any(neg in rest for neg in _NEG_ENDINGS):
                 clause.negated = True
             if (rest.endswith("고") and not rest.endswith("싶고")) or re.search(
@@ -412,8 +418,11 @@ def to_english(line: str, names: Iterable[str] = (), *, invited: bool = False) -
         if "?" in raw:
             clauses[-1][1].question = True
         if not word:
-            if re.search(r"[.!?]", raw) and clauses[-1][1].verbs:
+            clause = clauses[-1][1]
+            if re.search(r"[.!?]", raw) and clause.verbs:
                 clauses.append(("sentence", _Clause()))
+            elif re.search(r"[.!?]", raw) and not (clause.numbers or clause.args):
+                clauses[-1] = ("", _Clause())  # "제 차례죠?": a sentence with no command
             continue
         brk = _read_word(word, clauses[-1][1], names)
         if brk.startswith("correction:"):
