@@ -233,17 +233,40 @@ def has_hangul(text: str) -> bool:
 
 
 @cache
+def _glossary_words() -> list[tuple[str, str, str]]:
+    """The glossary's Korean words as (surface, kind, English): its actions, ships, holds,
+    symbols and cards, so a word the messages will use is always understood back."""
+    kinds = {"actions": "verb", "ships": "thing", "teams": "thing", "symbols": "thing",
+             "events": "thing"}
+    english = {"ships": {"FD": "FD", "JR": "JR"},
+               "teams": {"BRITISH": "BRITISH", "FRENCH": "FRENCH"},
+               "symbols": {"BRITISH": "BRITISH", "FRENCH": "FRENCH"}}
+    found = []
+    for sec, kind in kinds.items():
+        for key, term in section(sec).items():
+            if sec == "actions":
+                word = key
+            elif sec == "events":
+                word = term.word("en")
+            elif sec == "symbols" and key not in english[sec]:
+                word = key.lower()
+            else:
+                word = english[sec].get(key, "")
+            ko = term.word("ko")
+            if not word or len(ko.replace(" ", "")) < 2:
+                continue  # one syllable (물, 키): whole words only, see SHORT_THINGS
+            found += [(surface, kind, word) for surface in {ko, ko.replace(" ", "")}]
+    return found
+
+
+@cache
 def _lexicon() -> tuple[tuple[str, str, str], ...]:
     """(surface, kind, English) for every word matched inside a token, longest first."""
     entries = [(w, "verb", e) for w, e in COMMAND_WORDS.items()]
     entries += [(w, "meta", e) for w, e in META_WORDS.items()]
     entries += [(w, "thing", e) for w, e in THING_WORDS.items()]
-    for key, term in section("events").items():  # HELP topics: every card by its name
-        ko = term.word("ko")
-        for surface in {ko, ko.replace(" ", "")}:
-            if surface not in THING_WORDS:
-                entries.append((surface, "thing", term.word("en")))
-        del key
+    known = {w for w, _, _ in entries}
+    entries += [e for e in _glossary_words() if e[0] not in known]
     return tuple(sorted(entries, key=lambda e: -len(e[0])))
 
 

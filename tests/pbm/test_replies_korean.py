@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import pbm.replies.parse as parse_module
+from pbm.i18n.glossary import section
 from pbm.replies import ReplyResult, read_email_reply, read_sms_reply
 from pbm.replies.korean import to_english, to_english_lines
 from pbm.replies.parse import ParseContext, parse_lines
@@ -162,6 +163,23 @@ def test_quantities_are_not_positions() -> None:
     # "2장 확인": look at two cards (which?), not at card 2; the parser asks.
     assert to_english("이벤트 카드 2장 확인") == "VIEW"
     assert to_english("2번 확인") == "VIEW 2"
+
+
+@pytest.mark.parametrize("key", sorted(section("actions")))
+def test_every_glossary_action_word_is_read_as_its_command(key: str) -> None:
+    # The words the Korean messages will use are always understood back.
+    word = section("actions")[key].word("ko")
+    assert to_english(f"3번 {word}할게요", KOREAN_NAMES).split()[0] == key
+
+
+@pytest.mark.parametrize(("sec", "key", "english"), [
+    ("ships", "FD", "FD"), ("ships", "JR", "JR"), ("teams", "BRITISH", "BRITISH"),
+    ("teams", "FRENCH", "FRENCH"), ("symbols", "CANNON", "cannon"), ("symbols", "TORCH", "torch"),
+    ("symbols", "WATER", "water"), ("symbols", "SKULL", "skull"), ("symbols", "HELM", "helm"),
+])
+def test_glossary_ships_holds_and_symbols_are_read(sec: str, key: str, english: str) -> None:
+    assert to_english(section(sec)[key].word("ko") + "로", KOREAN_NAMES) in (
+        english, f"to {english}")
 
 
 def test_names_are_kept_as_written_and_never_read_as_words() -> None:
