@@ -83,9 +83,10 @@ META_WORDS: dict[str, str] = {
     "기록": "LOG", "로그": "LOG", "히스토리": "LOG",
     "참가": "JOIN", "참여": "JOIN",
     "거절": "DECLINE", "불참": "DECLINE",
-    "수신거부": "STOP", "수신 거부": "STOP", "중지": "STOP", "그만": "STOP",
-    "재개": "START", "수신 재개": "START",
 }
+#: STOP / START (SMS) only as a whole line: "그만 고민하고 3번 공개" is not a STOP.
+_STOP_RE = re.compile(r"^\s*(?:수신\s*거부|문자\s*(?:그만|중지)|중지|그만)[\s.!]*$")
+_START_RE = re.compile(r"^\s*(?:수신\s*재개|문자\s*재개|재개)[\s.!]*$")
 
 #: Names of things -> the English word (arguments, or verbs for the cards that are used).
 THING_WORDS: dict[str, str] = {
@@ -414,6 +415,10 @@ def _setting_or_meta(line: str) -> str | None:
     if lang:
         which = (lang.group(1) or lang.group(2)).lower()
         return "LANG " + ("KO" if which in ("한국어", "한글", "korean", "ko") else "EN")
+    if _STOP_RE.match(line):
+        return "STOP"
+    if _START_RE.match(line):
+        return "START"
     if re.match(r"^\s*(?:도움말|도움)\s*(?:이벤트\s*)?카드", line):
         return "HELP CARDS"
     if _COURTESY.match(line.strip()):

@@ -140,6 +140,8 @@ def test_a_line_without_hangul_is_returned_unchanged(line: str) -> None:
     ("언어 한국어", "LANG KO"),
     ("영어로 바꿔주세요", "LANG EN"),
     ("말: 다들 안녕", "SAY 다들 안녕"),
+    ("수신 거부", "STOP"),
+    ("그만 고민하고 3번 공개", "REVEAL 3"),  # "그만" (enough) inside a line is not STOP
 ])
 def test_korean_lines_are_rewritten_in_the_command_language(line: str, english: str) -> None:
     assert to_english(line, KOREAN_NAMES) == english
