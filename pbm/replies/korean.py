@@ -142,7 +142,7 @@ _TO_PARTICLES = ("으로", "로")
 _OR_PARTICLES = ("이나", "나")
 _PARTICLES = ("이랑", "랑", "하고", "과", "와", "이나", "나", "으로", "로", "에서", "에게",
               "한테", "께", "을", "를", "은", "는", "이", "가", "에", "도", "만", "요", "호",
-              "이요", "씨", "님", "이를", "이가", "이는", "이한테", "이에게", "이랑")
+              "이요", "씨", "님", "이를", "이가", "이는", "이한테", "이에게", "야", "아")
 
 _COPULAS = ("입니다", "이에요", "예요", "이야", "이다")
 
@@ -279,14 +279,15 @@ def _strip_particle(word: str) -> tuple[str, str]:
     return word, ""
 
 
-def _name_of(word: str, names: Iterable[str]) -> str | None:
-    """The player name ``word`` is, with or without a particle (kept as the player wrote it)."""
+def _name_of(word: str, names: Iterable[str], *, prefix: bool = False) -> str | None:
+    """The player name ``word`` is, with or without a particle (kept as the player wrote it);
+    with ``prefix``, also the first syllables of one ("지호" for 지호연)."""
     keys = [n for n in names if n]
     stem = word
     for _ in range(2):
         for name in keys:
             first = name.split()[0]
-            if stem in (name, first) or (has_hangul(stem) and len(stem) >= 2
+            if stem in (name, first) or (prefix and has_hangul(stem) and len(stem) >= 2
                                          and first.startswith(stem)):
                 return stem
         stem, particle = _strip_particle(stem)
@@ -360,8 +361,9 @@ def _read_word(word: str, clause: _Clause, names: list[str]) -> str:
     name = _name_of(word, names)
     if name is not None:
         clause.args.append(name)
-        return "or" if word.endswith(_OR_PARTICLES) and word != name and word[len(name):] in (
-            "나", "이나") else ""
+        if word[len(name):] in _OR_PARTICLES:  # "지호나 도윤": the parser asks which
+            clause.args.append("or")
+        return ""
     number = _number(word)
     if number is not None:
         value, counter, rest = number
@@ -401,6 +403,10 @@ def _read_word(word: str, clause: _Clause, names: list[str]) -> str:
             if (rest.endswith("고") and not rest.endswith("싶고")) or re.search(
                     r"(?:다음|후|뒤|나서)에?$", rest):
                 return "and"  # "공개하고 ...", "공개한 다음 ...": then the next command
+        return ""
+    name = _name_of(word, names, prefix=True)  # after the words: a name never hides one
+    if name is not None:
+        clause.args.append(name)
         return ""
     clause.unknown.append(word)  # unknown: a name for the parser to match or report
     return ""

@@ -190,6 +190,14 @@ def test_names_are_kept_as_written_and_never_read_as_words() -> None:
     assert to_english("공개 고립", names) == "MAROON 공개"
     assert to_english("민준 고립", names) == "MAROON 민준"
     assert to_english("민준", names) == "민준"
+    assert to_english("민준아 고립", names) == "MAROON 민준"
+    # A name that starts with a command word is the name only when said whole.
+    assert to_english("공격", ("공격수",)) == "ATTACK"
+    assert to_english("공격수 고립", ("공격수",)) == "MAROON 공격수"
+
+
+def test_two_names_with_or_are_asked_back() -> None:
+    assert to_english("지호나 도윤 고립", KOREAN_NAMES) == "MAROON 지호 or 도윤"
 
 
 def test_yes_and_no_to_an_invitation_only_when_invited() -> None:
