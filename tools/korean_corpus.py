@@ -299,6 +299,9 @@ def cases() -> None:
     case("negation", "turn", "지호 말고 도윤 고립", ["MAROON 5"])
     case("negation", "turn", "도윤이는 고립 안 할게요. 지호 고립", ["MAROON 3"])
 
+    case("try_once", "turn", "3번 한번 공개해볼게요", ["REVEAL 3"])
+    case("try_once", "turn", "한 번 2번 4번 확인해볼게요", ["VIEW 2 4"])
+    case("symbol", "vote", "대포 한 장 낼게요", ["VOTE 1"])
     case("ambiguous", "turn", "지호나 도윤 고립", [], nu=[{"suggestion_verb": "MAROON", **AMB}])
     case("maroon", "turn", "도윤아 미안 고립이야", ["MAROON 5"])
     # ---- email, every Korean client layout, with the quoted prompt below

@@ -103,9 +103,10 @@ THING_WORDS: dict[str, str] = {
 #: One-syllable things, read only as a whole word (with a particle at most).
 SHORT_THINGS: dict[str, str] = {"물": "water", "키": "helm", "노": "ROW"}
 
-#: Counted numbers ("세 번째", "첫째", "두 장"): the native Korean numerals.
+#: Counted numbers ("세 번째", "첫째", "두 장"): the native Korean numerals. Not 한:
+#: "한번 볼게요" is "let me look", not card 1.
 NATIVE_NUMBERS: dict[str, int] = {
-    "첫": 1, "한": 1, "하나": 1, "두": 2, "둘": 2, "세": 3, "셋": 3, "네": 4, "넷": 4,
+    "첫": 1, "하나": 1, "두": 2, "둘": 2, "세": 3, "셋": 3, "네": 4, "넷": 4,
     "다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9,
 }
 #: Sino-Korean digits, read only before 번 ("삼번"); 이번 is "this time", not 2.
@@ -117,7 +118,8 @@ _COUNT_COUNTERS = frozenset({"장", "개", "명"})
 
 #: Words that mean nothing to a command (greetings, "I", "this time", "card" ...).
 FILLER = frozenset({
-    "거", "것", "걸", "거요", "걸로", "거로", "헐", "와", "오오", "음", "흠흠", "자자",
+    "한번", "한번만", "한", "번", "한개", "한장", "거", "것", "걸", "거요", "걸로", "거로",
+    "헐", "와", "오오", "음", "흠흠", "자자",
     "좋네요", "여러분", "다들", "모두", "얘들아", "ㅇㅋ", "오케이", "그거", "이거", "저거",
     "요걸로", "제", "저", "저는", "제가", "나", "나는", "내가", "내", "우리", "이번", "이번엔",
     "이번에는", "이번에", "턴", "차례", "제차례", "그냥", "흠", "어", "오", "아", "좋아",
