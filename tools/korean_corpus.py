@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 from email import policy
 from email.message import EmailMessage
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -91,7 +92,29 @@ def client_body(client: str, new: str, scenario: str, names: str) -> str:
         return (f"{new}\n\n--------- 원본 메일 ---------\n보낸사람: {ADDR}\n받는사람: "
                 f"<minjun@daum.example>\n날짜: 26.12.01 15:04 GMT +0900\n제목: [Tortuga: Nassau] "
                 f"Tortuga 1667 by mail\n\n" + "\n".join(q) + "\n")
+    if client == "gmailhtml":
+        body = "<br>".join(escape(ln) for ln in q)
+        return (f'<div dir="ltr">{new_html(new)}</div><br><div class="gmail_quote">'
+                f'<div dir="ltr" class="gmail_attr">2026년 12월 1일 (화) 오후 3:04, '
+                f'{escape(ADDR)}님이 작성:<br></div><blockquote class="gmail_quote" '
+                f'style="margin:0px 0px 0px 0.8ex;border-left:1px solid rgb(204,204,204);'
+                f'padding-left:1ex">{body}</blockquote></div>\n')
+    if client == "naverhtml":
+        body = "".join(f"<div>{escape(ln) or '<br>'}</div>" for ln in q)
+        return (f'<div style="font-family:나눔고딕,NanumGothic,sans-serif;font-size:10pt">'
+                f"{new_html(new)}<div><br></div><div><br></div>"
+                f'<blockquote style="margin-left:0.8ex;padding-left:1ex;border-left:1px '
+                f'solid #ccc"><div>-----Original Message-----</div><div><b>From:</b> '
+                f'"Tortuga by Mail"&lt;play+Zq7tK2mB9x@tortuga.example&gt;</div><div><b>To:'
+                f"</b> &lt;minjun@naver.example&gt;;</div><div><b>Sent:</b> 2026-12-01 (화) "
+                f"15:04:00 (GMT+09:00)</div><div><b>Subject:</b> [Tortuga: Nassau] Tortuga "
+                f"1667 by mail</div><div><br></div>{body}</blockquote></div>\n")
     raise KeyError(client)
+
+
+def new_html(new: str) -> str:
+    """The player's new text as a mail client's HTML editor writes it: a div a line."""
+    return "".join(f"<div>{escape(ln) or '<br>'}</div>" for ln in new.split("\n"))
 
 
 CLIENTS = ["gmail", "iphone", "naver", "outlook", "galaxy", "daum", "gmailwrap"]
@@ -112,7 +135,9 @@ def write_eml(name: str, new: str, scenario: str, names: str, client: str) -> No
     msg["In-Reply-To"] = "<tortuga.abc@tortuga.example>"
     body = client_body(client, new, scenario, names)
     charset = CHARSETS.get(client, "utf-8")
-    if charset == "utf-8":
+    if client.endswith("html"):
+        msg.set_content(body, subtype="html", charset="utf-8", cte="quoted-printable")
+    elif charset == "utf-8":
         msg.set_content(body, charset="utf-8",
                         cte="base64" if client in ("gmail", "naver") else "quoted-printable")
     else:
@@ -155,12 +180,14 @@ def case(kind: str, scenario: str, text: str, commands: Sequence[str] = (), *,
 
 
 AMB = {"ambiguous": True}
+ROTATION: list[str] = []  # the clients mail() used, in turn
 
 
 def mail(kind: str, scenario: str, text: str, commands: Sequence[str] = (),
          **kw: Any) -> None:
     """An email reply, from the next client in turn."""
-    client = CLIENTS[len([k for k in MANIFEST if k.endswith(".eml")]) % len(CLIENTS)]
+    client = CLIENTS[len(ROTATION) % len(CLIENTS)]
+    ROTATION.append(client)
     case(kind, scenario, text, commands, client=client, **kw)
 
 
@@ -299,6 +326,10 @@ def cases() -> None:
     case("negation", "turn", "지호 말고 도윤 고립", ["MAROON 5"])
     case("negation", "turn", "도윤이는 고립 안 할게요. 지호 고립", ["MAROON 3"])
 
+    case("html", "turn", "3번 공개할게요", ["REVEAL 3"], client="gmailhtml")
+    case("html", "vote", "안녕하세요!\n\n2번에 투표합니다.\n\n민준 드림", ["VOTE 2"], client="naverhtml")
+    case("html", "turn", "1번이랑 3번 확인", ["VIEW 1 3"], client="naverhtml")
+    case("html", "governor", "전투!", ["BRAWL"], client="gmailhtml")
     case("try_once", "turn", "3번 한번 공개해볼게요", ["REVEAL 3"])
     case("try_once", "turn", "한 번 2번 4번 확인해볼게요", ["VIEW 2 4"])
     case("symbol", "vote", "대포 한 장 낼게요", ["VOTE 1"])
