@@ -30,7 +30,7 @@ from pbm.i18n.glossary import section
 from pbm.replies.words import META, VERBS, fold
 
 #: Commands whose arguments may be a word we do not know (a player's name, a HELP topic).
-_NAME_VERBS = frozenset({"MAROON", "FORCE", "SHOOT", "GIVE", "MARQUE", "HELP", "SAY", "move"})
+_NAME_VERBS = frozenset({"MAROON", "FORCE", "SHOOT", "GIVE", "MARQUE", "SAY", "move"})
 _SYMBOL_ARGS = frozenset({"cannon", "torch", "water", "skull", "helm"})
 _COUNT_WORDS = {2: "two", 3: "three", 4: "four"}
 _META_KEYWORDS = frozenset({"HELP", "STATUS", "LOG", "JOIN", "DECLINE", "STOP", "START"})
@@ -44,11 +44,13 @@ COMMAND_WORDS: dict[str, str] = {
     "봐": "VIEW", "엿보기": "VIEW", "엿볼": "VIEW", "훔쳐보": "VIEW", "살펴보": "VIEW",
     # REVEAL ("이벤트 카드 1장 공개")
     "공개": "REVEAL", "오픈": "REVEAL", "뒤집": "REVEAL", "까기": "REVEAL", "깔게": "REVEAL",
+    "까볼": "REVEAL", "까봅": "REVEAL", "깔께": "REVEAL",
     # FORCE ("1명 선택해 ... 공개"): 지목 / 강요, or "공개시키기" (make someone reveal)
     "지목": "FORCE", "강요": "FORCE", "강제": "FORCE", "공개시": "FORCE",
+    "공개하라": "FORCE", "공개하게": "FORCE", "공개해달라": "FORCE",
     # ROW ("보트 이동")
     "보트": "ROW", "노젓기": "ROW", "노 젓기": "ROW", "노를 젓": "ROW", "이동": "move",
-    "옮길": "move", "옮겨": "move", "옮기": "move",
+    "옮길": "move", "옮겨": "move", "옮기": "move", "옮깁": "move", "옮김": "move",
     # BOARD / LAND (chosen)
     "승선": "BOARD", "탑승": "BOARD", "배에 타": "BOARD", "배로 돌아": "BOARD",
     "상륙": "LAND", "하선": "LAND", "배에서 내리": "LAND", "배에서 내릴": "LAND",
@@ -118,14 +120,15 @@ _COUNT_COUNTERS = frozenset({"장", "개", "명"})
 
 #: Words that mean nothing to a command (greetings, "I", "this time", "card" ...).
 FILLER = frozenset({
-    "한번", "한번만", "한", "번", "한개", "한장", "거", "것", "걸", "거요", "걸로", "거로",
-    "헐", "와", "오오", "음", "흠흠", "자자",
+    "명령", "명령을", "명령입니다", "중", "중에", "중에서", "한번", "한번만", "한", "번",
+    "한개", "한장", "거", "것", "걸", "거요", "걸로", "거로", "헐", "와", "오오", "음", "흠흠",
+    "자자",
     "좋네요", "여러분", "다들", "모두", "얘들아", "ㅇㅋ", "오케이", "그거", "이거", "저거",
     "요걸로", "제", "저", "저는", "제가", "나", "나는", "내가", "내", "우리", "이번", "이번엔",
     "이번에는", "이번에", "턴", "차례", "제차례", "그냥", "흠", "어", "오", "아", "좋아",
     "좋아요", "좋습니다", "일단", "먼저", "꼭", "제발", "부탁", "부탁해요", "부탁드려요",
     "부탁드립니다", "카드", "카드를", "카드는", "이벤트", "투표카드", "번호", "칸", "자리",
-    "보관함", "쪽", "위치", "명령", "선동", "시키기", "하기", "해요", "해주세요", "해줘",
+    "보관함", "쪽", "위치", "선동", "시키기", "하기", "해요", "해주세요", "해줘",
     "해주라", "주세요", "드려요", "할게", "할게요", "할래요", "하겠습니다", "합니다", "할께요",
     "할께", "한다", "하자", "합시다", "요", "을", "를", "은", "는", "이", "가", "에", "에서",
     "으로", "로", "의", "도", "만", "그럼", "그러면", "자", "네", "예", "넵", "음음", "흐음",
@@ -134,7 +137,7 @@ FILLER = frozenset({
     "사용", "사용할게요", "쓸게요", "쓰기", "발동", "ㅠㅠ", "ㅜㅜ",
 })
 #: Words that start chatter after a command word ("선동합니다", "명령 내릴게요").
-FILLER_STEMS = ("선동", "명령", "부탁", "사용", "좋아", "감사", "고마", "하겠", "합니", "할게",
+FILLER_STEMS = ("선동", "부탁", "사용", "좋아", "감사", "고마", "하겠", "합니", "할게",
                 "할께", "해주", "주세", "드립", "드려", "싶어", "싶습", "내릴", "내리", "해요",
                 "하자", "내립", "일으", "보내", "보여", "알려", "미안", "죄송", "고민", "비밀",
                 "무조건", "진짜", "정말", "당연", "아마", "제발", "화이팅", "파이팅")
@@ -159,6 +162,8 @@ _AND_WORDS = frozenset({
     "하고나서", "하고 나서", "한다음",
 })
 _NEG_WORDS = frozenset({"안", "못"})
+#: Forms of 하다 (do) after 안 / 못: "공격 안 해요" is "I won't attack".
+_DO_FORMS = ("하", "할", "합", "해", "했", "함", "되", "돼", "됩")
 #: "X 말고 Y" / "X 대신 Y": not X, Y instead.
 _INSTEAD_WORDS = frozenset({"말고", "말고요", "말구", "대신", "대신에", "빼고", "제외하고",
                             "아니고", "아니라"})
@@ -286,7 +291,7 @@ def _name_of(word: str, names: Iterable[str], *, prefix: bool = False) -> str | 
     with ``prefix``, also the first syllables of one ("지호" for 지호연)."""
     keys = [n for n in names if n]
     stem = word
-    for _ in range(2):
+    for _ in range(3):  # "서연님한테": 한테, then 님
         for name in keys:
             first = name.split()[0]
             if stem in (name, first) or (prefix and has_hangul(stem) and len(stem) >= 2
@@ -312,7 +317,7 @@ def _number(text: str) -> tuple[int, str, str] | None:
                     return value, counter, rest[len(counter):]
             if word in ("하나", "둘", "셋", "넷", "다섯", "여섯", "일곱", "여덟", "아홉") and (
                     not rest or rest in _PARTICLES):
-                return value, "", rest
+                return value, "개", rest  # "보물 하나": a quantity (a card is "1번")
             if word.endswith("번"):
                 return value, "번", rest
     return None
@@ -343,8 +348,7 @@ def _read_word(word: str, clause: _Clause, names: list[str]) -> str:
     if word in _AND_WORDS:
         return "and"
     if word in _NEG_WORDS:
-        clause.negated = True
-        return ""
+        return "neg"  # "안 해요" negates the verb before, "안 나가요" nothing we know
     if word in _INSTEAD_WORDS:
         clause.negated = True
         return "instead"
@@ -449,6 +453,7 @@ def to_english(line: str, names: Iterable[str] = (), *, invited: bool = False) -
             return "no"
     text = _phrases(_join_counted(line))
     clauses: list[tuple[str, _Clause]] = [("", _Clause())]
+    negation = False
     for raw in re.split(r"[\s,;/]+|(?<=[가-힣])(?=[.!?~])", text):
         word = raw.strip(".!?~()[]\"'")
         if "?" in raw:
@@ -460,7 +465,15 @@ def to_english(line: str, names: Iterable[str] = (), *, invited: bool = False) -
             elif re.search(r"[.!?]", raw) and not (clause.numbers or clause.args):
                 clauses[-1] = ("", _Clause())  # "제 차례죠?": a sentence with no command
             continue
+        said = len(clauses[-1][1].verbs) + len(clauses[-1][1].weak_verbs)
         brk = _read_word(word, clauses[-1][1], names)
+        if negation:
+            current = clauses[-1][1]
+            if word.startswith(_DO_FORMS) or len(current.verbs) + len(current.weak_verbs) > said:
+                current.negated = True  # "공격 안 해요", "안 공격해요"
+            negation = False
+        if brk == "neg":
+            negation = True
         if brk.startswith("correction:"):
             clauses.append(("", _Clause(correction=brk.split(":", 1)[1])))
         elif brk == "or-number":

@@ -161,10 +161,21 @@ def test_english_table_talk_in_korean_is_passed_on_as_written(line: str) -> None
     assert to_english(line, KOREAN_NAMES) is line
 
 
+@pytest.mark.parametrize(("line", "english"), [
+    ("공격 안 해요", "not ATTACK"),
+    ("공격은 안 할래요", "not ATTACK"),
+    ("샘 쓸게요 안 나가요", "FOUNTAIN"),  # 안 before a word we do not know negates nothing
+    ("고립 못 해요", "not MAROON"),
+])
+def test_an_and_mot_negate_the_command_they_go_with(line: str, english: str) -> None:
+    assert to_english(line, KOREAN_NAMES) == english
+
+
 def test_quantities_are_not_positions() -> None:
     # "2장 확인": look at two cards (which?), not at card 2; the parser asks.
     assert to_english("이벤트 카드 2장 확인") == "VIEW"
     assert to_english("2번 확인") == "VIEW 2"
+    assert to_english("보물 하나 프랑스로 옮길게요") == "move to FRENCH"
 
 
 @pytest.mark.parametrize("key", sorted(section("actions")))
