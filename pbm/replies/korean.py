@@ -137,10 +137,12 @@ FILLER = frozenset({
     "사용", "사용할게요", "쓸게요", "쓰기", "발동", "ㅠㅠ", "ㅜㅜ",
 })
 #: Words that start chatter after a command word ("선동합니다", "명령 내릴게요").
-FILLER_STEMS = ("선동", "부탁", "사용", "좋아", "감사", "고마", "하겠", "합니", "할게",
-                "할께", "해주", "주세", "드립", "드려", "싶어", "싶습", "내릴", "내리", "해요",
-                "하자", "내립", "일으", "보내", "보여", "알려", "미안", "죄송", "고민", "비밀",
-                "무조건", "진짜", "정말", "당연", "아마", "제발", "화이팅", "파이팅")
+FILLER_STEMS = (
+    "선동", "권한", "선장", "일등", "항해사", "초보", "총독", "부탁", "사용", "좋아", "감사",
+    "고마", "하겠", "합니", "할게", "할께", "해주", "주세", "드립", "드려", "싶어", "싶습",
+    "내릴", "내리", "해요", "하자", "내립", "일으", "보내", "보여", "알려", "미안", "죄송",
+    "고민", "비밀", "무조건", "진짜", "정말", "당연", "아마", "제발", "화이팅", "파이팅",
+)
 
 #: Particles and endings after a number, name or thing; "to" and "or" ones carry meaning.
 _TO_PARTICLES = ("으로", "로")
@@ -323,6 +325,12 @@ def _number(text: str) -> tuple[int, str, str] | None:
     return None
 
 
+def _spelling(line: str) -> str:
+    """Common misspellings written the standard way: "낼께요" / "할께요" -> "낼게요"."""
+    return re.sub(r"(?<=[가-힣])께(?=요|\b|\s|$)", lambda m: "게" if (
+        ord(line[m.start() - 1]) - 0xAC00) % 28 == 8 else "께", line)
+
+
 def _join_counted(line: str) -> str:
     """"세 번째" / "첫 번째" / "2 번" -> "세번째" / "첫번째" / "2번": one word each."""
     line = re.sub(r"(\d)\s+(번째|번|째|장|개)", r"\1\2", line)
@@ -451,7 +459,7 @@ def to_english(line: str, names: Iterable[str] = (), *, invited: bool = False) -
             return "yes"
         if INVITE_NO.match(line.strip()):
             return "no"
-    text = _phrases(_join_counted(line))
+    text = _phrases(_join_counted(_spelling(line)))
     clauses: list[tuple[str, _Clause]] = [("", _Clause())]
     negation = False
     for raw in re.split(r"[\s,;/]+|(?<=[가-힣])(?=[.!?~])", text):

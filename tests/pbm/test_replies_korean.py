@@ -141,6 +141,8 @@ def test_a_line_without_hangul_is_returned_unchanged(line: str) -> None:
     ("영어로 바꿔주세요", "LANG EN"),
     ("말: 다들 안녕", "SAY 다들 안녕"),
     ("수신 거부", "STOP"),
+    ("2번 낼께요", "VOTE 2"),  # the common 께 for 게 after ㄹ
+    ("선장 권한으로 지호 고립시킵니다", "MAROON 지호"),
     ("그만 고민하고 3번 공개", "REVEAL 3"),  # "그만" (enough) inside a line is not STOP
 ])
 def test_korean_lines_are_rewritten_in_the_command_language(line: str, english: str) -> None:
