@@ -426,6 +426,31 @@ def _read_word(word: str, clause: _Clause, names: list[str]) -> str:
     return ""
 
 
+def _english_command(line: str, names: list[str]) -> str | None:
+    """An English command with Korean around it ("REVEAL 3 감사합니다", "MAROON 지호요",
+    "reveal 3번"): kept as written, in its order; only Korean chatter goes and Korean numbers
+    and names lose their particles. None when no English command word starts the line."""
+    words = line.split()
+    if not words or has_hangul(words[0]) or not any(
+            fold(w).strip(".,!?:;~") in VERBS or fold(w).strip(".,!?:;~") in META
+            for w in words if not has_hangul(w)):
+        return None
+    said = {k for w in words if not has_hangul(w)
+            for k in VERBS.get(fold(w).strip(".,!?:;~"), ())}
+    kept = []
+    for word in words:
+        if not has_hangul(word):
+            kept.append(word)
+            continue
+        clause = _Clause()  # one Korean word: its name, number or term, in place
+        _read_word(word.strip(".,!?~()"), clause, names)
+        kept += [str(n) for n in clause.numbers] + clause.verbs + clause.weak_verbs + [
+            a for a in clause.args if a != "or"]
+        if said & _NAME_VERBS:
+            kept += clause.unknown  # a misspelt name the parser may still match
+    return " ".join(kept)
+
+
 def _setting_or_meta(line: str) -> str | None:
     """SAY, LANG, courtesy: whole-line forms read before the words."""
     say = _SAY_RE.match(line)
@@ -454,6 +479,9 @@ def to_english(line: str, names: Iterable[str] = (), *, invited: bool = False) -
     whole = _setting_or_meta(line)
     if whole is not None:
         return whole
+    english = _english_command(line, names)
+    if english is not None:
+        return english
     if invited:
         if INVITE_YES.match(line.strip()):
             return "yes"

@@ -197,6 +197,20 @@ def test_glossary_ships_holds_and_symbols_are_read(sec: str, key: str, english: 
         english, f"to {english}")
 
 
+@pytest.mark.parametrize(("line", "english"), [
+    ("reveal 3 or view 1 4 ㅎㅎ", "reveal 3 or view 1 4"),
+    ("REVEAL 3 감사합니다", "REVEAL 3"),
+    ("MAROON 지호요", "MAROON 지호"),
+    ("Please reveal 3번 ㅎㅎ", "Please reveal 3"),
+    ("help 공격", "help ATTACK"),
+    ("row to 졸리로저", "row to JR"),
+    ("MAROON 지후", "MAROON 지후"),  # a misspelt name: for the parser to match or report
+])
+def test_an_english_command_with_korean_around_it_keeps_its_words_and_order(
+        line: str, english: str) -> None:
+    assert to_english(line, KOREAN_NAMES) == english
+
+
 def test_names_are_kept_as_written_and_never_read_as_words() -> None:
     # 공개 and 보트 are command words; as players' names they stay names.
     names = ("공개", "보트민", "민준")
