@@ -12,7 +12,9 @@ drops particles, endings and chatter, and writes them back in English order::
     "2번 공개 아니면 4번 공개"   -> "REVEAL 2 or REVEAL 4"   (the parser asks which)
 
 Names stay as written: the parser matches them as it matches any name. A line without
-Hangul is returned unchanged, byte for byte, so English replies are read exactly as before.
+Hangul is returned unchanged, byte for byte, so English replies are read exactly as before;
+an English command with Korean around it ("REVEAL 3 감사합니다") keeps its words and order,
+and table talk (SAY, "말: ...") is passed on as written.
 The rewrite never guesses: two commands in one clause, or "아니면" (or), are passed on as
 "... or ..." for the parser to ask back; a word it does not know is kept for the parser to
 report. Self-corrections ("아니", "잠깐", "취소") become the English markers "no wait" /
@@ -306,7 +308,8 @@ def _name_of(word: str, names: Iterable[str], *, prefix: bool = False) -> str | 
 
 
 def _number(text: str) -> tuple[int, str, str] | None:
-    """A number at the start of ``text`` ("3번째를" -> (3, "를")), with what follows."""
+    """A number at the start of ``text``, its counter and what follows: "3번째를" ->
+    (3, "번째", "를"); "두 개" counts, "세 번째" places (see ``_COUNT_COUNTERS``)."""
     match = re.match(r"^(\d{1,2})\s*(번째|번|째|장|개|명|등)?(.*)$", text)
     if match:
         return int(match.group(1)), match.group(2) or "", match.group(3)
@@ -347,7 +350,9 @@ def _phrases(line: str) -> str:
 
 
 def _read_word(word: str, clause: _Clause, names: list[str]) -> str:
-    """Adds what ``word`` says to ``clause``; returns "or" / "and" at a clause break."""
+    """Adds what ``word`` says to ``clause``. Returns what it does to the line: "" (nothing
+    more), a clause break ("or", "and", "instead"), "or-number" ("2번이나"), "neg" (안 / 못,
+    settled by the next word) or "correction:<marker>"."""
     word = word.replace("\u2060", " ")
     if word in CORRECTIONS:
         return "correction:" + CORRECTIONS[word]
