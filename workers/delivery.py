@@ -28,6 +28,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Session
 
+from pbm import metrics
 from pbm.config import Settings
 from pbm.ratelimit import OutboundLimiter
 from pbm.transports import OutgoingMessage, Receipt, TransportError, transport_for
@@ -95,6 +96,7 @@ def deliver(outbox_id: int, now: datetime, settings: Settings,
     try:
         row, message, refusal = run_transaction(take)
     except _Throttled as throttled:
+        metrics.guard_tripped("outbound_rate")
         return Outcome("throttled", retry_in=throttled.retry_in)
     except _Waiting as waiting:
         return Outcome("waiting", retry_in=ORDER_WAIT_SECONDS, detail=f"after row {waiting.row}")
@@ -110,12 +112,15 @@ def deliver(outbox_id: int, now: datetime, settings: Settings,
     try:
         receipt = transport_for(row.channel, settings).send(message)
     except TransportError as error:
-        if error.permanent or row.attempts >= settings.max_send_attempts:
+        permanent = error.permanent or row.attempts >= settings.max_send_attempts
+        metrics.send_failed(row.channel, error.reason, permanent)
+        if permanent:
             run_transaction(lambda s: _record_permanent(s, row, error, now, settings))
             return Outcome("failed", detail=str(error))
         run_transaction(lambda s: _record_transient(s, row, error))
         return Outcome("retry", retry_in=backoff(row.attempts, settings), detail=str(error))
     run_transaction(lambda s: _record_sent(s, row, receipt, message, now))
+    _count_sent([row])
     return Outcome("sent", detail=receipt.provider_id or "")
 
 
@@ -159,6 +164,7 @@ def deliver_many(outbox_ids: list[int], now: datetime, settings: Settings,
     try:
         taken = run_transaction(take)
     except _Throttled as throttled:
+        metrics.guard_tripped("outbound_rate")
         return {i: Outcome("throttled", retry_in=throttled.retry_in) for i in outbox_ids}
     except _Waiting as waiting:
         return {i: Outcome("waiting", retry_in=ORDER_WAIT_SECONDS,
@@ -188,6 +194,7 @@ def deliver_many(outbox_ids: list[int], now: datetime, settings: Settings,
                 receipt = transport_for(row.channel, settings).send(message)
             except TransportError as error:
                 permanent = error.permanent or row.attempts >= settings.max_send_attempts
+                metrics.send_failed(row.channel, error.reason, permanent)
                 failed.append((row, error, permanent))
                 outcomes[row.id] = Outcome("failed", detail=str(error)) if permanent else \
                     Outcome("retry", retry_in=backoff(row.attempts, settings), detail=str(error))
@@ -197,7 +204,23 @@ def deliver_many(outbox_ids: list[int], now: datetime, settings: Settings,
     finally:  # what was sent is recorded even if something unexpected stops the batch
         if sent or failed:
             run_transaction(lambda s: _record_many(s, sent, failed, now, settings))
+    _count_sent([row for row, _, _ in sent])
     return outcomes
+
+
+def _count_sent(rows: list[Any]) -> None:
+    """Count what was sent, and the reply -> first message latency (``pbm.metrics``)."""
+    if not rows or not metrics.enabled():
+        return
+    for channel in {row.channel for row in rows}:
+        metrics.sent(channel, sum(1 for row in rows if row.channel == channel))
+    try:
+        from pbm.db import session_scope
+
+        with session_scope(write=False) as session:
+            metrics.observe_first_messages(session, rows)
+    except Exception as exc:  # a metric must never fail a delivery
+        log.warning("metrics: reply latency not observed: %s", exc)
 
 
 def _record_many(session: Session, sent: list[tuple[Any, Receipt, OutgoingMessage]],

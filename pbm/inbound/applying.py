@@ -12,6 +12,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Session
 
+from pbm import metrics
 from pbm.config import get_settings
 from pbm.inbound.answering import _may_answer_idle, _Outcome, _write_reply
 from pbm.inbound.mime import bounce_details
@@ -66,6 +67,10 @@ def _apply(session: Session, row: Any, seat: Any, player: Any, now: datetime,
         if not idle or _may_answer_idle(session, game, player, row, now):
             _write_reply(session, game, seat, player, row, parsed, outcome, now,
                          suffix=":nu" if idle else "")
+        else:
+            metrics.guard_tripped("not_understood_cap")
+    metrics.note_reply(bool(outcome.done), bool(outcome.rejected),
+                       bool(parsed.understood or parsed.meta))
     return _finish(session, row.id, "done", now, game_id=game.id, seat=seat.seat_index)
 
 
