@@ -123,10 +123,11 @@ def check_database(settings: Settings) -> Check:
     """The database answers and its schema is at the migrations' head."""
     from pbm.db import get_engine
 
+    from alembic.runtime.migration import MigrationContext
+
     try:
         with get_engine().connect() as conn:
-            rows = conn.execute(sa.text("select version_num from alembic_version")).scalars()
-            current = frozenset(str(r) for r in rows)
+            current = frozenset(MigrationContext.configure(conn).get_current_heads())
     except Exception as exc:
         return Check("database", False, f"unreachable: {type(exc).__name__}: "
                      f"{str(exc).splitlines()[0][:200] if str(exc) else ''}")

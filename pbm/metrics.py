@@ -6,7 +6,8 @@ children), so with ``PROMETHEUS_MULTIPROC_DIR`` set, prometheus-client's multipr
 keeps each process's values in a file of that directory and a scrape sums them. The files
 of dead processes stay and keep counting in the sum, so a worker killed and restarted never
 makes a counter go backwards; empty the directory only when the whole service is
-restarted (the Procfile's ``release`` step does). Without the variable only the scraped
+restarted (every process stopped), never while one runs. The Procfile sets it to
+``var/metrics``. Without the variable only the scraped
 process's own counts are shown (fine for a single process, e.g. the embedded default).
 
 Gauges (unsent messages, games by status, ...) are not counted: ``DatabaseCollector``

@@ -32,7 +32,7 @@ def stack(postgres_url: str, redis_url: str) -> Iterator[Stack]:
     database = fresh_database(postgres_url)
     deployment = Stack(database, redis_db(redis_url, WORKER_REDIS_DB), METRICS_TOKEN=TOKEN,
                        ALERT_CHECK_INTERVAL="3600")
-    deployment.values["PROMETHEUS_MULTIPROC_DIR"] = str(deployment.dir / "metrics")
+    assert deployment.values["PROMETHEUS_MULTIPROC_DIR"]  # the stack's processes share it
     deployment.apply()
     try:
         deployment.worker()
