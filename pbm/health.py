@@ -121,9 +121,9 @@ def migration_heads() -> frozenset[str]:
 
 def check_database(settings: Settings) -> Check:
     """The database answers and its schema is at the migrations' head."""
-    from pbm.db import get_engine
-
     from alembic.runtime.migration import MigrationContext
+
+    from pbm.db import get_engine
 
     try:
         with get_engine().connect() as conn:
