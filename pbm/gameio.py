@@ -72,7 +72,7 @@ def export_game(session: Session, ref: int | str) -> dict[str, Any]:
     player_ids = {s.player_id for s in seats}
     for seat in seats:
         player_ids.update(int(i) for i in seat.replaced_player_ids.split(",") if i.strip())
-    players = {p.id: p for p in session.exec(select(Player).where(
+    players = {int(p.id or 0): p for p in session.exec(select(Player).where(
         col(Player.id).in_(sorted(player_ids))))}
     order = sorted(players)
 

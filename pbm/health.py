@@ -242,9 +242,8 @@ class Snapshot:
 def _utc(value: Any) -> datetime | None:
     if value is None:
         return None
-    if isinstance(value, str):
-        value = datetime.fromisoformat(value)
-    return value if value.tzinfo else value.replace(tzinfo=UTC)
+    moment: datetime = datetime.fromisoformat(value) if isinstance(value, str) else value
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def _by(session: Session, column: Any, *where: Any) -> dict[str, int]:

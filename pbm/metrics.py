@@ -334,7 +334,7 @@ def render() -> tuple[bytes, str]:
     if folder:
         from prometheus_client import multiprocess
 
-        multiprocess.MultiProcessCollector(registry, path=folder)
+        multiprocess.MultiProcessCollector(registry, path=folder)  # type: ignore[no-untyped-call]
     else:
         registry.register(_Local())
     registry.register(DatabaseCollector())
