@@ -180,40 +180,37 @@ def send_failed(transport: str, reason: str | None, permanent: bool) -> None:
         SEND_FAILURES.labels(_channel(transport), label, "true" if permanent else "false").inc()
 
 
-def observe_first_messages(session: Any, rows: Iterable[Any], at: datetime | None = None
+def observe_first_messages(connection: Any, rows: Iterable[Any], at: datetime | None = None
                            ) -> None:
     """Observe reply -> first message latency for the sent outbox ``rows`` (each with
-    ``id``, ``game_id``, ``created_at``, ``channel``): a row written by the transaction that
-    applied a reply (same game, ``created_at`` = the reply's ``processed_at``) and the first
-    of that transaction's rows to be sent. One small indexed query per batch."""
+    ``id``, ``game_id``, ``created_at``): a row written by the transaction that applied a
+    reply (same game, ``created_at`` = the reply's ``processed_at``) and the first of that
+    transaction's rows to be sent (no other row of it was sent before this batch). One
+    small indexed query per reply concerned, on ``connection`` (SQLAlchemy Core)."""
     if not enabled():
         return
     import sqlalchemy as sa
 
     from pbm.models import InboundMessage, OutboundMessage
 
-    groups: dict[tuple[int, datetime], list[Any]] = {}
+    groups: dict[tuple[int, datetime], list[int]] = {}
     for row in rows:
         if row.game_id is not None and row.created_at is not None:
-            groups.setdefault((row.game_id, row.created_at), []).append(row)
+            groups.setdefault((row.game_id, row.created_at), []).append(row.id)
     if not groups:
         return
     at = at or datetime.now(UTC)
     inbound = InboundMessage.__table__.c  # type: ignore[attr-defined]
     out = OutboundMessage.__table__.c  # type: ignore[attr-defined]
-    for (game_id, created), batch in groups.items():
-        reply = session.execute(
+    for (game_id, created), ids in groups.items():
+        earlier = sa.exists().where(out.game_id == game_id, out.created_at == created,
+                                    out.status == "sent", out.id.notin_(ids))
+        reply = connection.execute(
             sa.select(inbound.received_at, inbound.channel)
             .where(inbound.game_id == game_id, inbound.processed_at == created,
-                   inbound.status == "done").limit(1)).first()
+                   inbound.status == "done", ~earlier).limit(1)).first()
         if reply is None:
-            continue
-        earlier = session.execute(
-            sa.select(out.id).where(out.game_id == game_id, out.created_at == created,
-                                    out.status == "sent",
-                                    out.id.notin_([r.id for r in batch])).limit(1)).first()
-        if earlier is not None:
-            continue  # an earlier batch already sent this reply's first message
+            continue  # not a reply's message, or an earlier batch sent its first one
         received = reply.received_at
         if isinstance(received, str):
             received = datetime.fromisoformat(received)

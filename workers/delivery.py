@@ -215,10 +215,10 @@ def _count_sent(rows: list[Any]) -> None:
     for channel in {row.channel for row in rows}:
         metrics.sent(channel, sum(1 for row in rows if row.channel == channel))
     try:
-        from pbm.db import session_scope
+        from pbm.db import get_engine
 
-        with session_scope(write=False) as session:
-            metrics.observe_first_messages(session, rows)
+        with get_engine().connect() as connection:
+            metrics.observe_first_messages(connection, rows)
     except Exception as exc:  # a metric must never fail a delivery
         log.warning("metrics: reply latency not observed: %s", exc)
 

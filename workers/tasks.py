@@ -92,19 +92,22 @@ def process_inbound(self: Task, inbound_id: int) -> str:
 
 def _count_reply(inbound_id: int, result: str, token: Any) -> None:
     """Count the processed reply (``pbm.metrics``) and log its outcome with its game and seat."""
+    import sqlalchemy as sa
+
     from pbm import metrics
-    from pbm.db import session_scope
+    from pbm.db import get_engine
     from pbm.logs import context
     from pbm.models import InboundMessage
 
-    if result == "skipped":
+    if result == "skipped" or not metrics.enabled():
         metrics.reply_processed(None, result, token)
         return
+    table = InboundMessage.__table__.c  # type: ignore[attr-defined]
     try:
-        with session_scope(write=False) as session:
-            row = session.get(InboundMessage, inbound_id)
-            channel, game_id, seat = (row.channel, row.game_id, row.seat) if row else (
-                None, None, None)
+        with get_engine().connect() as conn:  # one primary-key read, no ORM session
+            row = conn.execute(sa.select(table.channel, table.game_id, table.seat)
+                               .where(table.id == inbound_id)).first()
+        channel, game_id, seat = tuple(row) if row else (None, None, None)
     except Exception as exc:  # counting must not fail the task
         log.warning("metrics: inbound %s not counted: %s", inbound_id, exc)
         return
