@@ -173,6 +173,10 @@ def test_counters_move_by_exactly_what_was_played_and_survive_a_worker_kill(
         lambda s: moved("pbm_replies_total", s, channel="email", outcome="applied")
         + moved("pbm_replies_total", s, channel="sms", outcome="applied")
         == sum(applied.values()), 60, "the reply after the restart to be counted")
+    text = httpx.get(stack.web_url + "/metrics", timeout=30,
+                     headers={"Authorization": f"Bearer {TOKEN}"}).text
+    print("SCRAPE\n" + "\n".join(line for line in text.splitlines() if line.startswith("pbm_")
+                                  and "_bucket" not in line and "_created" not in line))
     for earlier in (after, killed):
         went_back = {k: (v, final.get(k, 0.0)) for k, v in counters(earlier).items()
                      if final.get(k, 0.0) < v}

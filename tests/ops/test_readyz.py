@@ -3,6 +3,7 @@ or the beat when each is stopped, 200 once it is back. /healthz answers all alon
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -86,6 +87,7 @@ def test_readyz_names_the_stopped_part_and_recovers(own_postgres: OwnPostgres,
         # PostgreSQL stops.
         own_postgres.stop()
         body = wait_failing(stack, "database", 30)
+        print("READYZ 503\n" + json.dumps(body, indent=1))
         assert body["failing"] == ["database"]
         assert "unreachable" in body["checks"]["database"]["detail"]
         assert healthz(stack) == 200
