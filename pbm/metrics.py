@@ -183,10 +183,11 @@ def send_failed(transport: str, reason: str | None, permanent: bool) -> None:
 def observe_first_messages(connection: Any, rows: Iterable[Any], at: datetime | None = None
                            ) -> None:
     """Observe reply -> first message latency for the sent outbox ``rows`` (each with
-    ``id``, ``game_id``, ``created_at``): a row written by the transaction that applied a
-    reply (same game, ``created_at`` = the reply's ``processed_at``) and the first of that
-    transaction's rows to be sent (no other row of it was sent before this batch). One
-    small indexed query per reply concerned, on ``connection`` (SQLAlchemy Core)."""
+    ``id``, ``game_id``, ``created_at``): for the first row (lowest id) written by the
+    transaction that applied a reply (same game, ``created_at`` = the reply's
+    ``processed_at``), when it is sent. Exactly one observation per reply that caused
+    messages, whichever worker sends which of them (none if that row never goes out). One
+    small indexed query per group of rows, on ``connection`` (SQLAlchemy Core)."""
     if not enabled():
         return
     import sqlalchemy as sa
@@ -203,14 +204,14 @@ def observe_first_messages(connection: Any, rows: Iterable[Any], at: datetime | 
     inbound = InboundMessage.__table__.c  # type: ignore[attr-defined]
     out = OutboundMessage.__table__.c  # type: ignore[attr-defined]
     for (game_id, created), ids in groups.items():
-        earlier = sa.exists().where(out.game_id == game_id, out.created_at == created,
-                                    out.status == "sent", out.id.notin_(ids))
+        first = sa.select(sa.func.min(out.id)).where(
+            out.game_id == game_id, out.created_at == created).scalar_subquery()
         reply = connection.execute(
             sa.select(inbound.received_at, inbound.channel)
             .where(inbound.game_id == game_id, inbound.processed_at == created,
-                   inbound.status == "done", ~earlier).limit(1)).first()
+                   inbound.status == "done", first.in_(ids)).limit(1)).first()
         if reply is None:
-            continue  # not a reply's message, or an earlier batch sent its first one
+            continue  # not a reply's message, or not its first one
         received = reply.received_at
         if isinstance(received, str):
             received = datetime.fromisoformat(received)
