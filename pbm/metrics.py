@@ -25,6 +25,7 @@ import logging
 import os
 import time
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
@@ -80,8 +81,18 @@ GUARD_TRIPS = Counter(
     "inbound_rate, not_understood_cap, outbound_rate.", ["guard"])
 ALERTS = Counter("pbm_alerts_sent", "Operator alert emails written, by kind.", ["kind"])
 
-_reply_outcome: contextvars.ContextVar[str | None] = contextvars.ContextVar(
-    "pbm_reply_outcome", default=None)
+@dataclass(frozen=True)
+class ReplyNote:
+    """What the inbound pipeline noted about the reply it applied (no read needed later)."""
+
+    outcome: str
+    channel: str | None = None
+    game_id: int | None = None
+    seat: int | None = None
+
+
+_reply_note: contextvars.ContextVar[ReplyNote | None] = contextvars.ContextVar(
+    "pbm_reply_note", default=None)
 
 
 @lru_cache
@@ -107,9 +118,11 @@ def reply_received(channel: str, count: int = 1) -> None:
         REPLIES_RECEIVED.labels(_channel(channel)).inc(count)
 
 
-def note_reply(done: bool, rejected: bool, understood: bool) -> None:
-    """Called by the inbound pipeline when a routed reply was applied: what it amounted to
-    (counted by ``reply_processed`` once the transaction committed)."""
+def note_reply(done: bool, rejected: bool, understood: bool, *, channel: str | None = None,
+               game_id: int | None = None, seat: int | None = None) -> None:
+    """Called by the inbound pipeline when a routed reply was applied: what it amounted to,
+    and its channel, game and seat (counted by ``reply_processed`` once the transaction
+    committed)."""
     if done:
         kind = "applied"
     elif rejected:
@@ -118,25 +131,30 @@ def note_reply(done: bool, rejected: bool, understood: bool) -> None:
         kind = "applied"  # HELP, LOG, STATUS: answered, nothing to refuse
     else:
         kind = "not_understood"
-    _reply_outcome.set(kind)
+    _reply_note.set(ReplyNote(kind, channel, game_id, seat))
 
 
-def start_reply() -> contextvars.Token[str | None]:
-    """Before processing one inbound message: forget the previous one's outcome."""
-    return _reply_outcome.set(None)
+def start_reply() -> contextvars.Token[ReplyNote | None]:
+    """Before processing one inbound message: forget the previous one's note."""
+    return _reply_note.set(None)
+
+
+def noted_reply() -> ReplyNote | None:
+    """The note of the reply being processed (None: not applied through the pipeline)."""
+    return _reply_note.get()
 
 
 def reply_processed(channel: str | None, result: str,
-                    token: contextvars.Token[str | None] | None = None) -> str | None:
+                    token: contextvars.Token[ReplyNote | None] | None = None) -> str | None:
     """Count one processed inbound message from ``pbm.inbound.process``'s result; the
     outcome counted (None for ``skipped``: another worker had it)."""
-    noted = _reply_outcome.get()
+    noted = _reply_note.get()
     if token is not None:
-        _reply_outcome.reset(token)
-    outcome = classify(result, noted)
+        _reply_note.reset(token)
+    outcome = classify(result, noted.outcome if noted else None)
     if outcome is None or not enabled():
         return outcome
-    REPLIES.labels(_channel(channel), outcome).inc()
+    REPLIES.labels(_channel(channel or (noted.channel if noted else None)), outcome).inc()
     if outcome in ("loop_guard", "rate_limited"):
         GUARD_TRIPS.labels("loop_guard" if outcome == "loop_guard" else "inbound_rate").inc()
     return outcome
@@ -180,36 +198,45 @@ def send_failed(transport: str, reason: str | None, permanent: bool) -> None:
         SEND_FAILURES.labels(_channel(transport), label, "true" if permanent else "false").inc()
 
 
-def observe_first_messages(connection: Any, rows: Iterable[Any], at: datetime | None = None
-                           ) -> None:
-    """Observe reply -> first message latency for the sent outbox ``rows`` (each with
-    ``id``, ``game_id``, ``created_at``): for the first row (lowest id) written by the
-    transaction that applied a reply (same game, ``created_at`` = the reply's
-    ``processed_at``), when it is sent. Exactly one observation per reply that caused
-    messages, whichever worker sends which of them (none if that row never goes out). One
-    small indexed query per group of rows, on ``connection`` (SQLAlchemy Core)."""
-    if not enabled():
-        return
+@lru_cache
+def _first_message_query() -> Any:
+    """The reply whose transaction wrote outbox rows (game ``g``, instant ``c``) when the
+    first of those rows is among ``ids`` (built once: a bound, cached statement)."""
     import sqlalchemy as sa
 
     from pbm.models import InboundMessage, OutboundMessage
 
+    inbound = InboundMessage.__table__.c  # type: ignore[attr-defined]
+    out = OutboundMessage.__table__.c  # type: ignore[attr-defined]
+    game = sa.bindparam("g", type_=out.game_id.type)
+    created = sa.bindparam("c", type_=out.created_at.type)
+    first = sa.select(sa.func.min(out.id)).where(
+        out.game_id == game, out.created_at == created).scalar_subquery()
+    return (sa.select(inbound.received_at, inbound.channel)
+            .where(inbound.game_id == game, inbound.processed_at == created,
+                   inbound.status == "done", first.in_(sa.bindparam("ids", expanding=True)))
+            .limit(1))
+
+
+def reply_latencies(connection: Any, rows: Iterable[Any], at: datetime | None = None
+                    ) -> list[tuple[str, float]]:
+    """``(channel, seconds)`` from reply to first message for the sent outbox ``rows`` (each
+    with ``id``, ``game_id``, ``created_at``): for the first row (lowest id) written by the
+    transaction that applied a reply (same game, ``created_at`` = the reply's
+    ``processed_at``). Exactly one per reply that caused messages, whichever worker sends
+    which of them (none if that row never goes out). Run it in the transaction that records
+    the send (one small indexed query per group of rows); observe after the commit."""
+    if not enabled():
+        return []
     groups: dict[tuple[int, datetime], list[int]] = {}
     for row in rows:
         if row.game_id is not None and row.created_at is not None:
             groups.setdefault((row.game_id, row.created_at), []).append(row.id)
-    if not groups:
-        return
+    found = []
     at = at or datetime.now(UTC)
-    inbound = InboundMessage.__table__.c  # type: ignore[attr-defined]
-    out = OutboundMessage.__table__.c  # type: ignore[attr-defined]
     for (game_id, created), ids in groups.items():
-        first = sa.select(sa.func.min(out.id)).where(
-            out.game_id == game_id, out.created_at == created).scalar_subquery()
-        reply = connection.execute(
-            sa.select(inbound.received_at, inbound.channel)
-            .where(inbound.game_id == game_id, inbound.processed_at == created,
-                   inbound.status == "done", first.in_(ids)).limit(1)).first()
+        reply = connection.execute(_first_message_query(),
+                                   {"g": game_id, "c": created, "ids": ids}).first()
         if reply is None:
             continue  # not a reply's message, or not its first one
         received = reply.received_at
@@ -217,8 +244,14 @@ def observe_first_messages(connection: Any, rows: Iterable[Any], at: datetime | 
             received = datetime.fromisoformat(received)
         if received.tzinfo is None:
             received = received.replace(tzinfo=UTC)
-        REPLY_LATENCY.labels(_channel(reply.channel)).observe(
-            max(0.0, (at - received).total_seconds()))
+        found.append((_channel(reply.channel), max(0.0, (at - received).total_seconds())))
+    return found
+
+
+def observe_latencies(found: Iterable[tuple[str, float]]) -> None:
+    """Observe what ``reply_latencies`` found (after the transaction committed)."""
+    for channel, seconds in found:
+        REPLY_LATENCY.labels(channel).observe(seconds)
 
 
 def sweep_done(report: Any, seconds: float) -> None:

@@ -119,8 +119,8 @@ def deliver(outbox_id: int, now: datetime, settings: Settings,
             return Outcome("failed", detail=str(error))
         run_transaction(lambda s: _record_transient(s, row, error))
         return Outcome("retry", retry_in=backoff(row.attempts, settings), detail=str(error))
-    run_transaction(lambda s: _record_sent(s, row, receipt, message, now))
-    _count_sent([row])
+    latencies = run_transaction(lambda s: _record_sent(s, row, receipt, message, now))
+    _count_sent([row], latencies)
     return Outcome("sent", detail=receipt.provider_id or "")
 
 
@@ -202,31 +202,34 @@ def deliver_many(outbox_ids: list[int], now: datetime, settings: Settings,
             sent.append((row, receipt, message))
             outcomes[row.id] = Outcome("sent", detail=receipt.provider_id or "")
     finally:  # what was sent is recorded even if something unexpected stops the batch
-        if sent or failed:
-            run_transaction(lambda s: _record_many(s, sent, failed, now, settings))
-    _count_sent([row for row, _, _ in sent])
+        latencies = run_transaction(lambda s: _record_many(s, sent, failed, now, settings)) \
+            if sent or failed else []
+    _count_sent([row for row, _, _ in sent], latencies)
     return outcomes
 
 
-def _count_sent(rows: list[Any]) -> None:
-    """Count what was sent, and the reply -> first message latency (``pbm.metrics``)."""
+def _count_sent(rows: list[Any], latencies: list[tuple[str, float]]) -> None:
+    """Count what was sent, and the reply -> first message latencies (``pbm.metrics``)."""
     if not rows or not metrics.enabled():
         return
     for channel in {row.channel for row in rows}:
         metrics.sent(channel, sum(1 for row in rows if row.channel == channel))
-    try:
-        from pbm.db import get_engine
+    metrics.observe_latencies(latencies)
 
-        with get_engine().connect() as connection:
-            metrics.observe_first_messages(connection, rows)
-    except Exception as exc:  # a metric must never fail a delivery
-        log.warning("metrics: reply latency not observed: %s", exc)
+
+def _latencies(session: Session, rows: list[Any]) -> list[tuple[str, float]]:
+    """Reply -> first message latencies of ``rows``, read in the recording transaction (one
+    indexed read-only query per reply concerned)."""
+    if not rows or not metrics.enabled():
+        return []
+    return metrics.reply_latencies(session.connection(), rows)
 
 
 def _record_many(session: Session, sent: list[tuple[Any, Receipt, OutgoingMessage]],
                  failed: list[tuple[Any, TransportError, bool]], now: datetime,
-                 settings: Settings) -> None:
-    """The outcomes of a batch in one transaction (the sent ones in one statement)."""
+                 settings: Settings) -> list[tuple[str, float]]:
+    """The outcomes of a batch in one transaction (the sent ones in one statement); the
+    reply latencies of the sent ones (``pbm.metrics``)."""
     from pbm.models import DeliveryStatus
 
     if sent:
@@ -245,6 +248,7 @@ def _record_many(session: Session, sent: list[tuple[Any, Receipt, OutgoingMessag
             _record_permanent(session, row, error, now, settings)
         else:
             _record_transient(session, row, error)
+    return _latencies(session, [row for row, _, _ in sent])
 
 
 class _Throttled(Exception):
@@ -274,7 +278,7 @@ def _refusal(session: Session, row: Any) -> str | None:
 
 
 def _record_sent(session: Session, row: Any, receipt: Receipt, message: OutgoingMessage,
-                 now: datetime) -> None:
+                 now: datetime) -> list[tuple[str, float]]:
     from pbm.models import DeliveryStatus
 
     table = _outbox()
@@ -283,6 +287,7 @@ def _record_sent(session: Session, row: Any, receipt: Receipt, message: Outgoing
                             last_error=None, delivery_status=DeliveryStatus.ACCEPTED.value,
                             message_id=row.message_id or (message.message_id
                                                           if row.channel == "email" else None)))
+    return _latencies(session, [row])
 
 
 def _record_transient(session: Session, row: Any, error: TransportError) -> None:

@@ -99,8 +99,14 @@ def _count_reply(inbound_id: int, result: str, token: Any) -> None:
     from pbm.logs import context
     from pbm.models import InboundMessage
 
+    noted = metrics.noted_reply()
     if result == "skipped" or not metrics.enabled():
         metrics.reply_processed(None, result, token)
+        return
+    if noted is not None and noted.channel is not None:  # the usual case: nothing to read
+        outcome = metrics.reply_processed(noted.channel, result, token)
+        with context(game_id=noted.game_id, seat=noted.seat):
+            log.info("inbound processed: %s", outcome)
         return
     table = InboundMessage.__table__.c  # type: ignore[attr-defined]
     try:

@@ -70,7 +70,8 @@ def _apply(session: Session, row: Any, seat: Any, player: Any, now: datetime,
         else:
             metrics.guard_tripped("not_understood_cap")
     metrics.note_reply(bool(outcome.done), bool(outcome.rejected),
-                       bool(parsed.understood or parsed.meta))
+                       bool(parsed.understood or parsed.meta), channel=row.channel,
+                       game_id=game.id, seat=seat.seat_index)
     return _finish(session, row.id, "done", now, game_id=game.id, seat=seat.seat_index)
 
 
