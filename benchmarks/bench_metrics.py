@@ -8,13 +8,15 @@ Usage (from the repository root)::
 The path of one valid email reply as the service runs it, in one process, as
 ``trace_reply.py`` does, but through the hooks that count: **store** (``inbound.store_email``
 and the webhook's ``metrics.reply_received``), **process** (``inbound.process`` and the
-worker task's ``_count_reply``: the outcome counter and one primary-key read of the row's
-channel, game and seat), **send** (``deliver_many`` / ``deliver`` to the file transports,
-which count sends and observe the reply -> first message latency: one or two small
-indexed reads). Replies alternate between metrics on and off (``METRICS_ENABLED``), so both
-see the same games, database and machine load; counters write into a multiprocess folder
-(``PROMETHEUS_MULTIPROC_DIR``) as in production. Prints CPU ms per reply of each mode (mean
-and standard error), the difference, and the CPU of one ``/metrics`` render.
+worker task's ``_count_reply``: the outcome counter; the pipeline noted the reply's channel,
+game and seat, so nothing is read), **send** (``deliver_many`` / ``deliver`` to the file
+transports, which count sends and read the reply -> first message latency: one small
+indexed read in the transaction that records the send). Replies alternate between metrics
+on and off (``METRICS_ENABLED``) game by game, so both see the same games, database and
+machine load; counters write into a multiprocess folder (``PROMETHEUS_MULTIPROC_DIR``) as
+in production. Prints CPU ms per reply of each mode (mean and standard error), the
+difference, the CPU spent inside the counting hooks, and the CPU of one ``/metrics``
+render.
 """
 
 from __future__ import annotations
@@ -87,6 +89,7 @@ def main() -> None:
         return wrapper
 
     delivery._count_sent = timed(delivery._count_sent)  # type: ignore[method-assign]
+    delivery._latencies = timed(delivery._latencies)  # type: ignore[method-assign]
     count_reply = timed(tasks._count_reply)
     received = timed(metrics.reply_received)
     deliver, deliver_many = delivery.deliver, delivery.deliver_many
