@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from datetime import datetime, timedelta
 from email.message import Message
 from typing import Any
@@ -14,16 +15,24 @@ from sqlmodel import Session
 
 from pbm import metrics
 from pbm.config import get_settings
+from pbm.inbound.answered import Answered, is_stale
 from pbm.inbound.answering import _may_answer_idle, _Outcome, _write_reply
 from pbm.inbound.mime import bounce_details
 from pbm.inbound.storage import EMAIL, _finish
 
 log = logging.getLogger(__name__)
 
+#: the answer to a command under a message whose question is closed (the menu follows it)
+SETTLED = "that question was settled before your reply came in, so nothing was played"
+#: a bare menu number (``6``, ``#2``, ``3.``): it means an option of the message answered
+_MENU_PICK = re.compile(r"\W{0,3}\d{1,2}\W{0,3}")
+
 
 def _apply(session: Session, row: Any, seat: Any, player: Any, now: datetime,
-           read: Any) -> str:
-    """Parse the player's text for their seat, apply it through ``pbm.games``, answer."""
+           read: Any, answered: Answered | None = None) -> str:
+    """Parse the player's text for their seat, apply it through ``pbm.games``, answer.
+
+    ``answered``: the question the reply answers (``pbm.inbound.answered``), if known."""
     import engine
     from pbm import games
     from pbm.models import InvitationStatus
@@ -48,7 +57,9 @@ def _apply(session: Session, row: Any, seat: Any, player: Any, now: datetime,
     for meta in parsed.meta:  # settings first: the prompt the commands trigger uses them
         if meta.name == "SET":
             _meta(session, row, game, seat, player, meta, now, outcome)
-    if parsed.understood:
+    if state is not None and _settled(session, row, game, seat, state, answered):
+        _refuse_as_settled(parsed, outcome)
+    elif parsed.understood:
         _submit(session, row, game, seat, state, parsed, now, outcome)
     for meta in parsed.meta:
         if meta.name not in ("SAY", "SET"):
@@ -106,9 +117,41 @@ def _say(session: Session, game: Any, seat: Any, says: list[Any], now: datetime,
             outcome.reject(shown, result.message)
 
 
+def _settled(session: Session, row: Any, game: Any, seat: Any, state: Any,
+             answered: Answered | None) -> bool:
+    """True when the reply answers a question that is no longer open (an older message, or
+    one sent before the question open now was asked)."""
+    from pbm import timing
+
+    if answered is not None:
+        stale = is_stale(answered, state)
+    else:
+        decision = state.decision_id(seat.seat_index)
+        opened = [d for d in timing.open_deadlines(session, game.id, seat=seat.seat_index)
+                  if decision is not None and d.decision_key == decision]
+        # The question now open was asked after this reply arrived: it answers an older one.
+        stale = bool(opened) and opened[0].created_at > row.received_at
+    if stale:
+        log.info("inbound message %s answers question %s, settled (now stage %s)", row.id,
+                 answered.question if answered else "asked before", state.stage_serial)
+    return stale
+
+
+def _refuse_as_settled(parsed: Any, outcome: _Outcome) -> None:
+    """Nothing of a settled question's answer is played: its commands and its bare menu
+    numbers are answered with ``SETTLED`` (the open question's menu follows)."""
+    for understood in parsed.understood:
+        outcome.reject(understood.display, SETTLED)
+    picks = [n for n in parsed.not_understood if _MENU_PICK.fullmatch(n.line)]
+    for pick in picks:
+        outcome.reject(pick.line.strip(), SETTLED)
+    parsed.not_understood[:] = [n for n in parsed.not_understood if n not in picks]
+    outcome.settled = True
+
+
 def _submit(session: Session, row: Any, game: Any, seat: Any, state: Any, parsed: Any,
             now: datetime, outcome: _Outcome) -> None:
-    from pbm import games, outbox, timing
+    from pbm import games, outbox
 
     texts = [u.text for u in parsed.understood]
     shown = {u.text: u.display for u in parsed.understood}
@@ -117,14 +160,6 @@ def _submit(session: Session, row: Any, game: Any, seat: Any, state: Any, parsed
             outcome.reject(shown[text], "the game has not started yet")
         return
     decision = state.decision_id(seat.seat_index)
-    opened = [d for d in timing.open_deadlines(session, game.id, seat=seat.seat_index)
-              if d.decision_key == decision]
-    if decision is not None and opened and opened[0].created_at > row.received_at:
-        # The question now open was asked after this reply was sent: it answers an older one.
-        for text in texts:
-            outcome.reject(shown[text], "that answered a question that is already closed; "
-                                        "here is the one open now")
-        return
     outbox.fold_into_next(session, game.id, seat.seat_index, read_as=[shown[t] for t in texts])
     result = games.submit(session, game.id, seat.seat_index, texts, origin=f"inbound:{row.id}",
                           now=now, decision_id=decision, inbound_message_id=row.id)
