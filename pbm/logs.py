@@ -35,6 +35,13 @@ def context(**ids: int | None) -> Iterator[None]:
         _ids.reset(token)
 
 
+def bind(**ids: int | None) -> None:
+    """Add ``ids`` to what is bound until the enclosing ``context`` ends (the inbound task
+    binds the message's id; the pipeline adds the game and seat once it knows them)."""
+    _ids.set({**_ids.get(), **{k: int(v) for k, v in ids.items()
+                               if v is not None and k in FIELDS}})
+
+
 def current() -> dict[str, int]:
     """The ids bound now."""
     return dict(_ids.get())

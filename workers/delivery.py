@@ -30,6 +30,7 @@ from sqlmodel import Session
 
 from pbm import metrics
 from pbm.config import Settings
+from pbm.logs import context as log_context
 from pbm.ratelimit import OutboundLimiter
 from pbm.transports import OutgoingMessage, Receipt, TransportError, transport_for
 from workers.claims import _outbox, claim, claim_many, lease_expired
@@ -110,7 +111,8 @@ def deliver(outbox_id: int, now: datetime, settings: Settings,
         return Outcome("failed", detail=refusal)
     assert message is not None
     try:
-        receipt = transport_for(row.channel, settings).send(message)
+        with log_context(outbound_id=row.id, game_id=row.game_id, seat=row.seat):
+            receipt = transport_for(row.channel, settings).send(message)
     except TransportError as error:
         permanent = error.permanent or row.attempts >= settings.max_send_attempts
         metrics.send_failed(row.channel, error.reason, permanent)
@@ -191,7 +193,8 @@ def deliver_many(outbox_ids: list[int], now: datetime, settings: Settings,
             if (wait := started + waits.get(row.id, 0.0) - time.monotonic()) > 0:
                 sleep(wait)  # our slot is reserved; the claim's lease covers the wait
             try:
-                receipt = transport_for(row.channel, settings).send(message)
+                with log_context(outbound_id=row.id, game_id=row.game_id, seat=row.seat):
+                    receipt = transport_for(row.channel, settings).send(message)
             except TransportError as error:
                 permanent = error.permanent or row.attempts >= settings.max_send_attempts
                 metrics.send_failed(row.channel, error.reason, permanent)

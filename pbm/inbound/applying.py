@@ -13,7 +13,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Session
 
-from pbm import metrics
+from pbm import logs, metrics
 from pbm.config import get_settings
 from pbm.inbound.answered import Answered, is_stale
 from pbm.inbound.answering import _may_answer_idle, _Outcome, _write_reply
@@ -38,6 +38,7 @@ def _apply(session: Session, row: Any, seat: Any, player: Any, now: datetime,
     from pbm.models import InvitationStatus
 
     game = games.lock_game(session, seat.game_id)  # once: ``games`` finds it locked
+    logs.bind(game_id=game.id, seat=seat.seat_index)  # on every log line from here on
     state = games.load_state(game) if game.state_json else None
     view = engine.view(state, seat.seat_index).to_dict() if state is not None else None
     invited = state is None and seat.invitation_status in (

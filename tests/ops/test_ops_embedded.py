@@ -141,7 +141,7 @@ def test_a_processed_reply_is_counted_under_one_bounded_outcome(
 
 
 def test_json_logs_carry_the_ids_of_the_reply_path_and_nothing_else() -> None:
-    from pbm.logs import ContextFilter, JsonFormatter, context
+    from pbm.logs import ContextFilter, JsonFormatter, bind, context
 
     logger = logging.getLogger("pbm.test.json")
     records: list[str] = []
@@ -157,10 +157,14 @@ def test_json_logs_carry_the_ids_of_the_reply_path_and_nothing_else() -> None:
     try:
         with context(inbound_id=12), context(game_id=3, seat=1):
             logger.warning("applied")
+        with context(inbound_id=13):
+            bind(game_id=4, seat=2)  # as the pipeline does once it knows them
+            logger.warning("bound")
         logger.warning("outside")
     finally:
         logger.removeHandler(handler)
-    inside, outside = (json.loads(r) for r in records)
+    inside, bound, outside = (json.loads(r) for r in records)
+    assert (bound["inbound_id"], bound["game_id"], bound["seat"]) == (13, 4, 2)
     assert (inside["inbound_id"], inside["game_id"], inside["seat"]) == (12, 3, 1)
     assert inside["msg"] == "applied" and inside["level"] == "WARNING"
-    assert "inbound_id" not in outside
+    assert "inbound_id" not in outside and "game_id" not in outside
