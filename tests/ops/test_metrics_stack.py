@@ -5,6 +5,7 @@ and a worker killed and restarted never makes one go backwards (multiprocess mod
 
 from __future__ import annotations
 
+import json
 import secrets
 import time
 from collections.abc import Iterator
@@ -31,7 +32,7 @@ PHONE = "+15557772001"
 def stack(postgres_url: str, redis_url: str) -> Iterator[Stack]:
     database = fresh_database(postgres_url)
     deployment = Stack(database, redis_db(redis_url, WORKER_REDIS_DB), METRICS_TOKEN=TOKEN,
-                       ALERT_CHECK_INTERVAL="3600")
+                       ALERT_CHECK_INTERVAL="3600", LOG_FORMAT="json")
     assert deployment.values["PROMETHEUS_MULTIPROC_DIR"]  # the stack's processes share it
     deployment.apply()
     try:
@@ -189,3 +190,28 @@ def test_metrics_refuse_a_scrape_without_credentials(stack: Stack) -> None:
     wrong = httpx.get(stack.web_url + "/metrics", timeout=10,
                       headers={"Authorization": "Bearer wrong"})
     assert wrong.status_code == 401
+
+
+def test_json_log_lines_of_a_reply_carry_its_ids_and_never_its_token_or_body(
+        stack: Stack) -> None:
+    specs = h.email_players(3)
+    game_id = h.new_game(specs, seed=h.seed_opening_with([s.name for s in specs], seat=0))
+    settle()
+    reply(stack, game_id, 0, "xyzzy secret words")
+    settle()
+    worker_log = "\n".join(p.log() for p in stack.processes if p.name.startswith("worker"))
+    lines = [json.loads(line) for line in worker_log.splitlines() if line.startswith("{")]
+    [processed] = wait_until(lambda: [
+        line for line in (json.loads(raw) for raw in "\n".join(
+            p.log() for p in stack.processes if p.name.startswith("worker")).splitlines()
+            if raw.startswith("{"))
+        if line["msg"].startswith("inbound processed") and line.get("game_id") == game_id],
+        30, "the JSON line of the processed reply")
+    assert processed["seat"] == 0 and processed["inbound_id"] > 0
+    assert processed["msg"] == "inbound processed: not_understood"
+    assert lines, "the worker logs JSON"
+    tokens = [h.seat_row(game_id, seat)[0].reply_token for seat in range(3)]
+    everything = "\n".join(p.log() for p in stack.processes)
+    assert not [t for t in tokens if t in everything]
+    assert "xyzzy secret words" not in everything
+
