@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from pbm.replies.corrections import Outcome, correct, reply_units
 from pbm.replies.keywords import _ask, _menu_pick, _understood, suggest
 from pbm.replies.menu import find_option
 from pbm.replies.parse_types import Meta, NotUnderstood, ParseContext, ReplyResult, Understood
@@ -45,7 +46,7 @@ __all__ = [
 
 
 _SPLIT_RE = re.compile(
-    r"\s*(?:;|,|\bthen\b|\band\b|\bbut\b|&|\+|\s/\s|(?P<stop>[.!?]+)(?=\s))\s*",
+    r"\s*(?:;|,|\bthen\b|\band\b|\bbut\b|&|\+|\s/\s|\s[-\u2013\u2014]+\s|(?P<stop>[.!?]+)(?=\s))\s*",
     re.IGNORECASE)
 
 
@@ -119,48 +120,74 @@ def _pasted_menu_line(line: str, ctx: ParseContext) -> Understood | NotUnderstoo
     return _understood(line, option.command, ctx, f"option {option.number}")
 
 
+def _read_line(line: str, ctx: ParseContext, after_command: bool) -> list[tuple[str, Outcome]]:
+    """One line (or correction unit) -> its pieces, each with what it was read as."""
+    if _is_courtesy(line, ctx):
+        return [(line, None)]
+    pasted = _pasted_menu_line(line, ctx)
+    if pasted is None and ctx.invited and ctx.seat is None:
+        pasted = _invitation(tokens(line), line)
+    pieces = [line] if pasted is not None else split_commands(line)
+    read: list[tuple[str, Outcome]] = []
+    for piece in pieces:
+        outcome = pasted if pasted is not None else parse_line(piece, ctx)
+        if isinstance(outcome, NotUnderstood) and outcome.reason == _NO_VERB \
+                and after_command:
+            outcome = None  # after a command, a line without one is a signature's
+        after_command = after_command or isinstance(outcome, Understood | Meta)
+        read.append((piece, outcome))
+        if isinstance(outcome, NotUnderstood):
+            read += [(p, None) for p in pieces[len(read):]]
+            break
+    return read
+
+
+def _add(result: ReplyResult, read: list[tuple[str, Outcome]]) -> bool:
+    """Sort read pieces into ``result``; True when a piece was not understood (the reading
+    stops there: the pieces after it are ignored)."""
+    for index, (piece, outcome) in enumerate(read):
+        if outcome is None:  # chatter: no verb, number or name in it
+            result.ignored.append(piece)
+        elif isinstance(outcome, Understood):
+            result.understood.append(outcome)
+        elif isinstance(outcome, Meta):
+            result.meta.append(outcome)
+        else:
+            result.not_understood.append(outcome)
+            result.ignored.extend(p for p, _ in read[index + 1 :])
+            return True
+    return False
+
+
 def parse_lines(lines: Sequence[str], ctx: ParseContext) -> ReplyResult:
-    """Sort a reply's lines into understood, meta, not understood and ignored.
+    """Sort a reply's lines into understood, meta, not understood, retracted and ignored.
 
     Lines are read top to bottom. Greetings, sign-offs and chatter (lines with no command
     word, number or name in them, sentences that merely start with a verb-ish word, and
     what the player says they will not do) are ignored. The first line that looks like a
     command but is not understood, or is ambiguous, is reported (with a suggestion, or every
     reading it fits); it and every line after it change nothing, and the lines after it are
-    listed as ignored.
+    listed as ignored. A correction ("REVEAL 2, no wait, 4") replaces the command before
+    it; a command taken back with nothing in its place is retracted (see
+    ``pbm.replies.corrections``); when it is unclear which the player wants, nothing is
+    applied and the player is asked.
     """
     result = ReplyResult()
-    stopped = False
-    for line in lines:
-        if not line.strip():
+    units = reply_units(lines, enabled=not (ctx.invited and ctx.seat is None))
+    stopped = failed = False  # failed: the unit just before stopped the reading
+    for unit in units:
+        if stopped and not (unit.correction and failed):
+            if unit.text.strip():
+                result.ignored.append(unit.text.strip())
+            failed = False
             continue
-        if stopped:
-            result.ignored.append(line)
-            continue
-        if _is_courtesy(line, ctx):
-            result.ignored.append(line)
-            continue
-        pasted = _pasted_menu_line(line, ctx)
-        if pasted is None and ctx.invited and ctx.seat is None:
-            pasted = _invitation(tokens(line), line)
-        pieces = [line] if pasted is not None else split_commands(line)
-        for index, piece in enumerate(pieces):
-            outcome = pasted if pasted is not None else parse_line(piece, ctx)
-            if isinstance(outcome, NotUnderstood) and outcome.reason == _NO_VERB \
-                    and (result.understood or result.meta):
-                outcome = None  # after a command, a line without one is a signature's
-            if outcome is None:  # chatter: no verb, number or name in it
-                result.ignored.append(piece)
-                continue
-            if isinstance(outcome, Understood):
-                result.understood.append(outcome)
-            elif isinstance(outcome, Meta):
-                result.meta.append(outcome)
-            else:
-                result.not_understood.append(outcome)
-                result.ignored.extend(pieces[index + 1 :])
-                stopped = True
-                break
+        if unit.correction:
+            stopped = correct(result, unit, ctx, failed=failed, read_line=_read_line,
+                              add=_add)
+        elif unit.text.strip():
+            stopped = _add(result, _read_line(unit.text, ctx,
+                                              bool(result.understood or result.meta)))
+        failed = stopped
     if any(n.ambiguous for n in result.not_understood):
         # An ambiguous line voids the whole reply: the player is asked, nothing is applied.
         result.ignored[:0] = [u.line for u in result.understood]

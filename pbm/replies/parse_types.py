@@ -24,6 +24,9 @@ class Understood:
     display: str  # as the player reads it, e.g. "MAROON Cleo"
     legal_now: bool
     note: str | None = None  # e.g. "option 2" or "read 'atack' as ATTACK"
+    #: Said after a correction marker ("sorry, I meant VOTE 3"): it replaces what the
+    #: player said before, in this reply or an earlier one.
+    correction: bool = False
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,15 @@ class NotUnderstood:
         return len(self.candidates) > 1
 
 
+@dataclass(frozen=True)
+class Retracted:
+    """A command the player took back in the same reply ("REVEAL 3 - forget that")."""
+
+    line: str
+    display: str
+    marker: str  # the words that took it back, as written
+
+
 @dataclass
 class ReplyResult:
     """Everything one reply said, line by line, sorted into four buckets."""
@@ -60,6 +72,10 @@ class ReplyResult:
     meta: list[Meta] = field(default_factory=list)
     not_understood: list[NotUnderstood] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
+    #: Commands the player took back without a replacement: nothing of them is applied.
+    retracted: list[Retracted] = field(default_factory=list)
+    #: The whole reply is a phone reaction to a message ("Liked “...”"): not an answer.
+    reaction: bool = False
 
     @property
     def commands(self) -> list[Command]:
@@ -69,14 +85,14 @@ class ReplyResult:
     @property
     def empty(self) -> bool:
         """True when the reply held nothing but ignored lines."""
-        return not (self.understood or self.meta or self.not_understood)
+        return not (self.understood or self.meta or self.not_understood or self.retracted)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form, for ``MessageContext.extra["reply"]``."""
         return {
             "understood": [
                 {"line": u.line, "text": u.text, "display": u.display,
-                 "legal_now": u.legal_now, "note": u.note}
+                 "legal_now": u.legal_now, "note": u.note, "correction": u.correction}
                 for u in self.understood
             ],
             "meta": [
@@ -89,6 +105,9 @@ class ReplyResult:
                 for n in self.not_understood
             ],
             "ignored": list(self.ignored),
+            "retracted": [{"line": r.line, "display": r.display, "marker": r.marker}
+                          for r in self.retracted],
+            "reaction": self.reaction,
         }
 
 

@@ -259,6 +259,8 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
                                      f"to do it, reply {outcome.display}", outcome.display)
             return outcome
     toks = _strip_leading(raw_toks)
+    if any(t in NEGATIONS for t in toks[:4]):
+        return None  # "not the water card", "do NOT use the letter": what they will not do
     while len(toks) > 1 and toks[0] in ("the", "a", "my") and toks[1] in NUMBER_WORDS:
         toks = toks[1:]  # "the second one"
     if len(toks) > 1 and toks[0] in _OPTION_WORDS and read_int(toks[1]) is not None:

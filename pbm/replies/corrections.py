@@ -1,0 +1,258 @@
+"""Corrections: a reply that changes its mind ("VOTE 1 / sorry, I meant VOTE 3").
+
+A line is cut at each correction marker ("no wait", "sorry, I meant", "scratch that",
+"actually", "forget that", "instead", "correction", "I mean", ...). The text after a marker
+is a *correction unit*: whatever command it holds replaces the command said before it; a
+unit with no command in it takes the earlier command back. ``pbm.replies.parse`` reads the
+units and decides; this module only finds them.
+
+A marker only counts as one where it cannot be part of a command or of table talk: SAY
+lines and text in brackets are never cut.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from pbm.replies.keywords import _ask
+from pbm.replies.parse_types import (
+    Meta,
+    NotUnderstood,
+    ParseContext,
+    ReplyResult,
+    Retracted,
+    Understood,
+)
+from pbm.replies.sentence import _SAY_RE, _verb_start
+from pbm.replies.words import META, VERBS, number_of, tokens
+
+#: Markers after which the player says what they want instead (or takes back what they
+#: said). Longest phrasings first; matched on the line with straight apostrophes.
+_MARKER_RE = re.compile(
+    r"""
+    \bno+[\s,.!…-]*wait\b
+  | \bwait[\s,.!…-]*no+\b
+  | \b(?:(?:sorry|oops|whoops|oh|er+|um+|uh+)[\s,.!…-]*)?i\s+meant(?:\s+to\s+(?:say|write|type))?\b
+  | \b(?:sorry|oops|whoops)[\s,.!…-]+(?:i\s+)?mean\b
+  | \bi\s+mean\b(?!\s+it\b)
+  | \bscratch\s+that\b
+  | \bforget\s+(?:that|it|about\s+(?:it|that)|this|what\s+i\s+(?:said|wrote))\b
+  | \bnever\s*mind\b | \bnvm\b
+  | \bcancel\s+(?:that|it|this|my\s+last(?:\s+(?:one|message|reply|text))?)\b
+  | \bdisregard\s+(?:that|this|it|my\s+last(?:\s+(?:one|message|reply|text))?)\b
+  | \bignore\s+(?:that|this|it|the\s+above|what\s+i\s+(?:said|wrote)
+                 |my\s+(?:last|previous)(?:\s+(?:one|message|reply|text))?)\b
+  | \bcorrection\b
+  | \bactually[\s,.!…-]*no+\b
+  | \bactually\b(?=.*\w)
+  | \bon\s+second\s+thoughts?\b
+  | \b(?:i\s+)?changed?\s+my\s+mind\b
+  | \bmake\s+(?:that|it)\b
+  | \bwait\b(?=\s*[,.!:;…-]|\s*$)
+  | \b(?:hmm+|hm+|uh+|um+|oh|ah|er+)[\s,.!…-]*no+(?:pe)?\b
+  | (?:^|(?<=[.!?…,;:/-]))\s*(?:no+|nope|nah|nay)(?=\s*[.!,…]|\s*$)
+  | \binstead\b(?!\s+of\b)
+    """,
+    re.IGNORECASE | re.VERBOSE,
+)
+
+#: "change my vote to 3", "switch my vote to 3": the vote itself, said as a change.
+_CHANGE_VOTE_RE = re.compile(
+    r"\b(?:change|switch|swap|update|make)\s+(?:my\s+|the\s+)?vote\s+(?:to|for|into)\b",
+    re.IGNORECASE)
+
+_BRACKETS_RE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A stretch of one line: all of it, or the text between correction markers."""
+
+    text: str
+    marker: str | None = None  # the marker before it (None: not a correction)
+    line_start: bool = True  # the unit starts its line
+    line: str = ""  # the whole line it is part of
+
+    @property
+    def correction(self) -> bool:
+        """True when the unit follows a correction marker."""
+        return self.marker is not None
+
+
+def _masked(line: str) -> str:
+    """``line`` with bracketed asides blanked out (same length): no marker inside them."""
+    return _BRACKETS_RE.sub(lambda m: " " * len(m.group()), line)
+
+
+def _is_trailing(line: str, end: int) -> bool:
+    """True when nothing but punctuation follows position ``end`` of ``line``."""
+    return not re.search(r"\w", line[end:])
+
+
+def line_units(line: str) -> list[Unit]:
+    """One line -> its units: the text before the first marker, then the text after each.
+
+    A trailing "instead" ("VIEW 3 4 instead") marks the text before it as the correction.
+    """
+    whole = line
+    straight = line.replace("\u2019", "'")
+    changed = _CHANGE_VOTE_RE.sub("vote", straight)
+    source = changed if changed != straight else whole  # same offsets as ``straight``
+    if _SAY_RE.match(straight.strip()):
+        return [Unit(whole, line=whole)]
+    units: list[Unit] = []
+    start, marker = 0, None
+    masked = _masked(changed)
+    for match in _MARKER_RE.finditer(masked):
+        word = match.group().strip()
+        if word.lower() == "instead" and _is_trailing(masked, match.end()):
+            units.append(Unit(source[start:match.start()], marker or word, not units, whole))
+            start, marker = match.end(), None
+            continue
+        units.append(Unit(source[start:match.start()], marker, not units, whole))
+        start, marker = match.end(), " ".join(word.split())
+    units.append(Unit(source[start:], marker, not units, whole))
+    return [u for u in units if u.correction or _has_words(u.text) or u.line_start]
+
+
+def _has_words(text: str) -> bool:
+    return bool(re.search(r"[^\W_]", text))
+
+
+def reply_units(lines: Sequence[str], *, enabled: bool = True) -> list[Unit]:
+    """Every line's units, in order (each line whole when ``enabled`` is False)."""
+    if not enabled:
+        return [Unit(line, line=line) for line in lines]
+    return [unit for line in lines for unit in line_units(line)]
+
+
+def has_marker(lines: Sequence[str]) -> bool:
+    """True when any line holds a correction marker (or "change my vote to")."""
+    return any(u.correction for u in reply_units(lines))
+
+
+# ------------------------------------------------------------------ deciding
+
+Outcome = Understood | Meta | NotUnderstood | None
+ReadLine = Callable[[str, ParseContext, bool], list[tuple[str, Outcome]]]
+AddRead = Callable[[ReplyResult, list[tuple[str, Outcome]]], bool]
+
+
+def _has_verb(text: str) -> bool:
+    return any(t in VERBS or (t in META and t != "?") for t in tokens(text))
+
+
+def _keyword_of(command: Understood | NotUnderstood) -> str | None:
+    """The verb to read a bare correction with ("reveal 2, no wait, 4" -> REVEAL)."""
+    if isinstance(command, Understood):
+        return command.text.split()[0]
+    toks = tokens(command.line)
+    start = _verb_start(toks)
+    return toks[start] if start is not None and toks[start] in VERBS else None
+
+
+def _arity(text: str) -> int:
+    return len(text.split())
+
+
+def correct(result: ReplyResult, unit: Unit, ctx: ParseContext, *, failed: bool,
+            read_line: ReadLine, add: AddRead) -> bool:
+    """Read a correction unit into ``result``: it replaces the command before it, or takes
+    it back; when unclear, nothing is applied and the player is asked. ``failed``: the unit
+    before stopped the reading (its not-understood piece is what is corrected). Returns
+    True when the reading stops here."""
+    marker = unit.marker or ""
+    text = unit.text
+    target_failed = result.not_understood[-1] if failed and result.not_understood else None
+    previous = list(result.understood)
+    if not previous and target_failed is None:
+        # Nothing said before it in this reply: the unit stands alone (it may correct an
+        # earlier reply); a lone marker ("No.") is read whole, as the line it is.
+        read = read_line(text, ctx, bool(result.meta)) if _has_words(text) else []
+        if not any(outcome is not None for _, outcome in read):
+            read = read_line(f"{marker} {text}".strip(), ctx, bool(result.meta))
+        read = [(p, replace(o, correction=True) if isinstance(o, Understood) else o)
+                for p, o in read]
+        return add(result, read)
+    keyword = _keyword_of(target_failed or previous[-1])
+    read = read_line(text, ctx, True) if _has_words(text) else []
+    if keyword and _has_words(text) and not _has_verb(text):
+        read = read_line(f"{keyword.lower()} {text}", ctx, True)  # "no wait, 4"
+        numbers = [t for t in tokens(text) if number_of(t) is not None]
+        if numbers and not any(o is not None for _, o in read):
+            # "Actually maybe 4?": a number, but not said plainly: ask, naming both.
+            hedged = read_line(f"{keyword.lower()} {' '.join(numbers)}", ctx, True)
+            read = [(text, _ask(text, "that is not said plainly", [
+                o.display for _, o in hedged if isinstance(o, Understood)] or [text]))]
+    commands = [o for _, o in read if isinstance(o, Understood)]
+    unread = next((o for _, o in read if isinstance(o, NotUnderstood)), None)
+    if target_failed is not None:
+        result.not_understood.remove(target_failed)
+        result.ignored.append(target_failed.line)
+        if unread is None and not commands:
+            return add(result, read)  # the unread command is taken back: nothing to apply
+        return add(result, [(p, _marked(o, None)) for p, o in read])
+    targets = _targets(previous, commands) if commands else previous[-1:]
+    if commands and unread is None and targets is None:
+        _void(result, previous)
+        result.not_understood.append(_ask(
+            unit.line, "that corrects one of several commands, but not which",
+            [p.display for p in previous] + [c.display for c in commands]))
+        return True
+    if unread is not None:
+        _void(result, previous[-1:])
+        readings = [previous[-1].display] + [c.display for c in commands]
+        if unread.suggestion and not unread.ambiguous:
+            readings.append(unread.suggestion)
+        readings += list(unread.candidates)
+        reason = (f"you changed your mind about {previous[-1].display} but we could not "
+                  f"tell what you want instead ({unread.reason}): say which")
+        result.not_understood.append(_ask(unit.line, reason, readings)
+                                     if len(set(readings)) > 1 else
+                                     NotUnderstood(unit.line, reason, unread.suggestion))
+        return True
+    if commands:
+        assert targets is not None
+        if len(commands) == 1 and len(targets) == 1 and _keyword_of(
+                commands[0]) == _keyword_of(targets[0]) and _arity(
+                commands[0].text) != _arity(targets[0].text) and not _has_verb(text):
+            _void(result, targets)  # "view 1 2, no wait, 4": VIEW 4 or VIEW 1 4?
+            result.not_understood.append(_ask(
+                unit.line, "that changes part of the command, but not which part",
+                [targets[0].display, commands[0].display]))
+            return True
+        _void(result, targets)
+        return add(result, [(p, _marked(o, targets[-1])) for p, o in read])
+    # Nothing in its place: the command before is taken back (several: all of them).
+    taken = previous if len(previous) > 1 else previous[-1:]
+    _void(result, taken)
+    result.retracted.extend(Retracted(u.line, u.display, marker) for u in taken)
+    return add(result, read)
+
+
+def _targets(previous: list[Understood], commands: list[Understood]) -> list[Understood] | None:
+    """Which earlier commands the new ones replace: the one before, or the one of the same
+    verb when several came before; None when that cannot be told."""
+    if len(previous) == 1:
+        return previous
+    verbs = {c.text.split()[0] for c in commands}
+    same = [p for p in previous if p.text.split()[0] in verbs]
+    return same[-1:] if len(same) == 1 else None
+
+
+def _void(result: ReplyResult, commands: list[Understood]) -> None:
+    """Take ``commands`` out of what is applied (their lines are listed as ignored)."""
+    for command in commands:
+        result.understood.remove(command)
+        result.ignored.append(command.line)
+
+
+def _marked(outcome: Outcome, replaced: Understood | None) -> Outcome:
+    """A command read after a marker, noted as replacing ``replaced``."""
+    if not isinstance(outcome, Understood):
+        return outcome
+    note = f"instead of {replaced.display}" if replaced is not None else None
+    notes = "; ".join(n for n in (outcome.note, note) if n) or None
+    return replace(outcome, correction=True, note=notes)
