@@ -124,7 +124,7 @@ def _read_line(line: str, ctx: ParseContext, after_command: bool) -> list[tuple[
     """One line (or correction unit) -> its pieces, each with what it was read as."""
     if _is_courtesy(line, ctx):
         return [(line, None)]
-    pasted = _pasted_menu_line(line, ctx)
+    pasted: Outcome = _pasted_menu_line(line, ctx)
     if pasted is None and ctx.invited and ctx.seat is None:
         pasted = _invitation(tokens(line), line)
     pieces = [line] if pasted is not None else split_commands(line)
