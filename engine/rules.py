@@ -262,7 +262,7 @@ def _change_vote(state: GameState, seat: int, command: ChangeVote
             f"{command}: {state.names[seat]} has no answer in an open vote to change")
     if command not in change_options(state, seat):
         played = tuple(sorted(before.index(c) + 1 for c in dict(stage.played)[seat]))
-        why = ("that is already the answer given" if command.cards == played else
+        why = ("that is already your vote" if command.cards == played else
                f"the hand voted from held {len(before)} Vote card(s); two cards need an "
                "unused El Dorado")
         raise IllegalCommandError(f"{command} is not allowed: {why}")

@@ -63,6 +63,13 @@ _CHANGE_VOTE_RE = re.compile(
     r"\b(?:change|switch|swap|update|make)\s+(?:my\s+|the\s+)?vote\s+(?:to|for|into)\b",
     re.IGNORECASE)
 
+#: Markers that plainly take back something said before ("sorry, I meant"), unlike "actually"
+#: or "no" at the start of a reply: a command after one of them, with nothing before it in
+#: the reply, corrects an earlier reply.
+_REFERS_BACK_RE = re.compile(
+    r"meant|mean|wait|scratch|correction|instead|forget|ignore|cancel|disregard|never|nvm",
+    re.IGNORECASE)
+
 _BRACKETS_RE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 
 
@@ -173,8 +180,9 @@ def correct(result: ReplyResult, unit: Unit, ctx: ParseContext, *, failed: bool,
         read = read_line(text, ctx, bool(result.meta)) if _has_words(text) else []
         if not any(outcome is not None for _, outcome in read):
             read = read_line(f"{marker} {text}".strip(), ctx, bool(result.meta))
-        read = [(p, replace(o, correction=True) if isinstance(o, Understood) else o)
-                for p, o in read]
+        if _REFERS_BACK_RE.search(marker):
+            read = [(p, replace(o, correction=True) if isinstance(o, Understood) else o)
+                    for p, o in read]
         return add(result, read)
     keyword = _keyword_of(target_failed or previous[-1])
     read = read_line(text, ctx, True) if _has_words(text) else []
@@ -255,4 +263,4 @@ def _marked(outcome: Outcome, replaced: Understood | None) -> Outcome:
         return outcome
     note = f"instead of {replaced.display}" if replaced is not None else None
     notes = "; ".join(n for n in (outcome.note, note) if n) or None
-    return replace(outcome, correction=True, note=notes)
+    return replace(outcome, note=notes)

@@ -24,8 +24,9 @@ class Understood:
     display: str  # as the player reads it, e.g. "MAROON Cleo"
     legal_now: bool
     note: str | None = None  # e.g. "option 2" or "read 'atack' as ATTACK"
-    #: Said after a correction marker ("sorry, I meant VOTE 3"): it replaces what the
-    #: player said before, in this reply or an earlier one.
+    #: Said after a correction marker with nothing before it in the reply ("sorry, I meant
+    #: VOTE 3"): it corrects an earlier reply. (A correction of a command in the same reply
+    #: has replaced it already; its note says "instead of ...".)
     correction: bool = False
 
 
@@ -137,6 +138,7 @@ class ParseContext:
         """Build the context from ``engine.view(state, seat).to_dict()`` (or None)."""
         if not seat_view:
             return cls(invited=invited)
+        seat_view = as_vote_change(seat_view)
         seat = int(seat_view["seat"])
         location = None
         for p in seat_view["public"]["players"]:
@@ -155,6 +157,23 @@ class ParseContext:
     def display(self, canonical: str) -> str:
         """Canonical text as the player reads it."""
         return display_command(canonical, self.seat_view) if self.seat_view else canonical
+
+
+def as_vote_change(seat_view: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The view of a seat that has voted in a vote still open, as the vote prompt was: its
+    hand as it voted from and every answer it could give (a new VOTE changes its vote).
+    Any other view is returned as it is."""
+    cast = seat_view.get("cast_vote")
+    if not cast or seat_view.get("pending"):
+        return seat_view
+    hand = list(cast["hand"])
+    legal = [f"VOTE {i}" for i in range(1, len(hand) + 1)]
+    if "EL_DORADO" in (seat_view.get("kept") or []):
+        legal += [f"VOTE {i} {j}" for i in range(1, len(hand) + 1)
+                  for j in range(i + 1, len(hand) + 1)]
+    decision = {"seat": seat_view["seat"], "kind": "VOTE", "legal": legal,
+                "context": {"vote": cast["vote"], "changing": True}}
+    return {**seat_view, "hand": hand, "pending": [decision]}
 
 
 class _NoParse(Exception):

@@ -274,7 +274,7 @@ def test_a_vote_cannot_be_changed_by_a_seat_that_has_not_voted_or_once_it_closed
     s, _ = play(s, (0, "ATTACK"), (2, "VOTE 1"))
     with pytest.raises(NotYourDecisionError):
         play(s, (1, "REVOTE 2"))
-    with pytest.raises(IllegalCommandError, match="already"):
+    with pytest.raises(IllegalCommandError, match="already your vote"):
         play(s, (2, "REVOTE 1"))
     with pytest.raises(IllegalCommandError):
         play(s, (2, "REVOTE 4"))
