@@ -129,7 +129,10 @@ def _submit(session: Session, row: Any, game: Any, seat: Any, state: Any, parsed
             outcome.reject(shown[text], "that answered a question that is already closed; "
                                         "here is the one open now")
         return
-    outbox.fold_into_next(session, game.id, seat.seat_index, read_as=[shown[t] for t in texts])
+    read_as = {u.text: u.display + (f" ({u.note})" if "instead of" in (u.note or "") else "")
+               for u in parsed.understood}
+    outbox.fold_into_next(session, game.id, seat.seat_index,
+                          read_as=[done_as.get(t) or read_as.get(t, t) for t in texts])
     result = games.submit(session, game.id, seat.seat_index, texts, origin=f"inbound:{row.id}",
                           now=now, decision_id=decision, inbound_message_id=row.id)
     outbox.was_folded(session, game.id, seat.seat_index)
