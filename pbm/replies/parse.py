@@ -90,6 +90,24 @@ def _is_courtesy(line: str, ctx: ParseContext) -> bool:
     return bool(own) and bool(key) and key in (name_key(own), name_key(own.split()[0]))
 
 
+def _without_self_introduction(line: str, ctx: ParseContext) -> str:
+    """"Cleo here: VOTE 2", "it's Cleo - vote 2" -> "VOTE 2" (the sender's own name)."""
+    own = ctx.names.get(ctx.seat) if ctx.seat is not None else None
+    match = _INTRO_RE.match(line)
+    if not own or not match:
+        return line
+    if name_key(match.group("name")) not in (name_key(own), name_key(own.split()[0])):
+        return line
+    return line[match.end():] or line
+
+
+_INTRO_RE = re.compile(
+    r"^\s*(?:(?:hi|hey|hello|yo)[\s,!]+)?(?:it'?s\s+|this\s+is\s+)?"
+    r"(?P<name>[^\W\d_][\w'-]*)"
+    r"(?:\s+(?:here|speaking)[\s:,!.\-\u2013\u2014]*|\s*[:,\-\u2013\u2014]+\s*)",
+    re.IGNORECASE)
+
+
 def _pasted_menu_line(line: str, ctx: ParseContext) -> Understood | NotUnderstood | None:
     """A line of the prompt's menu pasted back whole ("3 = SHOOT Cleo  shoot Cleo: ...")."""
     if not ctx.menu:
@@ -122,6 +140,7 @@ def _pasted_menu_line(line: str, ctx: ParseContext) -> Understood | NotUnderstoo
 
 def _read_line(line: str, ctx: ParseContext, after_command: bool) -> list[tuple[str, Outcome]]:
     """One line (or correction unit) -> its pieces, each with what it was read as."""
+    line = _without_self_introduction(line, ctx)
     if _is_courtesy(line, ctx):
         return [(line, None)]
     pasted: Outcome = _pasted_menu_line(line, ctx)

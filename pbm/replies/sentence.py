@@ -35,6 +35,7 @@ from pbm.replies.words import (
     name_key,
     number_of,
     read_int,
+    verb_word,
 )
 
 #: The longest table talk relayed; longer SAY text is cut (and the player told).
@@ -48,7 +49,12 @@ _SAY_RE = re.compile(r"^[\W_]*(?:say|tell|chat|msg)\b[\s:,.\-]*(.*)$", re.IGNORE
 
 
 def _fuzzy_verb(word: str) -> str | None:
-    """A verb word one typo away from ``word`` (unique), for words of 4+ letters."""
+    """A verb word one typo away from ``word`` (unique), for words of 4+ letters; a
+    three-letter word only by two letters swapped ("rwo": ROW)."""
+    if len(word) == 3 and word.isalpha():
+        swapped = {v for v in VERBS if len(v) == 3 and v != word
+                   and OSA.distance(word, v) == 1 and sorted(word) == sorted(v)}
+        return next(iter(swapped)) if len(swapped) == 1 else None
     if len(word) < 4 or not word.isalpha():
         return None
     hits = set()
@@ -229,6 +235,9 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
             return answer
     if not raw_toks:
         return None
+    topic = _help_question(raw_toks)
+    if topic is not None:
+        return Meta(line, "HELP", topic)  # "what can I do now?", "how does voting work?"
     if "TAKE NONE" in ctx.legal and _declines_treasure(raw_toks):
         return _understood(line, "TAKE NONE", ctx, None)  # "decline" is also for invitations
     start = _verb_start(raw_toks)
@@ -292,6 +301,29 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
     if not _has_signal(toks):
         return None
     return NotUnderstood(line, _NO_VERB, suggest(line, ctx))
+
+
+def _help_question(toks: Sequence[str]) -> str | None:
+    """The HELP topic of a question about how to play ("how do I vote?": VOTE; "what can I
+    do now?": ""), or None when the words are not such a question."""
+    if len(toks) < 3 or toks[0] not in ("what", "how", "which", "whats", "what's") or (
+            toks[1] not in _QUESTION_AUX):
+        return None
+    if any(number_of(t) is not None and t != "one" for t in toks):
+        return None  # "which is card 3?": about a thing, not how to play
+    topic: str | None = None
+    for tok in toks[2:]:
+        word = verb_word(tok)
+        if word is not None and word not in ("see", "play", "make", "go", "check"):
+            return VERBS[word][0]
+        if tok in ("options", "choices", "commands", "moves", "do", "send", "reply", "play",
+                   "card", "cards", "answer", "write"):
+            topic = ""
+    return topic
+
+
+_QUESTION_AUX = frozenset({"can", "do", "should", "must", "may", "are", "does", "is", "shall",
+                           "now", "am", "my", "options"})
 
 
 #: The reason given for a line with no command word that fits nothing awaited.

@@ -186,10 +186,19 @@ def fold(text: str) -> str:
     "Dmitriy" in an SMS matches "Дмитрий"): the form words are compared in."""
     text = text.translate(_QUOTES)
     if not text.isascii():
-        text = "".join(ch if ch.isascii() else anyascii(ch) or ch for ch in text)
+        # Emoji and other pictographs are decoration ("🗡 shoot Carol", "vote 3 ✅"): a
+        # space, never words (anyascii would spell "🔫" as ":gun:").
+        text = "".join(" " if _is_pictograph(ch) else ch if ch.isascii() else
+                       anyascii(ch) or ch for ch in text)
     text = unicodedata.normalize("NFKD", text)
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     return text.casefold()
+
+
+def _is_pictograph(ch: str) -> bool:
+    """True for emoji, symbols, their joiners and variation selectors."""
+    return (unicodedata.category(ch) in ("So", "Sk", "Cs", "Co", "Mn", "Cf") and not (
+        unicodedata.combining(ch))) or ch in "\u200d\ufe0f\ufe0e\u20e3"
 
 
 TOKEN_RE = re.compile(r"\d+(?:st|nd|rd|th)?|[^\W\d_]+(?:'[^\W\d_]+)?|\?", re.UNICODE)
@@ -212,6 +221,15 @@ def read_int(token: str) -> int | None:
         return int(token)
     except ValueError:
         return None
+
+
+def verb_word(tok: str) -> str | None:
+    """``tok`` as a verb word, also inflected: "voting" -> "vote", "rows" -> "row"."""
+    for word in (tok, tok.removesuffix("ing"), tok.removesuffix("ing") + "e",
+                 tok.removesuffix("s"), tok.removesuffix("ed"), tok.removesuffix("d")):
+        if word in VERBS:
+            return word
+    return None
 
 
 def number_of(token: str) -> int | None:
