@@ -35,6 +35,7 @@ _EXTRA_FILLER: dict[str, frozenset[str]] = {
     "SAVE": frozenset({"letter", "marque", "it", "for", "later"}),
     "VOTE": frozenset({"with", "flag", "flags", "symbol", "symbols", "sign", "showing"}),
     "PLACE": frozenset({"starting", "start"}),
+    "GIVE": frozenset({"map", "treasure"}),
 }
 
 

@@ -26,7 +26,7 @@ from pbm.replies.parse_types import (
     Understood,
 )
 from pbm.replies.sentence import _SAY_RE, _verb_start
-from pbm.replies.words import META, VERBS, number_of, tokens
+from pbm.replies.words import META, SEQUENCE_WORDS, VERBS, number_of, tokens
 
 #: Markers after which the player says what they want instead (or takes back what they
 #: said). Longest phrasings first; matched on the line with straight apostrophes.
@@ -35,7 +35,7 @@ _MARKER_RE = re.compile(
     \bno+[\s,.!…-]*wait\b
   | \bwait[\s,.!…-]*no+\b
   | \b(?:(?:sorry|oops|whoops|oh|er+|um+|uh+)[\s,.!…-]*)?i\s+meant(?:\s+to\s+(?:say|write|type))?\b
-  | \b(?:sorry|oops|whoops)[\s,.!…-]+(?:i\s+)?mean\b
+  | \b(?:sorry|oops|whoops)[\s,.!…-]+(?:i\s+)?meant?\b
   | \bi\s+mean\b(?!\s+it\b)
   | \bscratch\s+that\b
   | \bforget\s+(?:that|it|about\s+(?:it|that)|this|what\s+i\s+(?:said|wrote))\b
@@ -121,10 +121,11 @@ def line_units(line: str) -> list[Unit]:
         units.append(Unit(source[start:match.start()], marker, not units, whole))
         start, marker = match.end(), " ".join(word.split())
     units.append(Unit(source[start:], marker, not units, whole))
-    return [u for u in units if u.correction or _has_words(u.text) or u.line_start]
+    return [u for u in units if u.correction or has_words(u.text) or u.line_start]
 
 
-def _has_words(text: str) -> bool:
+def has_words(text: str) -> bool:
+    """True when ``text`` holds a letter or digit."""
     return bool(re.search(r"[^\W_]", text))
 
 
@@ -174,10 +175,17 @@ def correct(result: ReplyResult, unit: Unit, ctx: ParseContext, *, failed: bool,
     text = unit.text
     target_failed = result.not_understood[-1] if failed and result.not_understood else None
     previous = list(result.understood)
+    if not previous and target_failed is None and result.retracted and has_words(text):
+        # "ATTACK. Actually no... make that VIEW 1 4": what was taken back is now replaced.
+        taken = result.retracted[-1]
+        read = read_line(text, ctx, True)
+        if any(isinstance(o, Understood) for _, o in read):
+            result.retracted.remove(taken)
+            return add(result, [(p, _noted(o, taken.display)) for p, o in read])
     if not previous and target_failed is None:
         # Nothing said before it in this reply: the unit stands alone (it may correct an
         # earlier reply); a lone marker ("No.") is read whole, as the line it is.
-        read = read_line(text, ctx, bool(result.meta)) if _has_words(text) else []
+        read = read_line(text, ctx, bool(result.meta)) if has_words(text) else []
         if not any(outcome is not None for _, outcome in read):
             read = read_line(f"{marker} {text}".strip(), ctx, bool(result.meta))
         if _REFERS_BACK_RE.search(marker):
@@ -185,10 +193,11 @@ def correct(result: ReplyResult, unit: Unit, ctx: ParseContext, *, failed: bool,
                     for p, o in read]
         return add(result, read)
     keyword = _keyword_of(target_failed or previous[-1])
-    read = read_line(text, ctx, True) if _has_words(text) else []
-    if keyword and _has_words(text) and not _has_verb(text):
+    read = read_line(text, ctx, True) if has_words(text) else []
+    if keyword and has_words(text) and not _has_verb(text):
         read = read_line(f"{keyword.lower()} {text}", ctx, True)  # "no wait, 4"
-        numbers = [t for t in tokens(text) if number_of(t) is not None]
+        numbers = [t for t in tokens(text)
+                   if number_of(t) is not None and t not in SEQUENCE_WORDS]
         if numbers and not any(o is not None for _, o in read):
             # "Actually maybe 4?": a number, but not said plainly: ask, naming both.
             hedged = read_line(f"{keyword.lower()} {' '.join(numbers)}", ctx, True)
@@ -259,8 +268,13 @@ def _void(result: ReplyResult, commands: list[Understood]) -> None:
 
 def _marked(outcome: Outcome, replaced: Understood | None) -> Outcome:
     """A command read after a marker, noted as replacing ``replaced``."""
+    return _noted(outcome, replaced.display if replaced is not None else None)
+
+
+def _noted(outcome: Outcome, replaced: str | None) -> Outcome:
+    """``outcome`` with "instead of ``replaced``" in its note (when it is a command)."""
     if not isinstance(outcome, Understood):
         return outcome
-    note = f"instead of {replaced.display}" if replaced is not None else None
+    note = f"instead of {replaced}" if replaced else None
     notes = "; ".join(n for n in (outcome.note, note) if n) or None
     return replace(outcome, note=notes)

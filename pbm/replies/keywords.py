@@ -174,7 +174,7 @@ def _meta(line: str, head: str, rest: list[str]) -> Meta | NotUnderstood | None:
             if tok in META:
                 topic = META[tok]
                 break
-            if tok not in FILLER:
+            if tok not in FILLER and tok not in ("me", "us", "i", "please", "pls"):
                 topic = tok.upper()
                 break
         return Meta(line, "HELP", topic)

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
-from pbm.replies.corrections import Outcome, correct, reply_units
+from pbm.replies.corrections import Outcome, correct, has_words, reply_units
 from pbm.replies.keywords import _ask, _menu_pick, _understood, suggest
 from pbm.replies.menu import find_option
 from pbm.replies.parse_types import Meta, NotUnderstood, ParseContext, ReplyResult, Understood
@@ -104,7 +105,7 @@ def _without_self_introduction(line: str, ctx: ParseContext) -> str:
 _INTRO_RE = re.compile(
     r"^\s*(?:(?:hi|hey|hello|yo)[\s,!]+)?(?:it'?s\s+|this\s+is\s+)?"
     r"(?P<name>[^\W\d_][\w'-]*)"
-    r"(?:\s+(?:here|speaking)[\s:,!.\-\u2013\u2014]*|\s*[:,\-\u2013\u2014]+\s*)",
+    r"(?:\s+(?:here|speaking)[\s:,!.\-\u2013\u2014]*|\s*[:,.!\-\u2013\u2014]+\s*)",
     re.IGNORECASE)
 
 
@@ -194,7 +195,11 @@ def parse_lines(lines: Sequence[str], ctx: ParseContext) -> ReplyResult:
     result = ReplyResult()
     units = reply_units(lines, enabled=not (ctx.invited and ctx.seat is None))
     stopped = failed = False  # failed: the unit just before stopped the reading
+    marker: str | None = None  # a marker alone at the end of the unit before ("no wait")
     for unit in units:
+        if marker and not unit.correction and unit.text.strip():
+            unit = replace(unit, marker=marker)  # "REVEAL 2 / no wait / REVEAL 3"
+        marker = unit.marker if unit.correction and not has_words(unit.text) else None
         if stopped and not (unit.correction and failed):
             if unit.text.strip():
                 result.ignored.append(unit.text.strip())
