@@ -16,6 +16,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from rapidfuzz.distance import OSA
+
 from pbm.replies.keywords import _ask
 from pbm.replies.parse_types import (
     Meta,
@@ -26,7 +28,18 @@ from pbm.replies.parse_types import (
     Understood,
 )
 from pbm.replies.sentence import _SAY_RE, _verb_start
-from pbm.replies.words import META, SEQUENCE_WORDS, VERBS, number_of, tokens
+from pbm.replies.words import (
+    HOLDS,
+    META,
+    SEQUENCE_WORDS,
+    SHIPS,
+    SYMBOLS,
+    VERBS,
+    fold,
+    name_key,
+    number_of,
+    tokens,
+)
 
 #: Markers after which the player says what they want instead (or takes back what they
 #: said). Longest phrasings first; matched on the line with straight apostrophes.
@@ -46,7 +59,7 @@ _MARKER_RE = re.compile(
                  |my\s+(?:last|previous)(?:\s+(?:one|message|reply|text))?)\b
   | \bcorrection\b
   | \bactually[\s,.!…-]*no+\b
-  | \bactually\b(?=.*\w)
+  | \bactually\b
   | \bon\s+second\s+thoughts?\b
   | \b(?:i\s+)?changed?\s+my\s+mind\b
   | \bmake\s+(?:that|it)\b
@@ -81,6 +94,9 @@ class Unit:
     marker: str | None = None  # the marker before it (None: not a correction)
     line_start: bool = True  # the unit starts its line
     line: str = ""  # the whole line it is part of
+    #: The marker ends its line and takes nothing back by itself ("VOTE 2, actually"):
+    #: it only applies to what the next line says.
+    carry_only: bool = False
 
     @property
     def correction(self) -> bool:
@@ -91,6 +107,18 @@ class Unit:
 def _masked(line: str) -> str:
     """``line`` with bracketed asides blanked out (same length): no marker inside them."""
     return _BRACKETS_RE.sub(lambda m: " " * len(m.group()), line)
+
+
+_BREAK_RE = re.compile(r"[,;.!?]+|\bthen\b|\band\b|\s[-/\u2013\u2014]+\s", re.IGNORECASE)
+
+
+def _last_break(text: str) -> int:
+    """Where the last piece of ``text`` starts (after its last , ; . then and - /)."""
+    ends = [m.end() for m in _BREAK_RE.finditer(text) if has_words(text[m.end():])]
+    verbs = [m.start() for m in re.finditer(r"[^\W\d_]+", text) if m.group().lower() in VERBS]
+    if len(verbs) > 1:  # "VOTE 1 VOTE 2 instead": the second command starts at its verb
+        ends.append(verbs[-1])
+    return max(ends, default=0)
 
 
 def _is_trailing(line: str, end: int) -> bool:
@@ -115,12 +143,17 @@ def line_units(line: str) -> list[Unit]:
     for match in _MARKER_RE.finditer(masked):
         word = match.group().strip()
         if word.lower() == "instead" and _is_trailing(masked, match.end()):
-            units.append(Unit(source[start:match.start()], marker or word, not units, whole))
+            # "REVEAL 2, VIEW 1 4 instead": the last command before it is the correction.
+            cut = start + _last_break(masked[start:match.start()])
+            if cut > start and has_words(source[start:cut]):
+                units.append(Unit(source[start:cut], marker, not units, whole))
+            units.append(Unit(source[cut:match.start()], marker or word, not units, whole))
             start, marker = match.end(), None
             continue
         units.append(Unit(source[start:match.start()], marker, not units, whole))
         start, marker = match.end(), " ".join(word.split())
-    units.append(Unit(source[start:], marker, not units, whole))
+    carry = (marker or "").lower() == "actually" and not has_words(source[start:])
+    units.append(Unit(source[start:], marker, not units, whole, carry))
     return [u for u in units if u.correction or has_words(u.text) or u.line_start]
 
 
@@ -150,6 +183,19 @@ AddRead = Callable[[ReplyResult, list[tuple[str, Outcome]]], bool]
 
 def _has_verb(text: str) -> bool:
     return any(t in VERBS or (t in META and t != "?") for t in tokens(text))
+
+
+def _has_argument(text: str, ctx: ParseContext) -> bool:
+    """True when ``text`` holds something a command takes: a number, a player's name, a
+    ship, a hold or a card symbol ("no wait, 4", "sorry, Emile")."""
+    names = {name_key(w) for n in ctx.names.values() for w in [n, *fold(n).split()]}
+    for tok in tokens(text):
+        if (number_of(tok) is not None and tok not in SEQUENCE_WORDS and tok != "one") \
+                or tok in SHIPS or tok in HOLDS or tok in SYMBOLS or (
+                len(tok) >= 3 and any(k.startswith(tok) or OSA.distance(tok, k) <= 1
+                                      for k in names if len(k) >= 4)):
+            return True
+    return False
 
 
 def _keyword_of(command: Understood | NotUnderstood) -> str | None:
@@ -186,7 +232,7 @@ def correct(result: ReplyResult, unit: Unit, ctx: ParseContext, *, failed: bool,
         # Nothing said before it in this reply: the unit stands alone (it may correct an
         # earlier reply); a lone marker ("No.") is read whole, as the line it is.
         read = read_line(text, ctx, bool(result.meta)) if has_words(text) else []
-        if not any(outcome is not None for _, outcome in read):
+        if not any(outcome is not None for _, outcome in read) and not result.retracted:
             read = read_line(f"{marker} {text}".strip(), ctx, bool(result.meta))
         if _REFERS_BACK_RE.search(marker):
             read = [(p, replace(o, correction=True) if isinstance(o, Understood) else o)
@@ -194,7 +240,7 @@ def correct(result: ReplyResult, unit: Unit, ctx: ParseContext, *, failed: bool,
         return add(result, read)
     keyword = _keyword_of(target_failed or previous[-1])
     read = read_line(text, ctx, True) if has_words(text) else []
-    if keyword and has_words(text) and not _has_verb(text):
+    if keyword and has_words(text) and not _has_verb(text) and _has_argument(text, ctx):
         read = read_line(f"{keyword.lower()} {text}", ctx, True)  # "no wait, 4"
         numbers = [t for t in tokens(text)
                    if number_of(t) is not None and t not in SEQUENCE_WORDS]

@@ -199,7 +199,10 @@ def parse_lines(lines: Sequence[str], ctx: ParseContext) -> ReplyResult:
     for unit in units:
         if marker and not unit.correction and unit.text.strip():
             unit = replace(unit, marker=marker)  # "REVEAL 2 / no wait / REVEAL 3"
-        marker = unit.marker if unit.correction and not has_words(unit.text) else None
+        if unit.correction or has_words(unit.text):  # a blank line keeps it
+            marker = unit.marker if unit.correction and not has_words(unit.text) else None
+        if unit.carry_only:
+            continue  # "VOTE 2, actually" + a next line: that line is the correction
         if stopped and not (unit.correction and failed):
             if unit.text.strip():
                 result.ignored.append(unit.text.strip())
