@@ -4,10 +4,10 @@ with nothing in its place applies nothing."""
 
 from __future__ import annotations
 
-import engine
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import engine
 from pbm.replies import ParseContext, read_sms_reply
 from tests.pbm.test_replies_ambiguity import game_states
 
