@@ -36,5 +36,5 @@ def is_turn_action(text: str) -> bool:
 
 def final_action_reason(applied: str, seat_view: Mapping[str, Any] | None) -> str:
     """Why a correction of an applied turn action changes nothing, in plain words."""
-    return (f"your {display_command(applied, seat_view)} was already played and is final: "
-            "a turn action cannot be changed once it is applied, so nothing was changed")
+    return (f"your {display_command(applied, seat_view)} was already played and is final (a "
+            "turn action cannot be changed once it is applied); nothing was changed")

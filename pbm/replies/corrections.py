@@ -290,7 +290,8 @@ def correct(result: ReplyResult, unit: Unit, ctx: ParseContext, *, failed: bool,
         return add(result, [(p, _marked(o, targets[-1])) for p, o in read])
     # Nothing in its place: the command before is taken back (several: all of them).
     taken = previous if len(previous) > 1 else previous[-1:]
-    _void(result, taken)
+    for command in taken:  # listed as taken back, not as ignored
+        result.understood.remove(command)
     result.retracted.extend(Retracted(u.line, u.display, marker) for u in taken)
     return add(result, read)
 

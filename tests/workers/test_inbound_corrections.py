@@ -124,7 +124,7 @@ def test_an_applied_turn_action_is_final_and_the_answer_says_so(setup: Env) -> N
 
     assert h.commands(game_id) == after_reveal
     answer = answers(game_id, EVE)[-1]
-    assert "your REVEAL 3 was already played and is final" in answer
+    assert "your REVEAL 3 was already played and is final (a turn action cannot be" in answer
 
 
 def test_a_phone_reaction_is_ignored_and_not_answered(setup: Env) -> None:
