@@ -163,7 +163,8 @@ def _changes_of_mind(session: Session, game: Any, seat: Any, state: Any, parsed:
     from pbm.replies.changes import final_action_reason, is_turn_action, vote_change
 
     view = engine.view(state, seat.seat_index).to_dict()
-    last = _last_command(session, game.id, seat.seat_index)
+    corrects_action = any(u.correction and is_turn_action(u.text) for u in parsed.understood)
+    last = _last_command(session, game.id, seat.seat_index) if corrects_action else None
     texts: list[str] = []
     done_as: dict[str, str] = {}
     for understood in parsed.understood:
