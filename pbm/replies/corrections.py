@@ -50,6 +50,7 @@ _MARKER_RE = re.compile(
   | \b(?:(?:sorry|oops|whoops|oh|er+|um+|uh+)[\s,.!…-]*)?i\s+meant(?:\s+to\s+(?:say|write|type))?\b
   | \b(?:sorry|oops|whoops)[\s,.!…-]+(?:i\s+)?meant?\b
   | \bi\s+mean\b(?!\s+it\b)
+  | \bor\s+rather\b
   | \bscratch\s+that\b
   | \bforget\s+(?:that|it|about\s+(?:it|that)|this|what\s+i\s+(?:said|wrote))\b
   | \bnever\s*mind\b | \bnvm\b
@@ -67,6 +68,7 @@ _MARKER_RE = re.compile(
   | \b(?:hmm+|hm+|uh+|um+|oh|ah|er+)[\s,.!…-]*no+(?:pe)?\b
   | (?:^|(?<=[.!?…,;:/-]))\s*(?:no+|nope|nah|nay)(?=\s*[.!,…]|\s*$)
   | \binstead\b(?!\s+of\b)
+  | \b(?:sorry|oops|whoops)\b
     """,
     re.IGNORECASE | re.VERBOSE,
 )
@@ -105,8 +107,15 @@ class Unit:
 
 
 def _masked(line: str) -> str:
-    """``line`` with bracketed asides blanked out (same length): no marker inside them."""
-    return _BRACKETS_RE.sub(lambda m: " " * len(m.group()), line)
+    """``line`` with bracketed asides blanked out (same length): no marker inside them.
+    Brackets that correct with a number ("REVEAL 3 (no, 4)") are not an aside."""
+    def blank(match: re.Match[str]) -> str:
+        text = match.group()
+        if _MARKER_RE.search(text[1:-1]) and re.search(r"\d", text):
+            return "," + text[1:-1] + ","  # a break, as "(" was
+        return " " * len(text)
+
+    return _BRACKETS_RE.sub(blank, line)
 
 
 _BREAK_RE = re.compile(r"[,;.!?]+|\bthen\b|\band\b|\s[-/\u2013\u2014]+\s", re.IGNORECASE)
@@ -154,6 +163,11 @@ def line_units(line: str) -> list[Unit]:
         start, marker = match.end(), " ".join(word.split())
     carry = (marker or "").lower() == "actually" and not has_words(source[start:])
     units.append(Unit(source[start:], marker, not units, whole, carry))
+    # Markers one after the other ("Wait, make it 4", "actually no, forget that"): the last
+    # one says what the words after them are.
+    units = [u for i, u in enumerate(units) if not (
+        u.correction and not has_words(u.text) and i + 1 < len(units)
+        and units[i + 1].correction)]
     return [u for u in units if u.correction or has_words(u.text) or u.line_start]
 
 
@@ -183,6 +197,10 @@ AddRead = Callable[[ReplyResult, list[tuple[str, Outcome]]], bool]
 
 def _has_verb(text: str) -> bool:
     return any(t in VERBS or (t in META and t != "?") for t in tokens(text))
+
+
+#: Markers that correct only when a command follows them ("sorry, VIEW 1 3").
+_SOFT_MARKERS = frozenset({"sorry", "oops", "whoops", "make it", "make that"})
 
 
 def _has_argument(text: str, ctx: ParseContext) -> bool:
@@ -219,6 +237,12 @@ def correct(result: ReplyResult, unit: Unit, ctx: ParseContext, *, failed: bool,
     True when the reading stops here."""
     marker = unit.marker or ""
     text = unit.text
+    if marker.lower() in _SOFT_MARKERS:
+        # "VOTE 2. Sorry for the delay": only a command after it makes it a correction.
+        read = read_line(text, ctx, True) if has_words(text) else []
+        if not any(isinstance(o, Understood) for _, o in read) or (
+                not result.understood and not failed):
+            return add(result, read)
     target_failed = result.not_understood[-1] if failed and result.not_understood else None
     previous = list(result.understood)
     if not previous and target_failed is None and result.retracted and has_words(text):
