@@ -8,7 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from pbm import db, games, inbound
+from engine.cards import VOTE_DECK
+from pbm import db, games, inbound, vote_ledger
 from pbm.games import audit
 from tests.workers import helpers as h
 from tests.workers.conftest import Env, apply
@@ -98,6 +99,8 @@ def test_a_vote_changed_before_it_closes_replaces_the_seats_vote_and_tells_nobod
         hand_before[0], hand_before[1]]
     with db.session_scope(write=False) as session:
         assert audit.replay_matches(session, game_id)
+        card = VOTE_DECK[hand_before[2]].describe()
+        assert vote_ledger.ledger(session, game_id, DIRK)[-1]["played"] == card
     play(game_id, EVE, "VOTE 1")  # the vote closes with Dirk's card 3
     assert h.state_of(game_id).stage is None or h.pending(game_id)[0].kind.value != "VOTE"
 
