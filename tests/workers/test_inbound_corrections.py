@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from engine.cards import VOTE_DECK
-from pbm import db, games, inbound, vote_ledger
+from pbm import db, games, inbound, unmasking, vote_ledger
 from pbm.games import audit
 from tests.workers import helpers as h
 from tests.workers.conftest import Env, apply
@@ -103,6 +103,9 @@ def test_a_vote_changed_before_it_closes_replaces_the_seats_vote_and_tells_nobod
         assert vote_ledger.ledger(session, game_id, DIRK)[-1]["played"] == card
     play(game_id, EVE, "VOTE 1")  # the vote closes with Dirk's card 3
     assert h.state_of(game_id).stage is None or h.pending(game_id)[0].kind.value != "VOTE"
+    with db.session_scope(write=False) as session:  # the story told when the game is over
+        plays = unmasking.story(session, game_id)["votes"][-1]["plays"]
+    assert [p for p in plays if p.startswith("Dirk")] == [f"Dirk played {card}"]
 
 
 def test_a_vote_can_be_changed_in_words_until_it_closes_but_not_after(setup: Env) -> None:
