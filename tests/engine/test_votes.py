@@ -292,3 +292,40 @@ def test_the_seat_view_shows_its_own_cast_vote_numbered_as_its_prompt_was(
     assert cast["cards"] == [2] and [c["id"] for c in cast["hand"]] == hand
     assert view(s, 1).to_dict()["cast_vote"] is None
     assert view(s, 0).to_dict()["cast_vote"] is None
+
+
+def test_random_games_with_changed_votes_replay_to_the_same_state() -> None:
+    # Seed + command log replay to the same state, changed votes included.
+    import random
+
+    from engine import apply, new_game, replay, to_json
+    from engine.simulate import random_command
+    from engine.state import VoteStage
+    from engine.votes import change_options
+
+    changed = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        names = ["A", "B", "C", "D", "E"][: 3 + seed % 3]
+        s = new_game(names, seed)
+        log: list[tuple[int, object]] = []
+        for _ in range(250):
+            if s.over:
+                break
+            voters = s.stage.answered() if isinstance(s.stage, VoteStage) else ()
+            if voters and rng.random() < 0.5:
+                seat = rng.choice(voters)
+                options = change_options(s, seat)
+                if options:
+                    command: object = rng.choice(options)
+                    changed += 1
+                    s, _ = apply(s, seat, command)  # type: ignore[arg-type]
+                    log.append((seat, command))
+                    check_invariants(s)
+                    continue
+            decision = rng.choice(pending(s))
+            command = random_command(rng, decision)
+            s, _ = apply(s, decision.seat, command)  # type: ignore[arg-type]
+            log.append((decision.seat, command))
+        assert to_json(replay(names, seed, None, log)) == to_json(s)  # type: ignore[arg-type]
+    assert changed > 10
