@@ -96,6 +96,13 @@ def new_thread_id(game_id: int, seat_index: int) -> str:
     return f"<tortuga.g{game_id}.s{seat_index}.{secrets.token_hex(6)}@{get_settings().mail_domain}>"
 
 
+def question_of(state: engine.GameState | None, seat_index: int) -> str | None:
+    """The question a message written now puts to a seat: the game's stage and the seat
+    (``"12.3"``), the same as ``state.decision_id`` while the seat is awaited. A reply to the
+    message answers this question; once the stage has moved on, it is settled."""
+    return None if state is None else f"{state.stage_serial}.{seat_index}"
+
+
 def channels_for(player: Player) -> list[Channel]:
     """The channel a player is reached on: the preferred one if it works, else the other."""
     email_ok = bool(player.email) and not player.email_failing
@@ -269,6 +276,9 @@ def notify(
     folded = _take_fold(session, game.id, seat.seat_index, kind)
     if folded:
         extra = {**folded, **(extra or {})}
+    question = question_of(state, seat.seat_index)
+    if question is not None:
+        extra = {**(extra or {}), "question": question}
     ctx = build_context(session, game, seat, player, kind, state=state, deadline=deadline,
                         extra=extra, events=events, recap=recap)
     assert game.id is not None
@@ -304,6 +314,7 @@ def notify(
             board_image_key=image_key,
             message_id=message_id,
             in_reply_to=in_reply_to,
+            question=question,
             reply_to=reply_address(seat) if channel is Channel.EMAIL else None,
             status=OutboundStatus.PENDING,
             dedupe_key=keys[channel],

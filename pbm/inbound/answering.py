@@ -26,6 +26,7 @@ class _Outcome:
     told: bool = False  # the seat already got a fresh message in this transaction
     notes: list[str] | None = None
     answers: list[str] | None = None  # the answers to settings (SETTINGS, ZONE, AWAY ...)
+    settled: bool = False  # the commands answered a question already settled
 
     def add_done(self, text: str) -> None:
         self.done = [*(self.done or []), text]
