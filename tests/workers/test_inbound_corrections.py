@@ -43,10 +43,14 @@ def play(game_id: int, seat: int, command: str) -> None:
     assert result.ok, result.message
 
 
-def reply(game_id: int, seat: int, body: str) -> str:
-    """The seat's email reply, processed; what became of it."""
+def reply(game_id: int, seat: int, body: str, *, threaded: bool = True) -> str:
+    """The seat's email reply, processed; what became of it. ``threaded``: it answers the
+    seat's latest prompt (In-Reply-To), as mail clients send it."""
     row, player = h.seat_row(game_id, seat)
-    stored = h.store_email(h.reply_email(player.email, row.reply_token, body, DOMAIN))
+    prompts = [m for m in h.outbox(game_id, seat=seat, kind="prompt") if m.message_id]
+    headers = {"In-Reply-To": str(prompts[-1].message_id)} if threaded and prompts else {}
+    stored = h.store_email(h.reply_email(player.email, row.reply_token, body, DOMAIN,
+                                         headers=headers))
     return inbound.process(stored.id, h.utcnow())
 
 
@@ -121,12 +125,16 @@ def test_a_vote_can_be_changed_in_words_until_it_closes_but_not_after(setup: Env
     assert len(played(game_id)) == 4  # the vote was closed: VOTE 3 changed nothing
 
 
-def test_an_applied_turn_action_is_final_and_the_answer_says_so(setup: Env) -> None:
+@pytest.mark.parametrize("threaded", [True, False], ids=["in-thread", "unthreaded"])
+def test_an_applied_turn_action_is_final_and_the_answer_says_so(setup: Env,
+                                                                threaded: bool) -> None:
     game_id = started()
     assert reply(game_id, EVE, "REVEAL 3") == "done"
     after_reveal = h.commands(game_id)
 
-    assert reply(game_id, EVE, "sorry I meant REVEAL 4") == "done"
+    # In the thread of the turn prompt (a settled question now), or with nothing to say
+    # which message it answers: either way the answer names what was played.
+    assert reply(game_id, EVE, "sorry I meant REVEAL 4", threaded=threaded) == "done"
 
     assert h.commands(game_id) == after_reveal
     answer = answers(game_id, EVE)[-1]
