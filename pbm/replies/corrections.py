@@ -85,6 +85,9 @@ _REFERS_BACK_RE = re.compile(
     r"meant|mean|wait|scratch|correction|instead|forget|ignore|cancel|disregard|never|nvm",
     re.IGNORECASE)
 
+#: Words that start a reason: a marker right after one of them corrects nothing.
+_EXPLAINING_RE = re.compile(r"\b(?:because|since|cause|cuz|coz|as)\W*$", re.IGNORECASE)
+
 _BRACKETS_RE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 
 
@@ -151,6 +154,8 @@ def line_units(line: str) -> list[Unit]:
     masked = _masked(changed)
     for match in _MARKER_RE.finditer(masked):
         word = match.group().strip()
+        if _EXPLAINING_RE.search(masked[:match.start()]):
+            continue  # "ATTACK because actually they are weak": a reason, not a correction
         if word.lower() == "instead" and _is_trailing(masked, match.end()):
             # "REVEAL 2, VIEW 1 4 instead": the last command before it is the correction.
             cut = start + _last_break(masked[start:match.start()])
@@ -200,7 +205,7 @@ def _has_verb(text: str) -> bool:
 
 
 #: Markers that correct only when a command follows them ("sorry, VIEW 1 3").
-_SOFT_MARKERS = frozenset({"sorry", "oops", "whoops", "make it", "make that"})
+_SOFT_MARKERS = frozenset({"sorry", "oops", "whoops", "make it", "make that", "i mean"})
 
 
 def _has_argument(text: str, ctx: ParseContext) -> bool:
@@ -240,8 +245,8 @@ def correct(result: ReplyResult, unit: Unit, ctx: ParseContext, *, failed: bool,
     if marker.lower() in _SOFT_MARKERS:
         # "VOTE 2. Sorry for the delay": only a command after it makes it a correction.
         read = read_line(text, ctx, True) if has_words(text) else []
-        if not any(isinstance(o, Understood) for _, o in read) or (
-                not result.understood and not failed):
+        said = any(o is not None for _, o in read) or _has_argument(text, ctx)
+        if not said or (not result.understood and not failed):
             return add(result, read)
     target_failed = result.not_understood[-1] if failed and result.not_understood else None
     previous = list(result.understood)
@@ -291,9 +296,11 @@ def correct(result: ReplyResult, unit: Unit, ctx: ParseContext, *, failed: bool,
     if unread is not None:
         _void(result, previous[-1:])
         readings = [previous[-1].display] + [c.display for c in commands]
-        if unread.suggestion and not unread.ambiguous:
-            readings.append(unread.suggestion)
         readings += list(unread.candidates)
+        said = set(tokens(text))
+        if unread.suggestion and not unread.ambiguous and set(
+                unread.suggestion.lower().split()[1:]) <= said:
+            readings.append(unread.suggestion)  # "but actually 1 is better": VOTE 1
         reason = (f"you changed your mind about {previous[-1].display} but we could not "
                   f"tell what you want instead ({unread.reason}): say which")
         result.not_understood.append(_ask(unit.line, reason, readings)
