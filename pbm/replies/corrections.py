@@ -3,11 +3,15 @@
 A line is cut at each correction marker ("no wait", "sorry, I meant", "scratch that",
 "actually", "forget that", "instead", "correction", "I mean", ...). The text after a marker
 is a *correction unit*: whatever command it holds replaces the command said before it; a
-unit with no command in it takes the earlier command back. ``pbm.replies.parse`` reads the
-units and decides; this module only finds them.
+unit with no command in it takes the earlier command back; when it cannot be told what the
+player finally wants, nothing is applied and the player is asked, naming both readings.
+``line_units`` / ``reply_units`` find the units; ``correct`` decides one of them, reading
+its text with the line reader of ``pbm.replies.parse``.
 
-A marker only counts as one where it cannot be part of a command or of table talk: SAY
-lines and text in brackets are never cut.
+A marker only counts as one where it cannot be part of table talk or an aside: SAY text and
+bracketed asides are never cut (brackets that correct with a number are: "REVEAL 3 (no,
+4)"), and a marker right after "because" gives a reason. Soft markers ("sorry", "I mean",
+"make it") correct only when something follows them.
 """
 
 from __future__ import annotations
@@ -85,6 +89,10 @@ _REFERS_BACK_RE = re.compile(
     r"meant|mean|wait|scratch|correction|instead|forget|ignore|cancel|disregard|never|nvm",
     re.IGNORECASE)
 
+#: Table talk later in a line ("VOTE 2; SAY ...").
+_SAY_AFTER_RE = re.compile(r"(?:[;,.!?]|\bthen\b|\band\b)\s*(?:say|tell|chat|msg)\b",
+                           re.IGNORECASE)
+
 #: Words that start a reason: a marker right after one of them corrects nothing.
 _EXPLAINING_RE = re.compile(r"\b(?:because|since|cause|cuz|coz|as)\W*$", re.IGNORECASE)
 
@@ -152,6 +160,9 @@ def line_units(line: str) -> list[Unit]:
     units: list[Unit] = []
     start, marker = 0, None
     masked = _masked(changed)
+    say = _SAY_AFTER_RE.search(masked)
+    if say:  # "VOTE 2; say no wait, that was a joke": table talk is never cut
+        masked = masked[:say.start()] + " " * (len(masked) - say.start())
     for match in _MARKER_RE.finditer(masked):
         word = match.group().strip()
         if _EXPLAINING_RE.search(masked[:match.start()]):
