@@ -227,12 +227,6 @@ def _insert_once(session: Session, row: Any, unique: list[str]) -> bool:
     return True
 
 
-def _exists(session: Session, dedupe_key: str) -> bool:
-    return session.exec(
-        select(OutboundMessage.id).where(OutboundMessage.dedupe_key == dedupe_key)
-    ).first() is not None
-
-
 def player_list(session: Session, game_id: int) -> list[dict[str, Any]]:
     """[{seat, number, name}] of a game's seats, in seat order."""
     from pbm.txcache import seats_of
@@ -448,8 +442,6 @@ def alert_admin(session: Session, game: Game | None, subject: str, text: str, *,
     Plain text on purpose: it is an operator notice, not a player message.
     """
     key = f"admin:{dedupe}"
-    if _exists(session, key):
-        return None
     name = game.name if game is not None else "-"
     row = OutboundMessage(
         game_id=game.id if game is not None else None,
@@ -462,9 +454,13 @@ def alert_admin(session: Session, game: Game | None, subject: str, text: str, *,
         dedupe_key=key,
         created_at=now,
     )
-    session.add(row)
-    session.flush()
-    return row
+    return row if insert_once(session, row) else None
+
+
+def insert_once(session: Session, row: OutboundMessage) -> bool:
+    """Add an outbox row unless one with its dedupe key exists, in one statement (two
+    transactions writing the same key at once: one row, no error); True if added."""
+    return _insert_once(session, row, ["dedupe_key"])
 
 
 def pending_outbox_ids(session: Session, *, limit: int | None = None) -> list[int]:
