@@ -33,6 +33,7 @@ from pbm.config import Settings
 from pbm.logs import context as log_context
 from pbm.ratelimit import OutboundLimiter
 from pbm.transports import OutgoingMessage, Receipt, TransportError, transport_for
+from workers import refusals
 from workers.claims import _outbox, claim, claim_many, lease_expired
 from workers.message import outgoing
 
@@ -308,8 +309,13 @@ def _record_permanent(session: Session, row: Any, error: TransportError, now: da
     if row.kind == ADMIN_ALERT:
         log.error("an admin alert could not be delivered: %s", error)
         return
+    refused = refusals.addresses_refused_alike(session, row, error, now)
+    everyone = refusals.refuses_everyone(refused)
     player = None
-    if row.player_id is not None:
+    if everyone and row.channel == "email":  # the server's refusal: no address is bad
+        session.execute(sa.update(_players()).where(sa.func.lower(_players().c.email).in_(
+            [a.lower() for a in refused])).values(email_failing=False))
+    if row.player_id is not None and not everyone:
         players = _players()
         player = session.execute(sa.select(players).where(players.c.id == row.player_id)).first()
         if row.channel == "email" and error.reason == "recipient":
@@ -333,7 +339,13 @@ def _record_permanent(session: Session, row: Any, error: TransportError, now: da
     game = session.get(Game, row.game_id) if row.game_id is not None else None
     who = f"player #{row.player_id}" if row.player_id is not None else "no player"
     notes = []
-    if row.channel == "email" and error.reason == "recipient":
+    if everyone:
+        notes.append(f"The same refusal came for {len(refused)} different addresses in "
+                     f"{int(refusals.WINDOW.total_seconds() // 60)} minutes: the server "
+                     "refuses them, not the addresses, so none is marked as failing. Check "
+                     "the transport's settings and its provider. This alert is sent at most "
+                     "once an hour.")
+    elif row.channel == "email" and error.reason == "recipient":
         notes.append("The player's email address is now marked as failing.")
     if error.reason == "opted_out":
         notes.append("The player opted out of SMS; they are reached by email from now on.")
@@ -342,7 +354,7 @@ def _record_permanent(session: Session, row: Any, error: TransportError, now: da
         f"Outbox message #{row.id} ({row.channel}, {row.kind}) to {row.to_address} ({who}, "
         f"seat {row.seat}) failed after {row.attempts} attempt(s): {error}\n\n"
         + "\n".join(notes),
-        now=now, dedupe=f"delivery:{row.id}",
+        now=now, dedupe=refusals.alert_key(row, error, now, everyone),
     )
 
 
