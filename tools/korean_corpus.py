@@ -154,6 +154,7 @@ MANIFEST: dict[str, dict[str, Any]] = {}
 def case(kind: str, scenario: str, text: str, commands: Sequence[str] = (), *,
          names: str = "ko", meta: Sequence[tuple[str, str]] = (),
          nu: Sequence[dict[str, Any]] = (), ignored: Sequence[str] = (),
+         retracted: Sequence[str] = (), reaction: bool = False,
          client: str | None = None) -> None:
     """One reply: its file (an SMS, or an email from ``client``) and its expectation."""
     slug = re.sub(r"[^a-z0-9]+", "_", kind.lower()).strip("_")
@@ -176,6 +177,10 @@ def case(kind: str, scenario: str, text: str, commands: Sequence[str] = (), *,
         spec["not_understood"] = list(nu)
     if ignored:
         spec["ignored"] = list(ignored)
+    if retracted:
+        spec["retracted"] = list(retracted)
+    if reaction:
+        spec["reaction"] = True
     MANIFEST[name] = spec
 
 
@@ -390,6 +395,17 @@ def cases() -> None:
     case("mixed", "turn", "Please reveal 5번 ㅎㅎ", ["REVEAL 5"])
     case("mixed", "waiting", "help 공격", meta=[("HELP", "ATTACK")])
     case("mixed", "governor", "row to 졸리로저", ["ROW JR"])
+    # self-corrections (issue 25's logic reads the English markers they become)
+    case("correction", "turn", "3번 공개 아니 4번 공개", ["REVEAL 4"])
+    case("correction", "turn", "3번 공개 아 잠깐 4번 공개할게요", ["REVEAL 4"])
+    case("correction", "vote", "2번 투표 취소 3번 투표", ["VOTE 3"])
+    case("correction", "vote", "2번에 투표\n아니 3번", ["VOTE 3"])
+    case("correction", "turn", "지호 고립 아니 도윤 고립", ["MAROON 5"])
+    case("correction", "turn", "3번 공개... 아니 잠깐만", [], retracted=["REVEAL 3"])
+    case("correction", "vote", "2번 투표. 취소", [], retracted=["VOTE 2"])
+    # phone reactions (a tapback on our text) are never read
+    case("reaction", "turn", '"Tortuga: 민준, 당신 차례입니다"에 좋아요 표시함', [], reaction=True)
+    case("reaction", "turn", "‘3번 공개’에 하트", [], reaction=True)
     case("phone", "turn", "[Web발신]\n3번 공개", ["REVEAL 3"])
     case("phone", "turn", "３번 공개", ["REVEAL 3"])
     case("phone", "turn", "2,4 확인", ["VIEW 2 4"])

@@ -51,6 +51,8 @@ def mismatches(name: str, result: ReplyResult) -> list[str]:
     """What differs between the parse of ``name`` and its expectation (empty: all good)."""
     spec = MANIFEST[name]
     problems = []
+    if bool(spec.get("reaction")) != result.reaction:
+        problems.append(f"phone reaction recognised: {result.reaction}")
     got = [u.text for u in result.understood]
     if got != spec["commands"]:
         problems.append(f"commands {got} != {spec['commands']}")
@@ -68,6 +70,9 @@ def mismatches(name: str, result: ReplyResult) -> list[str]:
         if want.get("ambiguous") and not (bad.ambiguous and all(
                 c in (bad.suggestion or "") for c in bad.candidates)):
             problems.append(f"{bad.line!r} is not asked back with every reading")
+    taken = [r.display for r in result.retracted]
+    if taken != spec.get("retracted", []):
+        problems.append(f"retracted {taken} != {spec.get('retracted', [])}")
     for line in spec.get("ignored", []):
         if line not in result.ignored:
             problems.append(f"{line!r} not listed as ignored")
