@@ -403,6 +403,8 @@ def cases() -> None:
     case("correction", "turn", "지호 고립 아니 도윤 고립", ["MAROON 5"])
     case("correction", "turn", "3번 공개... 아니 잠깐만", [], retracted=["REVEAL 3"])
     case("correction", "vote", "2번 투표. 취소", [], retracted=["VOTE 2"])
+    case("revote", "vote", "3번으로 바꿀게요", ["VOTE 3"])
+    case("revote", "vote", "제 투표 1번으로 바꿔주세요", ["VOTE 1"])
     # phone reactions (a tapback on our text) are never read
     case("reaction", "turn", '"Tortuga: 민준, 당신 차례입니다"에 좋아요 표시함', [], reaction=True)
     case("reaction", "turn", "‘3번 공개’에 하트", [], reaction=True)

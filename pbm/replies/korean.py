@@ -64,6 +64,8 @@ COMMAND_WORDS: dict[str, str] = {
     # answers
     "투표": "VOTE", "낼게": "VOTE", "낼래": "VOTE", "냅니다": "VOTE", "내기": "VOTE",
     "제출": "VOTE",
+    # "3번으로 바꿀게요": change my vote (a VOTE again replaces it until the vote closes)
+    "바꿀": "VOTE", "바꿔": "VOTE", "바꾸": "VOTE", "바꿉": "VOTE", "변경": "VOTE",
     "선택": "CHOOSE", "고를": "CHOOSE", "고르": "CHOOSE", "골라": "CHOOSE",
     "쏘기": "SHOOT", "쏠게": "SHOOT", "쏠래": "SHOOT", "쏩니다": "SHOOT", "쏴": "SHOOT",
     "쏘겠": "SHOOT", "쏜다": "SHOOT",
@@ -78,7 +80,7 @@ COMMAND_WORDS: dict[str, str] = {
     "보물 옮기기": "SHIFT",
 }
 
-_WEAK_COMMANDS = frozenset({"보트"})
+_WEAK_COMMANDS = frozenset({"보트", "바꿀", "바꿔", "바꾸", "바꿉", "변경"})
 
 #: Meta words -> the English meta keyword (the rest of the line follows it).
 META_WORDS: dict[str, str] = {
