@@ -232,8 +232,8 @@ def awaited_model(seat_view: Mapping[str, Any] | None) -> dict[str, Any] | None:
             headline = f"{caller} called {article} {vote.capitalize()}: play a Vote card."
             counted = {"ATTACK": "Cannon/Torch/Water", "BRAWL": "flags",
                        "MUTINY": "Skull/Helm"}.get(vote, "")
-            sms_head = (f"{caller} called {article} {vote.capitalize()} "
-                        f"({counted} count). Play a card:")
+            sms_head = (f"{caller} called {article} {vote.capitalize()} ({counted} count: "
+                        "the part in CAPITALS). Play a card:")
             details.append(VOTE_RULE.get(vote, ""))
             details.append("Nobody learns who played which card; 1 card from the deck is "
                            "added. You draw a new card afterwards.")

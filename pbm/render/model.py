@@ -10,6 +10,7 @@ from typing import Any
 from pbm.messages import MessageContext, MessageKind, board_content_id, board_image_key
 from pbm.render.board import awaited_model, board_model, me_model
 from pbm.render.names import HELP_FILES, SYMBOL_NAMES, format_deadline, subject_for
+from pbm.render.news import news
 from pbm.render.refusals import plain_reason
 from pbm.replies.extract import REPLY_MARKER
 from pbm.replies.menu import display_command
@@ -19,11 +20,16 @@ RECAP_SKIP = frozenset({"event.refilled", "vote.cast", "turn.started"})
 RECAP_LIMIT = 25
 
 
-def recap(events: Sequence[Mapping[str, Any]], limit: int = RECAP_LIMIT) -> dict[str, Any]:
-    """Event lines for "since your last message": text, private flag; the oldest dropped."""
-    lines = [{"text": e["text"], "private": e.get("audience") is not None,
-              "kind": e.get("kind", "")}
-             for e in events if e.get("kind") not in RECAP_SKIP]
+def recap(events: Sequence[Mapping[str, Any]], limit: int = RECAP_LIMIT,
+          reader: int | None = None, names: Mapping[int, str] | None = None,
+          explained: set[str] | None = None) -> dict[str, Any]:
+    """Event lines for "since your last message", in the reader's words
+    (``pbm.render.news``): text, private flag, the effects of cards first named; the
+    oldest dropped."""
+    kept = [e for e in events if e.get("kind") not in RECAP_SKIP]
+    lines = [{"text": n["text"], "private": n["private"], "kind": n["kind"],
+              "cards": n["cards"], "priority": n["priority"]}
+             for n in news(kept, reader, names or {}, explained=explained)]
     dropped = max(0, len(lines) - limit)
     return {"lines": lines[dropped:], "dropped": dropped}
 
@@ -122,6 +128,10 @@ def _model(ctx: MessageContext) -> dict[str, Any]:
     extra = _normalise_extra(ctx)
     reply = extra.get("reply") or {}
     result_event = extra.get("result") if ctx.kind is MessageKind.VOTE_RESULT else None
+    names = {p["seat"]: p["name"] for p in public["players"]} if public else {}
+    explained: set[str] = set()  # Event cards explained once per message (pbm.render.news)
+    outcome = _outcome(ctx, extra, names, explained)
+    outcome_seqs = {line["seq"] for line in outcome}
     if isinstance(result_event, Mapping) and result_event.get("audience") is not None:
         result_event = None
     model: dict[str, Any] = {
@@ -138,7 +148,10 @@ def _model(ctx: MessageContext) -> dict[str, Any]:
         "awaited": awaited_model(view) if ctx.kind is not MessageKind.GAME_OVER else None,
         "deadline": format_deadline(ctx.deadline, ctx.time_zone),
         "recap": recap([e for e in ctx.events if not (
-            ctx.kind is MessageKind.VOTE_RESULT and e.get("kind") == "vote.result")]),
+            ctx.kind is MessageKind.VOTE_RESULT and e.get("kind") == "vote.result")
+            and e.get("seq") not in outcome_seqs],
+            reader=ctx.seat, names=names, explained=explained),
+        "outcome": outcome,
         "vote_result": _vote_result(
             [*ctx.events, result_event] if isinstance(result_event, Mapping) else ctx.events),
         "table_talk": list(extra.get("table_talk") or []),
@@ -171,6 +184,21 @@ def _model(ctx: MessageContext) -> dict[str, Any]:
     model["headline"] = _headline(ctx, model)
     model["preview"] = _preview(model)
     return model
+
+
+def _outcome(ctx: MessageContext, extra: Mapping[str, Any], names: Mapping[int, str],
+             explained: set[str]) -> list[dict[str, Any]]:
+    """What the reader's own move did, for the answer to it (REPLY): the events of the
+    applied commands that this seat may see (``Result.events``), the reader's own first."""
+    result = extra.get("result")
+    if ctx.kind is not MessageKind.REPLY or not isinstance(result, Mapping):
+        return []
+    events = [e for e in result.get("events") or [] if isinstance(e, Mapping) and (
+        e.get("audience") is None or ctx.seat in (e.get("audience") or ()))]
+    lines = news([e for e in events if e.get("kind") not in RECAP_SKIP or (
+        e.get("kind") == "vote.cast" and e.get("audience") is not None)],
+        ctx.seat, names, explained=explained)
+    return sorted(lines, key=lambda line: line["priority"])
 
 
 def _folded_notes(extra: Mapping[str, Any], view: Mapping[str, Any] | None) -> list[str]:

@@ -33,7 +33,7 @@ def _sms_options(menu: Sequence[MenuOption], width: int | None, collapse: bool,
             arg = option.display.split(" ", 1)[1] if " " in option.display else ""
             if verb == "VOTE" and hand is not None:
                 arg = hand.get(option.number, arg)
-            if width is not None:
+            elif width is not None:
                 arg = short_name(arg, width)
             items.append(f"{option.number}={arg}")
         if verb == "CHOOSE":
@@ -71,6 +71,36 @@ def _sms_options(menu: Sequence[MenuOption], width: int | None, collapse: bool,
     return " ".join(items)
 
 
+#: At most this many news lines at the top of one SMS (the most important first).
+SMS_NEWS_LINES = 4
+
+
+def _news_parts(lines: Sequence[Mapping[str, Any]], talk: Sequence[Mapping[str, Any]] = (),
+                limit: int = SMS_NEWS_LINES) -> tuple[list[list[str]], list[int], list[int]]:
+    """SMS parts for news ``lines`` (``pbm.render.news``) and relayed table talk, in
+    their own order, and the order to fit them in: what the reader's move did and what
+    happened to the reader first, then table talk, votes, the rest; newer before older.
+    Each line comes with its card's effect when that fits, else alone, else not at all."""
+    ranked: list[tuple[tuple[int, int], list[str]]] = []
+    for i, line in enumerate(lines):
+        text = to_gsm7(str(line["text"]))
+        effects = " ".join(f"({to_gsm7(c)})" for c in line.get("cards") or [])
+        alts = [f"{text} {effects}", text, ""] if effects else [text, ""]
+        ranked.append(((int(line["priority"]) if int(line["priority"]) < 2 else
+                       int(line["priority"]) + 1, -i), alts))
+    for j, said in enumerate(talk):
+        who = short_name(to_gsm7(str(said.get("name") or "A player")), 12)
+        text = to_gsm7(str(said.get("text") or ""))
+        alts = [f'{who} says: "{text}"', f'{who} says: "{text[:60].rstrip()}..."', ""] \
+            if len(text) > 60 else [f'{who} says: "{text}"', ""]
+        ranked.append(((2, -j), alts))
+    if len(ranked) > limit:
+        order = sorted(range(len(ranked)), key=lambda k: ranked[k][0])[:limit]
+        ranked = [ranked[k] for k in sorted(order)]
+    priority = sorted(range(len(ranked)), key=lambda k: ranked[k][0])
+    return [alts for _, alts in ranked], priority, [rank[0] for rank, _ in ranked]
+
+
 def _sms_awaited(model: Mapping[str, Any], head: str) -> str:
     awaited = model["awaited"]
     deadline = model["deadline"]
@@ -85,15 +115,21 @@ def _sms_awaited(model: Mapping[str, Any], head: str) -> str:
         "Reply " + _sms_options(menu, 6, True, hand),
         "Reply STATUS for your options.",
     ]
+    news, news_order, news_rank = _news_parts(model["recap"]["lines"], model["table_talk"])
     parts = [
         [head],
+        *news,
         [awaited["sms_head"], awaited["sms_head"][:60]],
         options,
         [info, info[:80], ""],
         by,
-        ["STATUS=full picture", "STATUS=all"],
+        ["NEWS/STATUS=more" if news else "STATUS=full picture", "STATUS=all"],
     ]
-    return fit_sms(parts, priority=(0, 5, 1, 4, 2, 3))
+    n = len(news)
+    urgent = [1 + k for k in news_order if news_rank[k] < 3]  # the reader's own, talk
+    priority = (0, n + 5, n + 1, n + 4, n + 2, *urgent, n + 3,
+                *[1 + k for k in news_order if news_rank[k] >= 3])
+    return fit_sms(parts, priority=priority)
 
 
 def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
@@ -141,9 +177,6 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
         if kind in (MessageKind.REMINDER, MessageKind.FINAL_WARNING) and extra.get(
                 "if_silent_sms"):  # what is played for this decision if no reply comes
             prefix += f" No reply = {extra['if_silent_sms']}."
-        talk = model["table_talk"]
-        if talk:
-            prefix = (prefix + f" {len(talk)} new SAY msg(s).").strip()
         if model["folded"]:
             prefix = (" ".join(model["folded"]) + " " + prefix).strip()
         return _sms_awaited(model, f"{head} {prefix}".strip())
@@ -184,15 +217,18 @@ SMS_RANK = {"CAPTAIN": "Capt", "FIRST_MATE": "1stMate", "CABIN_BOY": "CabinBoy",
 SMS_STATUS_PARTS = 2  # STATUS by SMS: at most this many messages of 2 segments each
 
 
-def sms_card(card: Mapping[str, Any], section: str | None = None) -> str:
+def sms_card(card: Mapping[str, Any], section: str | None = None,
+             mark: str | None = None) -> str:
     """A Vote card's symbols for SMS: one section (``Cannon+Torch``) or all three
-    (``Cannon/Brit/Skull``: top, middle, bottom)."""
+    (``Cannon/Brit/Skull``: top, middle, bottom), the section ``mark`` (the one a vote
+    counts) in capitals (``TORCH/Brit/Skull``)."""
     def one(symbols: Sequence[str]) -> str:
         return "+".join(SMS_SYMBOL.get(x, x) for x in symbols) or "blank"
 
     if section is not None:
         return one(card[section])
-    return "/".join(one(card[part]) for part in ("top", "middle", "bottom"))
+    return "/".join(one(card[part]).upper() if part == mark else one(card[part])
+                    for part in ("top", "middle", "bottom"))
 
 
 def _sms_person(public: Mapping[str, Any], seat: int, me: int | None, width: int,
@@ -277,7 +313,7 @@ def _vote_hand(model: Mapping[str, Any]) -> dict[int, str] | None:
     if not awaited or not model["me"] or not awaited.get("vote"):
         return None
     section = VOTE_SECTION.get(awaited["vote"], "top")
-    return {c["number"]: sms_card(c["sections"], section) for c in model["me"]["hand"]}
+    return {c["number"]: sms_card(c["sections"], mark=section) for c in model["me"]["hand"]}
 
 
 def sms_help(topic: str) -> str:
@@ -336,6 +372,9 @@ def _sms_reply(model: Mapping[str, Any], head: str, hint: bool = True) -> str:
         parts.append([f"You saw {cards} (only you know)."])
     if model["done"]:
         parts.append(["Done: " + "; ".join(model["done"]) + "."])
+    outcome, outcome_order, _ = _news_parts(model["outcome"], limit=6)
+    first_outcome = len(parts)
+    parts += outcome
     for item in model["rejected"][:1]:
         reason = str(item["reason"]).rstrip(".")
         parts.append([f"Not done: {item['command']}: {reason}.",
@@ -361,4 +400,13 @@ def _sms_reply(model: Mapping[str, Any], head: str, hint: bool = True) -> str:
         parts.append(options)
     if hint:
         parts.append(["HELP=how to reply", ""])
-    return fit_sms(parts)
+    if not outcome:
+        return fit_sms(parts)
+    # what the move did comes right after the rest that must be said (done, not done, the
+    # menu still awaited), the reader's own lines first; the HELP hint last
+    others = [i for i in range(len(parts))
+              if not first_outcome <= i < first_outcome + len(outcome)]
+    main, last = others[:-1] if hint else others, others[-1:] if hint else []
+    return fit_sms(parts, priority=[*main[:first_outcome],
+                                    *[first_outcome + k for k in outcome_order],
+                                    *main[first_outcome:], *last])
