@@ -87,10 +87,16 @@ def _write_reply(session: Session, game: Any, seat: Any, player: Any, row: Any, 
         public = [e for e in outbox.events_for(session, game.id, seat.seat_index, limit=None)
                   if e.audience is None]
         events = public[-15:]
+    # What the move did is said in this answer (``pbm.render``: "outcome"): the seat is
+    # told those events, and its next message does not say them again.
+    said = {e.get("seq") for e in (outcome.result or {}).get("events") or []}
+    announced = [e for e in outbox.events_for(session, game.id, seat.seat_index,
+                                              after=seat.last_event_seq, limit=None)
+                 if e.seq in said] if said and not outcome.log else []
     outbox.notify(session, game, seat, player, MessageKind.REPLY, now=now, state=state,
                   dedupe=f"g{game.id}:s{seat.seat_index}:reply:in{row.id}{suffix}",
                   deadline=deadlines[0].due_at if deadlines else None, extra=extra,
-                  events=events)
+                  events=events, announced=announced)
 
 
 def _ask_to_answer_the_game(session: Session, sender: str, now: datetime) -> None:

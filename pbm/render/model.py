@@ -10,7 +10,7 @@ from typing import Any
 from pbm.messages import MessageContext, MessageKind, board_content_id, board_image_key
 from pbm.render.board import awaited_model, board_model, me_model
 from pbm.render.names import HELP_FILES, SYMBOL_NAMES, format_deadline, subject_for
-from pbm.render.news import news
+from pbm.render.news import all_cards_lines, card_line, news
 from pbm.render.refusals import plain_reason
 from pbm.replies.extract import REPLY_MARKER
 from pbm.replies.menu import display_command
@@ -28,7 +28,7 @@ def recap(events: Sequence[Mapping[str, Any]], limit: int = RECAP_LIMIT,
     oldest dropped."""
     kept = [e for e in events if e.get("kind") not in RECAP_SKIP]
     lines = [{"text": n["text"], "private": n["private"], "kind": n["kind"],
-              "cards": n["cards"], "priority": n["priority"]}
+              "cards": n["cards"], "priority": n["priority"], "seq": n["seq"]}
              for n in news(kept, reader, names or {}, explained=explained)]
     dropped = max(0, len(lines) - limit)
     return {"lines": lines[dropped:], "dropped": dropped}
@@ -55,7 +55,7 @@ _OPTIONAL_EXTRA = (
     "inviter", "message", "respond_by", "reason", "policy", "paused", "paused_hours",
     "new_name", "briefing", "you_were_replaced", "aborted", "headline", "invitation", "who",
     "played", "help", "log", "reply", "done", "rejected", "table_talk", "reply_to", "result",
-    "started", "you", "answers", "read_as", "timed_out", "timed_out_secret",
+    "started", "you", "answers", "read_as", "timed_out", "timed_out_secret", "headline_seq",
 )
 
 
@@ -166,6 +166,7 @@ def _model(ctx: MessageContext) -> dict[str, Any]:
         "help": extra.get("help"),
         "help_file": None if extra.get("help") is None
         else HELP_FILES.get(str(extra["help"]).upper(), "general"),
+        "help_cards": help_cards(extra.get("help")),
         "show_log": bool(extra.get("log")),
         "reply_to": extra.get("reply_to"),
         "played": display_command(str(extra["played"]), view) if extra.get("played") else None,
@@ -184,6 +185,21 @@ def _model(ctx: MessageContext) -> dict[str, Any]:
     model["headline"] = _headline(ctx, model)
     model["preview"] = _preview(model)
     return model
+
+
+def help_cards(topic: Any) -> list[str]:
+    """The Event card effects a HELP asks for: all of them (HELP CARDS / EVENTS), or the one
+    card named (HELP ALBATROSS, HELP black spot); from the engine's card table."""
+    if topic is None:
+        return []
+    topic = str(topic).strip()
+    if topic.upper() in ("CARDS", "EVENTS", "CARD", "EVENT"):
+        return all_cards_lines()
+    if topic.upper() in HELP_FILES:  # a command word (HELP ATLANTIS is also a card)
+        line = card_line(topic) if topic.upper() == "ATLANTIS" else ""
+        return [line] if line else []
+    line = card_line(topic)
+    return [line] if line else []
 
 
 def _outcome(ctx: MessageContext, extra: Mapping[str, Any], names: Mapping[int, str],
@@ -247,6 +263,11 @@ def _headline(ctx: MessageContext, m: Mapping[str, Any]) -> str:
     if kind is MessageKind.STATUS:
         return "Nothing is awaited from you right now"
     if kind is MessageKind.NOTICE:
+        said = [line for line in m["recap"]["lines"]
+                if extra.get("headline_seq") is not None
+                and line["seq"] == extra["headline_seq"]]
+        if said:  # the event in the reader's words (``pbm.render.news``)
+            return str(said[0]["text"]).rstrip(".")
         if extra.get("headline"):
             return str(extra["headline"])
         return m["recap"]["lines"][-1]["text"] if m["recap"]["lines"] else "News from your game"

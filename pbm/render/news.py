@@ -163,6 +163,14 @@ def voice(event: Mapping[str, Any], reader: int | None, names: Mapping[int, str]
         if giver == reader:
             return MINE, f"You gave the {title} to {_name(names, target, reader)}."
         return OTHER, text
+    if kind == "vote.called" and isinstance(data.get("caller"), int):
+        caller = data["caller"]
+        who = ", ".join(_name(names, p, reader) for p in data.get("participants") or []) \
+            or "nobody"
+        vote = str(data.get("vote", "")).capitalize()
+        article = "an" if vote == "Attack" else "a"
+        return (MINE if caller == reader else VOTE), \
+            f"{_cap(_name(names, caller, reader))} called {article} {vote}; voting: {who}."
     if kind == "vote.result":
         caller = data.get("caller")
         prio = VOTE

@@ -9,7 +9,7 @@ from typing import Any
 from pbm.messages import MessageContext, MessageKind
 from pbm.render.email import TEMPLATES
 from pbm.render.gsm7 import SMS_MAX_SEPTETS, fit_sms, gsm7_septets, relay_sms, to_gsm7
-from pbm.render.model import RECAP_SKIP
+from pbm.render.model import RECAP_SKIP, help_cards
 from pbm.render.names import HELP_FILES, VOTE_SECTION, short_game, short_name, title_label
 from pbm.replies.menu import MenuOption
 
@@ -200,8 +200,14 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
             everyone = "Teams: " + ", ".join(
                 f"{short_name(x['name'], 8)} {x['loyalty'][0]}" for x in board["loyalties"])
         return fit_sms([[head], [result], [you], [everyone, ""], ["Thanks for playing!", ""]])
-    if kind is MessageKind.VOTE_RESULT and model["vote_result"]:
-        return fit_sms([[head], [model["vote_result"]["text"]], ["STATUS=full picture", ""]])
+    if kind in (MessageKind.VOTE_RESULT, MessageKind.NOTICE):
+        first = model["vote_result"]["text"] if kind is MessageKind.VOTE_RESULT and \
+            model["vote_result"] else model["headline"].rstrip(".") + "."
+        lines = [line for line in model["recap"]["lines"] if line["text"] != first]
+        news, order, _ = _news_parts(lines, model["table_talk"])
+        return fit_sms([[head], [first], *news, ["NEWS/STATUS=more" if news else
+                                                 "STATUS=full picture", ""]],
+                       priority=[0, 1, len(news) + 2, *[2 + k for k in order]])
     if kind is MessageKind.STATUS:
         return fit_sms([[head], ["Nothing is awaited from you now."],
                         [f"You are {me['where']}." if me else ""], ["LOG=recent history", ""]])
@@ -316,8 +322,23 @@ def _vote_hand(model: Mapping[str, Any]) -> dict[int, str] | None:
     return {c["number"]: sms_card(c["sections"], mark=section) for c in model["me"]["hand"]}
 
 
+def sms_help_texts(topic: str) -> list[str]:
+    """The SMS help for ``topic``: one text, or two for HELP CARDS (the card commands,
+    then every card's name and how to have one explained)."""
+    cards = help_cards(topic)
+    if len(cards) > 1:
+        names = ", ".join(line.split(":", 1)[0] for line in cards)
+        return [sms_help(topic), f"Event cards: {names}. Reply HELP and a card's name for "
+                                 "what it does, e.g. HELP ALBATROSS."]
+    return [sms_help(topic)]
+
+
 def sms_help(topic: str) -> str:
-    """The short SMS help for ``topic`` ("" for the general help)."""
+    """The short SMS help for ``topic`` ("" for the general help); a card's name gives
+    that card's effect (HELP ALBATROSS, from the engine's card table)."""
+    cards = help_cards(topic)
+    if len(cards) == 1:
+        return f"{to_gsm7(cards[0])} HELP CARDS=all cards"
     name = HELP_FILES.get(topic.upper(), "general")
     return (TEMPLATES / "help" / "sms" / f"{name}.txt").read_text(encoding="utf-8").strip()
 
@@ -354,7 +375,7 @@ def _sms_messages(ctx: MessageContext, model: Mapping[str, Any]) -> list[str]:
         if model["done"] or model["rejected"] or reply["not_understood"]:
             out.append(_sms_reply(model, head, hint=False))
         if model["help"] is not None:
-            out.append(fit_sms([[head], [sms_help(str(model["help"]))]]))
+            out += [fit_sms([[head], [text]]) for text in sms_help_texts(str(model["help"]))]
         if model["show_log"]:
             out += _sms_log(model, head)
         return out[:SMS_STATUS_PARTS + 1]
@@ -366,7 +387,8 @@ def _sms_reply(model: Mapping[str, Any], head: str, hint: bool = True) -> str:
     parts: list[list[str]] = [[head]]
     for answer in model["answers"]:
         parts.append([answer, answer[:150].rsplit(" ", 1)[0] + "..."])
-    seen = model["viewed"]
+    seen = model["viewed"] if not any(
+        line["kind"] == "event.viewed" for line in model["outcome"]) else []
     if seen:
         cards = ", ".join(f"{c['position']}={c['title']}" for c in seen)
         parts.append([f"You saw {cards} (only you know)."])

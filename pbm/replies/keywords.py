@@ -174,8 +174,8 @@ def _meta(line: str, head: str, rest: list[str]) -> Meta | NotUnderstood:
             if tok in META:
                 topic = META[tok]
                 break
-            if tok not in FILLER:
-                topic = tok.upper()
+            if tok not in FILLER:  # a card's name may take words: HELP black spot
+                topic = " ".join(rest[rest.index(tok):]).upper()
                 break
         return Meta(line, "HELP", topic)
     if name == "STOP" and rest and not all(t in FILLER for t in rest):
