@@ -156,8 +156,14 @@ def me_model(seat_view: Mapping[str, Any]) -> dict[str, Any]:
     n = len(public["players"])
     loyalty = seat_view["loyalty"]
     team_note = ""
+    other_team = ""
     if n == 2:
-        team_note = "In a 2-player game each of you knows the other's team."
+        other = next((p for p in public["players"] if p["seat"] != seat_view["seat"]), None)
+        theirs = {"BRITISH": "FRENCH", "FRENCH": "BRITISH"}.get(loyalty, "")
+        if other is not None and theirs:
+            other_team = f"{other['name']} is {TEAM_NAMES.get(theirs, theirs)}."
+        team_note = "In a 2-player game each of you knows the other's team" + (
+            f": {other_team}" if other_team else ".")
     return {
         "seat": seat_view["seat"],
         "number": seat_view["seat"] + 1,
@@ -166,6 +172,7 @@ def me_model(seat_view: Mapping[str, Any]) -> dict[str, Any]:
         "loyalty_name": TEAM_NAMES.get(loyalty, loyalty),
         "loyalty_text": _LOYALTY_TEXT.get(loyalty, loyalty),
         "team_note": team_note,
+        "other_team": other_team,
         "hand": hand,
         "peeks": [{"position": int(p), "title": title_label(t)}
                   for p, t in sorted(seat_view["peeks"].items(), key=lambda kv: int(kv[0]))],

@@ -45,7 +45,7 @@ def _vote_result(events: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
                 "outcome": str(data.get("outcome", "")).lower(),
                 "symbols": [SYMBOL_NAMES.get(s, s) for s in data.get("symbols") or []],
                 "counts": {SYMBOL_NAMES.get(k, k): v for k, v in sorted(counts.items())},
-                "cards": list(data.get("cards") or []),
+                "cards": list(data.get("cards") or data.get("revealed") or []),
             }
     return None
 
@@ -146,7 +146,7 @@ def _model(ctx: MessageContext) -> dict[str, Any]:
         if public else None,
         "me": me_model(view) if view else None,
         "awaited": awaited_model(view) if ctx.kind is not MessageKind.GAME_OVER else None,
-        "deadline": format_deadline(ctx.deadline, ctx.time_zone),
+        "deadline": format_deadline(ctx.deadline, ctx.time_zone, ctx.now),
         "recap": recap([e for e in ctx.events if not (
             ctx.kind is MessageKind.VOTE_RESULT and e.get("kind") == "vote.result")
             and e.get("seq") not in outcome_seqs],
@@ -240,7 +240,7 @@ def _preview(model: Mapping[str, Any]) -> str:
         needed = str(awaited["headline"]).rstrip(".")
         if needed not in headline:  # an answer or a notice: then what is still needed
             headline = f"{headline}. {needed}"
-        return f"{headline} by {deadline['short']}" if deadline else headline
+        return f"{headline}. {deadline['sentence'].rstrip('.')}" if deadline else headline
     return headline
 
 

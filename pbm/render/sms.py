@@ -16,11 +16,26 @@ from pbm.replies.menu import MenuOption
 _BY_ARGUMENT_VERBS = ("VOTE", "CHOOSE", "SHOOT", "GIVE")
 
 
+#: Optional decisions: offered after the menu by their word, never numbered into it.
+OPTIONAL_VERBS = frozenset({"ATLANTIS"})
+
+
 def _sms_options(menu: Sequence[MenuOption], width: int | None, collapse: bool,
                  hand: Mapping[int, str] | None = None) -> str:
     """The menu for an SMS: ``1=VIEW _ _ 2=REVEAL _ ...``, or ``SHOOT: 1=Ann 3=Cleo`` when
     every option is one verb picked by number; names cut to ``width``; with ``collapse``
-    long lists of targets become one template (``MAROON name``)."""
+    long lists of targets become one template (``MAROON name``). An optional decision
+    (ATLANTIS) is never numbered among them: it follows as ``Or ATLANTIS (optional)``."""
+    optional = [o for o in menu if o.verb in OPTIONAL_VERBS]
+    menu = [o for o in menu if o.verb not in OPTIONAL_VERBS]
+    if not menu:
+        return " ".join(f"{o.verb} (optional)" for o in optional)
+    tail = "".join(f" Or {o.verb} (optional)." for o in optional)
+    return _sms_menu(menu, width, collapse, hand) + tail
+
+
+def _sms_menu(menu: Sequence[MenuOption], width: int | None, collapse: bool,
+              hand: Mapping[int, str] | None = None) -> str:
     plain = [o for o in menu if not o.is_template]
     verbs = {o.verb for o in plain}
     if plain and len(verbs) == 1 and next(iter(verbs)) in _BY_ARGUMENT_VERBS:
@@ -104,7 +119,7 @@ def _news_parts(lines: Sequence[Mapping[str, Any]], talk: Sequence[Mapping[str, 
 def _sms_awaited(model: Mapping[str, Any], head: str) -> str:
     awaited = model["awaited"]
     deadline = model["deadline"]
-    by = [f"By {deadline['short']}.", ""] if deadline else [""]
+    by = [deadline["sentence"], f"By {deadline['short']}.", ""] if deadline else [""]
     menu = awaited["menu"]
     hand = _vote_hand(model)
     info = awaited["sms_info"]
@@ -127,7 +142,7 @@ def _sms_awaited(model: Mapping[str, Any], head: str) -> str:
     ]
     n = len(news)
     urgent = [1 + k for k in news_order if news_rank[k] < 3]  # the reader's own, talk
-    priority = (0, n + 5, n + 1, n + 4, n + 2, *urgent, n + 3,
+    priority = (0, n + 5, n + 1, n + 2, n + 4, *urgent, n + 3,
                 *[1 + k for k in news_order if news_rank[k] >= 3])
     return fit_sms(parts, priority=priority)
 
@@ -172,8 +187,8 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
                   MessageKind.RESUMED: "Game resumed.",
                   MessageKind.SEAT_REPLACED: f"You took over seat {me['number']}, you are "
                   f"{me['loyalty_name']}." if me else "You took over a seat.",
-                  MessageKind.GAME_STARTED: f"Game on! You are {me['loyalty_name']}."
-                  if me else "Game on!"}.get(kind, "")
+                  MessageKind.GAME_STARTED: _sms_start(me) if me else "Game on!",
+                  }.get(kind, "")
         if kind in (MessageKind.REMINDER, MessageKind.FINAL_WARNING) and extra.get(
                 "if_silent_sms"):  # what is played for this decision if no reply comes
             prefix += f" No reply = {extra['if_silent_sms']}."
@@ -181,25 +196,15 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
             prefix = (" ".join(model["folded"]) + " " + prefix).strip()
         return _sms_awaited(model, f"{head} {prefix}".strip())
     if kind is MessageKind.GAME_STARTED and me:
-        return fit_sms([[f"{head} game on! You are {me['loyalty_name']}, {me['where']}."],
-                        ["Reply STATUS for the board."]])
+        return fit_sms([[f"{head} {_sms_start(me)}"], [f"You are {me['where']}."],
+                        ["Reply STATUS for the board.", "STATUS=board"]])
     if kind is MessageKind.TIMED_OUT:
         if model["played"]:
             return fit_sms([[head], [f"time ran out, {model['played']} was played for you."],
                             ["STATUS=full picture", ""]])
         return fit_sms([[head], ["time ran out; the game is paused."]])
     if kind is MessageKind.GAME_OVER:
-        board = model["board"]
-        score = board["score"] if board else None
-        result = model["headline"]
-        if score:
-            result += f", British {score['british']} French {score['french']}."
-        you = f"You were {me['loyalty_name']}." if me else ""
-        everyone = ""
-        if board and board["loyalties"]:
-            everyone = "Teams: " + ", ".join(
-                f"{short_name(x['name'], 8)} {x['loyalty'][0]}" for x in board["loyalties"])
-        return fit_sms([[head], [result], [you], [everyone, ""], ["Thanks for playing!", ""]])
+        return _sms_game_over(model, head)
     if kind in (MessageKind.VOTE_RESULT, MessageKind.NOTICE):
         first = model["vote_result"]["text"] if kind is MessageKind.VOTE_RESULT and \
             model["vote_result"] else model["headline"].rstrip(".") + "."
@@ -212,6 +217,41 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
         return fit_sms([[head], ["Nothing is awaited from you now."],
                         [f"You are {me['where']}." if me else ""], ["LOG=recent history", ""]])
     return fit_sms([[head], [model["headline"]], ["STATUS=full picture", ""]])
+
+
+def _sms_start(me: Mapping[str, Any]) -> str:
+    """The game-start news: the seat's team (and, with 2 players, the other's) and its
+    Vote cards, whole (top/middle/bottom)."""
+    hand = " ".join(f"{c['number']}={sms_card(c['sections'])}" for c in me["hand"])
+    other = f" {me['other_team']}" if me.get("other_team") else ""
+    cards = f" Vote cards (top/mid/bottom): {hand}." if hand else ""
+    return f"Game on! You are {me['loyalty_name']}.{other}{cards}"
+
+
+def _sms_game_over(model: Mapping[str, Any], head: str) -> str:
+    """Game over by SMS: the result, the score, every loyalty unmasked, the winners named,
+    the reader's own fate."""
+    board = model["board"]
+    me = model["me"]
+    score = board["score"] if board else None
+    result = model["headline"].rstrip(".") + "."
+    scored = f"British {score['british']}, French {score['french']}." if score else ""
+    loyalties = board["loyalties"] if board and board["loyalties"] else []
+    winners = [x for x in loyalties if x["won"]]
+    won = ""
+    if me and loyalties:
+        mine = next((x for x in loyalties if x["you"]), None)
+        if mine is not None:
+            won = f"You were {mine['loyalty']}: you {'won' if mine['won'] else 'lost'}."
+    elif me:
+        won = f"You were {me['loyalty_name']}."
+    names = ", ".join(x["name"] for x in winners)
+    winners_line = f"Winners: {names}." if names else ""
+    teams = [", ".join(f"{short_name(x['name'], w)} {x['loyalty']}" for x in loyalties)
+             for w in (20, 10, 6)] if loyalties else [""]
+    return fit_sms([[head], [result], [scored, ""], [won], [winners_line, ""],
+                    [f"Teams: {t}." for t in teams if t] + [""],
+                    ["Thanks for playing!", ""]], priority=(0, 1, 3, 5, 4, 2, 6))
 
 
 # ------------------------------------------------------------------ SMS: STATUS, HELP, LOG
@@ -231,9 +271,14 @@ def sms_card(card: Mapping[str, Any], section: str | None = None,
     def one(symbols: Sequence[str]) -> str:
         return "+".join(SMS_SYMBOL.get(x, x) for x in symbols) or "blank"
 
+    def few(symbols: Sequence[str]) -> str:  # a special card: 2Torch/2Fren/2Skull
+        if len(symbols) > 1 and len(set(symbols)) == 1:
+            return f"{len(symbols)}{SMS_SYMBOL.get(symbols[0], symbols[0])}"
+        return one(symbols)
+
     if section is not None:
         return one(card[section])
-    return "/".join(one(card[part]).upper() if part == mark else one(card[part])
+    return "/".join(few(card[part]).upper() if part == mark else few(card[part])
                     for part in ("top", "middle", "bottom"))
 
 
@@ -411,7 +456,9 @@ def _sms_reply(model: Mapping[str, Any], head: str, hint: bool = True) -> str:
         names = ", ".join(m["name"] for m in reply["meta"])
         parts.append([f"OK: {names}."])
     awaited = model["awaited"]
-    if awaited:
+    if awaited and awaited["kind"] == "ATLANTIS":  # optional: offered, never awaited
+        parts.append(["Nothing awaited. You may reply ATLANTIS (optional).", ""])
+    elif awaited:
         hand = _vote_hand(model)
         options = [
             "Still awaited: " + _sms_options(awaited["menu"], None, False, hand),

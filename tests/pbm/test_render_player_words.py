@@ -184,7 +184,8 @@ def test_table_talk_is_relayed_faithfully_in_ucs2_and_cut_with_a_pointer() -> No
 def test_the_email_preview_says_what_is_needed_and_by_when() -> None:
     email = render(cases()["prompt_turn"], Channel.EMAIL)
     first = email.text.splitlines()[0]
-    assert first == "Your turn: choose one action by Wed 05 Mar 13:00 EST."
+    # the deadline is a sentence of its own, never glued to the headline
+    assert first == "Your turn: choose one action. Reply by Wed 05 Mar 13:00 EST, in 44 hours."
     assert email.html is not None
     body = email.html[email.html.index("<body"):]
     preheader = re.search(r'<div class="preheader" style="display:none[^"]*">([^<&]+)', body)
