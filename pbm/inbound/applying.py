@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from sqlmodel import Session
 
 from pbm.config import get_settings
-from pbm.inbound.answering import _may_answer_idle, _Outcome, _write_reply
+from pbm.inbound.answering import _may_answer_idle, _Outcome, _write_reply, idle_fingerprint
 from pbm.inbound.mime import bounce_details
 from pbm.inbound.storage import EMAIL, _finish
 
@@ -63,9 +63,12 @@ def _apply(session: Session, row: Any, seat: Any, player: Any, now: datetime,
                        f"and {settings.say_per_hour} per hour reach the table")
     if outcome.needs_reply(parsed, seat.seat_index):
         idle = not (parsed.understood or parsed.meta)  # an answer to a reply that did nothing
-        if not idle or _may_answer_idle(session, game, player, row, now):
+        mode = _may_answer_idle(session, game, player, row, now, idle_fingerprint(parsed)) \
+            if idle else "full"
+        if mode != "none":
             _write_reply(session, game, seat, player, row, parsed, outcome, now,
-                         suffix=":nu" if idle else "")
+                         suffix=f":nu-{idle_fingerprint(parsed)}" if idle else "",
+                         brief=mode == "brief")
     return _finish(session, row.id, "done", now, game_id=game.id, seat=seat.seat_index)
 
 

@@ -56,6 +56,7 @@ _OPTIONAL_EXTRA = (
     "new_name", "briefing", "you_were_replaced", "aborted", "headline", "invitation", "who",
     "played", "help", "log", "reply", "done", "rejected", "table_talk", "reply_to", "result",
     "started", "you", "answers", "read_as", "timed_out", "timed_out_secret", "headline_seq",
+    "brief",
 )
 
 
@@ -305,6 +306,8 @@ def _headline(ctx: MessageContext, m: Mapping[str, Any]) -> str:
                 f"card {c['position']}: {c['title']}" for c in m["viewed"])
         if m["done"]:
             return "Done: " + "; ".join(m["done"])
+        if extra.get("brief"):
+            return "Still not understood: nothing was changed"
         if m["rejected"] or m["reply"]["not_understood"]:
             return "Nothing was changed"
         return "Your reply"

@@ -429,6 +429,10 @@ def _sms_messages(ctx: MessageContext, model: Mapping[str, Any]) -> list[str]:
 
 def _sms_reply(model: Mapping[str, Any], head: str, hint: bool = True) -> str:
     reply = model["reply"]
+    if model["extra"].get("brief"):  # many replies that did nothing: a short answer
+        return fit_sms([[head], ["Not understood, nothing changed."],
+                        ["Reply a number from your last menu, STATUS for it again, or HELP.",
+                         "Reply STATUS or HELP."]])
     parts: list[list[str]] = [[head]]
     for answer in model["answers"]:
         parts.append([answer, answer[:150].rsplit(" ", 1)[0] + "..."])

@@ -117,7 +117,8 @@ def test_messages_without_a_game_state_render() -> None:
 
 def test_the_email_asks_for_replies_above_the_marker_only_when_something_is_awaited() -> None:
     preview, marker = render(cases()["prompt_vote"], Channel.EMAIL).text.splitlines()[:2]
-    assert preview == "Ann called an Attack: play a Vote card. Reply by Wed 05 Mar 13:00 EST, in 44 hours."
+    assert preview == ("Ann called an Attack: play a Vote card. "
+                       "Reply by Wed 05 Mar 13:00 EST, in 44 hours.")
     assert marker == "--- Reply above this line ---"
     assert "Reply above this line" not in render(cases()["paused"], Channel.EMAIL).text
 
