@@ -110,6 +110,9 @@ def _write_reply(session: Session, game: Any, seat: Any, player: Any, row: Any, 
         extra["result"] = outcome.result
     if brief:
         extra["brief"] = True
+    last = _last_applied(session, game.id, seat.seat_index)
+    if last:
+        extra["last_applied"] = last
     events = None
     if outcome.log:
         public = [e for e in outbox.events_for(session, game.id, seat.seat_index, limit=None)
@@ -125,6 +128,15 @@ def _write_reply(session: Session, game: Any, seat: Any, player: Any, row: Any, 
                   dedupe=f"g{game.id}:s{seat.seat_index}:reply:in{row.id}{suffix}",
                   deadline=deadlines[0].due_at if deadlines else None, extra=extra,
                   events=events, announced=announced)
+
+
+def _last_applied(session: Session, game_id: int, seat: int) -> str | None:
+    """The seat's last applied command (to say that it is final when asked to undo it)."""
+    from pbm.models import CommandLog
+
+    return session.execute(sa.select(CommandLog.command).where(
+        CommandLog.game_id == game_id, CommandLog.seat == seat).order_by(
+        CommandLog.seq.desc()).limit(1)).scalar()  # type: ignore[attr-defined]
 
 
 def _ask_to_answer_the_game(session: Session, sender: str, now: datetime) -> None:

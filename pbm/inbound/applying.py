@@ -159,6 +159,10 @@ def _meta(session: Session, row: Any, game: Any, seat: Any, player: Any, meta: A
             outcome.told = outcome.told or seat.seat_index in result.notified
         else:
             outcome.reject(name, result.message)
+    elif name == "STOP" and row.channel == EMAIL and meta.line.strip().lower().startswith(
+            "cancel"):  # "cancel" in an email is not a request to stop text messages
+        outcome.reject("cancel", "a move once applied is final (no take-backs), and there "
+                       "is nothing else to cancel; to stop text messages, text STOP")
     elif name in ("STOP", "START"):
         if not player.phone:
             outcome.reject(name, "you have no phone number with us; STOP and START are "

@@ -3,6 +3,7 @@ the vote result, refusals in player words, folded notes, the headline and inbox 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -56,7 +57,7 @@ _OPTIONAL_EXTRA = (
     "new_name", "briefing", "you_were_replaced", "aborted", "headline", "invitation", "who",
     "played", "help", "log", "reply", "done", "rejected", "table_talk", "reply_to", "result",
     "started", "you", "answers", "read_as", "timed_out", "timed_out_secret", "headline_seq",
-    "brief",
+    "brief", "last_applied",
 )
 
 
@@ -182,10 +183,49 @@ def _model(ctx: MessageContext) -> dict[str, Any]:
             {**r, "reason": plain_reason(str(r["command"]), str(r["reason"]), view,
                                          model["awaited"], turn_name)}
             for r in model["rejected"]]
+    if ctx.kind is MessageKind.REPLY:
+        model["hints"] = reply_hints(model)
+        if model["hints"]:  # a hint answers the line better than a guessed command
+            model["reply"]["not_understood"] = [
+                {**n, "suggestion": None} for n in model["reply"]["not_understood"]]
+    else:
+        model["hints"] = []
     model["folded"] = _folded_notes(extra, view)
     model["headline"] = _headline(ctx, model)
     model["preview"] = _preview(model)
     return model
+
+
+_PASS = re.compile(r"\b(pass|skip|no action|nothing)\b")
+_FINAL = re.compile(r"\b(undo|cancel|take (it )?back|meant|mistake|wrong one|change (it|my)|"
+                    r"instead)\b")
+_OPTIONS = re.compile(r"\b(options?|choices|what can i|what do i|what should i|how do i|"
+                      r"what now|menu)\b")
+
+
+def reply_hints(model: Mapping[str, Any]) -> list[str]:
+    """Answers to lines a newcomer writes that are no command ("pass", "undo", "sorry I
+    meant 2", "cancel", "what are my options"): what the game allows instead."""
+    reply = model["reply"]
+    lines = [str(n.get("line", "")) for n in reply["not_understood"]]
+    lines += [str(x) for x in reply["ignored"]]
+    text = " ".join(lines).lower()
+    awaited = model["awaited"]
+    hints = []
+    if _FINAL.search(text):
+        last = model["extra"].get("last_applied")
+        applied = f"Your last move, {last}, was applied" if last else "A move once applied is"
+        hints.append(f"{applied}{' and is' if last else ''} final: the rules allow no "
+                     "take-backs." + (" Your next choice is below." if awaited else ""))
+    if _PASS.search(text):
+        hints.append("There is no passing: on your turn you take one action."
+                     if awaited and awaited["kind"] == "ACTION" else
+                     "There is no passing: answer what is awaited, or wait for your turn.")
+    if _OPTIONS.search(text) and not hints:
+        hints.append("Your options are below: reply with one of them, or its number."
+                     if awaited else "Nothing is awaited from you now; reply STATUS for "
+                     "the board.")
+    return hints
 
 
 def help_cards(topic: Any) -> list[str]:

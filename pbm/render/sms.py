@@ -451,6 +451,8 @@ def _sms_reply(model: Mapping[str, Any], head: str, hint: bool = True) -> str:
         parts.append([f"Not done: {item['command']}: {reason}.",
                       f"Not done: {item['command']}: {reason.split('. ')[-1]}.",
                       f"Not done: {item['command']}."])
+    for hint in model["hints"]:
+        parts.append([hint, ""])
     for item in reply["not_understood"][:1]:
         line = short_name(item["line"], 30)
         hint = f" Did you mean {item['suggestion']}?" if item.get("suggestion") else ""
