@@ -191,6 +191,9 @@ def _model(ctx: MessageContext) -> dict[str, Any]:
     else:
         model["hints"] = []
     model["folded"] = _folded_notes(extra, view)
+    awaited = model["awaited"]  # the Event row's cards answer REVEAL n with one tap
+    model["reveal_taps"] = bool(extra.get("reply_to") and awaited and any(
+        o.verb == "REVEAL" for o in awaited["menu"]))
     model["headline"] = _headline(ctx, model)
     model["preview"] = _preview(model)
     return model

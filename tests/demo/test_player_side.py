@@ -247,7 +247,8 @@ def test_prompt_vote_notice_and_game_over_emails_show_the_board_in_chromium(
                     # nothing sticks out: a reader never scrolls sideways, and a one-tap
                     # button stays inside the menu's box however long the name in it
                     assert page.evaluate("document.documentElement.scrollWidth") <= width
-                    outside = page.eval_on_selector_all("a.tap", """taps => taps.filter(a => {
+                    outside = page.eval_on_selector_all(
+                        "table.menu a.tap", """taps => taps.filter(a => {
                         const cell = a.closest('table').parentElement.getBoundingClientRect();
                         const box = a.getBoundingClientRect();
                         return box.left < cell.left - 1 || box.right > cell.right + 1;
