@@ -254,6 +254,14 @@ def test_prompt_vote_notice_and_game_over_emails_show_the_board_in_chromium(
                         return box.left < cell.left - 1 || box.right > cell.right + 1;
                     }).map(a => a.textContent)""")
                     assert outside == [], (name, width, outside)
+                    if name == "game_over":  # the chart's labels read on a phone
+                        from pbm.unmasking import CHART_LABEL_PX
+
+                        natural, shown = page.eval_on_selector(
+                            'img[alt^="Treasure per team"]',
+                            "img => [img.naturalWidth, img.getBoundingClientRect().width]")
+                        assert natural > 0
+                        assert CHART_LABEL_PX * shown / natural >= 11, (width, shown)
                     page.screenshot(path=str(out / f"{name}-{width}.png"), full_page=True)
                     page.close()
         finally:
@@ -265,3 +273,4 @@ def test_prompt_vote_notice_and_game_over_emails_show_the_board_in_chromium(
     if os.environ.get("PBM_UPDATE_DOCS") and docs.is_dir():  # the README's pictures
         shutil.copyfile(out / "prompt-1200.png", docs / "prompt-desktop.png")
         shutil.copyfile(out / "prompt-390.png", docs / "prompt-phone.png")
+        shutil.copyfile(out / "game_over-390.png", docs / "game-over-phone.png")
