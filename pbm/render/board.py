@@ -255,6 +255,11 @@ def awaited_model(seat_view: Mapping[str, Any] | None) -> dict[str, Any] | None:
             if known:
                 details.append("You have seen: " + ", ".join(known) + ".")
                 sms_info = "You saw " + ", ".join(known) + "."
+        elif kind == "LETTER_OF_MARQUE" and not any(o.verb == "MARQUE" for o in menu):
+            # nobody on Tortuga or in a rowboat: the menu offers no move, say so
+            headline = ("You revealed a Letter of Marque: nobody is on Tortuga or in a "
+                        "rowboat to move now, so SAVE it for a later turn.")
+            sms_head = "Letter of Marque: nobody to move now; SAVE it."
         elif kind == "LETTER_OF_MARQUE":
             headline = ("You revealed a Letter of Marque: move a player from Tortuga or a "
                         "rowboat to the back of a ship now, or SAVE it for a later turn.")

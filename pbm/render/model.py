@@ -81,6 +81,7 @@ def _normalise_extra(ctx: MessageContext) -> dict[str, Any]:
     if extra.get("respond_by_hours"):
         extra["respond_by"] = _hours_text(extra["respond_by_hours"])
     extra["paused_for"] = _hours_text(extra["paused_hours"]) if extra.get("paused_hours") else None
+    extra["grace"] = _hours_text(extra["grace_hours"]) if extra.get("grace_hours") else None
     if extra.get("you") is None:
         extra["you"] = True
     result = extra.get("result")
@@ -149,6 +150,7 @@ def _model(ctx: MessageContext) -> dict[str, Any]:
         "me": me_model(view) if view else None,
         "awaited": awaited_model(view) if ctx.kind is not MessageKind.GAME_OVER else None,
         "deadline": format_deadline(ctx.deadline, ctx.time_zone, ctx.now),
+        "time_zone": ctx.time_zone,
         "recap": recap([e for e in ctx.events if not (
             ctx.kind is MessageKind.VOTE_RESULT and e.get("kind") == "vote.result")
             and e.get("seq") not in outcome_seqs],

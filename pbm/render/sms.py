@@ -167,6 +167,8 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
             [f"{again}Tortuga 1667 by text: {who} to game {game}{size}."],
             ["Reply JOIN to play or DECLINE."],
             [f"Answer by {deadline['short']}." if deadline else ""],
+            [f"Times are {model['time_zone']}: ZONE city changes it.",
+             "ZONE city sets your time.", ""],
             ["HELP for how to play.", ""],
         ])
     if kind is MessageKind.TABLE_TALK:
