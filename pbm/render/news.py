@@ -163,6 +163,12 @@ def voice(event: Mapping[str, Any], reader: int | None, names: Mapping[int, str]
         if giver == reader:
             return MINE, f"You gave the {title} to {_name(names, target, reader)}."
         return OTHER, text
+    if kind == "timeout.played" and mine:  # "Anne ran out of time: they looked at..."
+        rest = text.split(" ran out of time", 1)[-1]
+        for third, second in ((" they ", " you "), (" their ", " your "),
+                              (" them", " you")):
+            rest = rest.replace(third, second)
+        return TO_YOU, "You ran out of time" + rest
     if kind == "vote.called" and isinstance(data.get("caller"), int):
         caller = data["caller"]
         who = ", ".join(_name(names, p, reader) for p in data.get("participants") or []) \
