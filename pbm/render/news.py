@@ -162,6 +162,8 @@ def voice(event: Mapping[str, Any], reader: int | None, names: Mapping[int, str]
             return TO_YOU, f"{_cap(_name(names, giver, reader))} gave you the {title}."
         if giver == reader:
             return MINE, f"You gave the {title} to {_name(names, target, reader)}."
+        if giver == target:
+            return OTHER, f"{_cap(_name(names, giver, reader))} kept the {title}."
         return OTHER, text
     if kind == "timeout.played" and mine:  # "Anne ran out of time: they looked at..."
         rest = text.split(" ran out of time", 1)[-1]

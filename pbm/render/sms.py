@@ -130,7 +130,10 @@ def _sms_awaited(model: Mapping[str, Any], head: str) -> str:
         "Reply " + _sms_options(menu, 6, True, hand),
         "Reply STATUS for your options.",
     ]
-    news, news_order, news_rank = _news_parts(model["recap"]["lines"], model["table_talk"])
+    lines = [line for line in model["recap"]["lines"] if not (  # the prompt says it
+        awaited.get("vote") and line["kind"] == "vote.called"
+        and str(line["text"]).startswith("You called"))]
+    news, news_order, news_rank = _news_parts(lines, model["table_talk"])
     parts = [
         [head],
         *news,

@@ -98,6 +98,9 @@ def test_a_gift_and_a_look_are_said_to_the_reader_not_about_them() -> None:
             "data": {"seat": 1, "target": 0, "title": "TREASURE_MAP"}}
     assert news([gift], 0, names)[0]["text"] == "Bart gave you the Treasure Map."
     assert news([gift], 0, names)[0]["cards"][0].startswith("Treasure Map: give it")
+    kept = {**gift, "text": "Bart gave the Treasure Map to Bart.",
+            "data": {"seat": 1, "target": 1, "title": "TREASURE_MAP"}}
+    assert news([kept], 0, names)[0]["text"] == "Bart kept the Treasure Map."
     looked = [{"kind": "event.viewed", "audience": None, "data": {"seat": 0},
                "text": "Anne looked at Event card(s) 1 and 3."},
               {"kind": "event.viewed", "audience": [0], "text": "You looked at ...",
