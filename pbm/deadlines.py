@@ -361,10 +361,11 @@ class SweepReport:
     paused_games: list[int] = field(default_factory=list)
     escalations: list[int] = field(default_factory=list)
     digests: list[int] = field(default_factory=list)  # outbox ids of "tell me everything"
+    started_games: list[int] = field(default_factory=list)  # every seat had joined
     errors: list[str] = field(default_factory=list)
 
     @property
     def total(self) -> int:
         return len(self.reminders) + len(self.final_warnings) + len(self.timeouts) + len(
             self.escalations
-        ) + len(self.digests)
+        ) + len(self.digests) + len(self.started_games)

@@ -311,6 +311,9 @@ class OutboundMessage(SQLModel, table=True):
     board_image_key: str | None = Field(default=None, max_length=100)
     message_id: str | None = Field(default=None, max_length=255)  # our Message-ID
     in_reply_to: str | None = Field(default=None, max_length=255)  # the thread root
+    #: the question this message put to its seat: "<stage serial>.<seat>" of the game when
+    #: it was written (None without a started game); a reply to it answers that question
+    question: str | None = Field(default=None, max_length=40)
     status: str = Field(default=OutboundStatus.PENDING, max_length=16, index=True)
     attempts: int = 0
     last_error: str | None = _text()

@@ -96,6 +96,13 @@ def new_thread_id(game_id: int, seat_index: int) -> str:
     return f"<tortuga.g{game_id}.s{seat_index}.{secrets.token_hex(6)}@{get_settings().mail_domain}>"
 
 
+def question_of(state: engine.GameState | None, seat_index: int) -> str | None:
+    """The question a message written now puts to a seat: the game's stage and the seat
+    (``"12.3"``), the same as ``state.decision_id`` while the seat is awaited. A reply to the
+    message answers this question; once the stage has moved on, it is settled."""
+    return None if state is None else f"{state.stage_serial}.{seat_index}"
+
+
 def channels_for(player: Player) -> list[Channel]:
     """The channel a player is reached on: the preferred one if it works, else the other."""
     email_ok = bool(player.email) and not player.email_failing
@@ -220,12 +227,6 @@ def _insert_once(session: Session, row: Any, unique: list[str]) -> bool:
     return True
 
 
-def _exists(session: Session, dedupe_key: str) -> bool:
-    return session.exec(
-        select(OutboundMessage.id).where(OutboundMessage.dedupe_key == dedupe_key)
-    ).first() is not None
-
-
 def player_list(session: Session, game_id: int) -> list[dict[str, Any]]:
     """[{seat, number, name}] of a game's seats, in seat order."""
     from pbm.txcache import seats_of
@@ -269,6 +270,9 @@ def notify(
     folded = _take_fold(session, game.id, seat.seat_index, kind)
     if folded:
         extra = {**folded, **(extra or {})}
+    question = question_of(state, seat.seat_index)
+    if question is not None:
+        extra = {**(extra or {}), "question": question}
     ctx = build_context(session, game, seat, player, kind, state=state, deadline=deadline,
                         extra=extra, events=events, recap=recap, now=now)
     assert game.id is not None
@@ -304,6 +308,7 @@ def notify(
             board_image_key=image_key,
             message_id=message_id,
             in_reply_to=in_reply_to,
+            question=question,
             reply_to=reply_address(seat) if channel is Channel.EMAIL else None,
             status=OutboundStatus.PENDING,
             dedupe_key=keys[channel],
@@ -439,8 +444,6 @@ def alert_admin(session: Session, game: Game | None, subject: str, text: str, *,
     Plain text on purpose: it is an operator notice, not a player message.
     """
     key = f"admin:{dedupe}"
-    if _exists(session, key):
-        return None
     name = game.name if game is not None else "-"
     row = OutboundMessage(
         game_id=game.id if game is not None else None,
@@ -453,9 +456,13 @@ def alert_admin(session: Session, game: Game | None, subject: str, text: str, *,
         dedupe_key=key,
         created_at=now,
     )
-    session.add(row)
-    session.flush()
-    return row
+    return row if insert_once(session, row) else None
+
+
+def insert_once(session: Session, row: OutboundMessage) -> bool:
+    """Add an outbox row unless one with its dedupe key exists, in one statement (two
+    transactions writing the same key at once: one row, no error); True if added."""
+    return _insert_once(session, row, ["dedupe_key"])
 
 
 def pending_outbox_ids(session: Session, *, limit: int | None = None) -> list[int]:

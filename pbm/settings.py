@@ -212,6 +212,16 @@ def _span(delta: timedelta) -> str:
 
 
 def _active_seats(session: Session, player: Player) -> list[tuple[Seat, Game]]:
+    """The player's seats in active games, each game locked (in id order, so that two
+    transactions locking several games never wait for each other in a circle): AWAY and
+    BACK move deadlines that a timeout or a reply of that game may be reading."""
+    from pbm import games
+
+    found = session.exec(
+        select(Seat.game_id).join(Game, col(Game.id) == Seat.game_id)
+        .where(Seat.player_id == player.id, col(Game.status).in_(ACTIVE))).all()
+    for game_id in sorted({int(g) for g in found}):
+        games.lock_game(session, game_id)
     return [(s, g) for s, g in session.exec(
         select(Seat, Game).join(Game, col(Game.id) == Seat.game_id)
         .where(Seat.player_id == player.id, col(Game.status).in_(ACTIVE))

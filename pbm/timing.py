@@ -81,8 +81,23 @@ def sweep_deadlines(session: Session, now: datetime, *, limit: int = 500) -> Swe
     for deadline_id in _open_deadlines_due(session, Deadline.due_at, running, now, limit):
         _guarded(session, report, deadline_id,
                  lambda d: games.handle_expired(session, d, now, report))
+    for game_id in games.games_everyone_joined(session)[:limit]:
+        _start_missed(session, report, game_id, now)
     games.send_digests(session, now, report, limit=limit)
     return report
+
+
+def _start_missed(session: Session, report: SweepReport, game_id: int, now: datetime) -> None:
+    """A game every seat joined but nobody started (a JOIN lost between two transactions,
+    a worker killed after the last JOIN): start it now."""
+    try:
+        with session.begin_nested():
+            if games.start_if_everyone_joined(session, game_id, now=now) is not None:
+                log.warning("game %s: every seat had joined; started by the sweep", game_id)
+                report.started_games.append(game_id)
+    except Exception as exc:
+        log.exception("game %s: the missed start failed", game_id)
+        report.errors.append(f"game {game_id} start: {exc}")
 
 
 def _guarded(session: Session, report: SweepReport, deadline_id: int,

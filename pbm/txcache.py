@@ -65,6 +65,17 @@ def forget(session: Session, *kinds: str) -> None:
         del entries[key]
 
 
+def forget_game(session: Session, game_id: int) -> None:
+    """Forget the rows of one game this transaction remembered (its seats, deadlines and
+    events), e.g. once its lock is taken and rows read before may be stale."""
+    entries = session.info.get(KEY)
+    if not entries:
+        return
+    for key in [k for k in entries
+                if k[0] in ("seats", "deadlines", "events") and len(k) > 1 and k[1] == game_id]:
+        del entries[key]
+
+
 def flush_pending(session: Session, model: type) -> None:
     """Flush first when rows of ``model`` wait to be inserted (a query would autoflush them;
     the memo learns about them at flush)."""
@@ -141,20 +152,22 @@ def _install() -> None:
     _installed = True
 
 
-def seats_of(session: Session, game_id: int) -> list[tuple[Any, Any]]:
-    """The game's seats with their players, in seat order (read once per transaction)."""
+def seats_of(session: Session, game_id: int, *, fresh: bool = False) -> list[tuple[Any, Any]]:
+    """The game's seats with their players, in seat order (read once per transaction;
+    ``fresh``: read now, the session's objects refreshed from the database)."""
     from sqlmodel import col, select
 
     from pbm.models import Player, Seat
 
     flush_pending(session, Seat)
-    cached = memo(session).get(("seats", game_id))
+    cached = None if fresh else memo(session).get(("seats", game_id))
     if cached is not None and all(s.player_id == p.id for s, p in cached):
         return list(cached)
     rows = session.exec(
         select(Seat, Player)
         .where(Seat.game_id == game_id, Seat.player_id == Player.id)
         .order_by(col(Seat.seat_index))
+        .execution_options(populate_existing=fresh)
     ).all()
     pairs = [(s, p) for s, p in rows]
     memo(session)[("seats", game_id)] = pairs

@@ -38,9 +38,11 @@ def story(session: Session, game_id: int) -> dict[str, Any]:
             if event.kind == "vote.called":
                 votes.append({"turn": turn, "vote": str(data["vote"]).capitalize(),
                               "caller": names[data["caller"]], "plays": [], "outcome": ""})
-            elif event.kind == "vote.cast" and "cards" in data and votes:
+            elif event.kind in ("vote.cast", "vote.changed") and "cards" in data and votes:
                 cards = " and ".join(VOTE_DECK[c].describe() for c in data["cards"])
-                votes[-1]["plays"].append(f"{names[data['seat']]} played {cards}")
+                played = f"{names[data['seat']]} played "
+                plays = [p for p in votes[-1]["plays"] if not p.startswith(played)]
+                votes[-1]["plays"] = [*plays, played + cards]  # a changed vote: the last
             elif event.kind == "vote.result" and votes:
                 votes[-1]["outcome"] = event.text
             elif event.kind in ("treasure.moved", "treasure.tortuga", "treasure.stormy"):

@@ -318,12 +318,10 @@ def _record_permanent(session: Session, row: Any, error: TransportError, now: da
 def _add_row(session: Session, now: datetime, **values: Any) -> None:
     """Insert an outbox row unless its dedupe key exists (the hook enqueues it on commit)."""
     from pbm.models import OutboundMessage
+    from pbm.outbox import insert_once
 
-    exists = session.execute(sa.select(_outbox().c.id).where(
-        _outbox().c.dedupe_key == values["dedupe_key"])).first()
-    if exists is None:
-        session.add(OutboundMessage(status="pending", attempts=0, created_at=now, **values))
-        session.flush()
+    insert_once(session, OutboundMessage(status="pending", attempts=0, created_at=now,
+                                         **values))
 
 
 def relay_candidates(session: Session, now: datetime, settings: Settings,

@@ -51,9 +51,11 @@ from pbm.games.lifecycle import (
     abort,
     create_game,
     finish,
+    games_everyone_joined,
     invite,
     respond,
     start,
+    start_if_everyone_joined,
 )
 from pbm.games.operations import (
     SAY_LIMIT,
@@ -111,6 +113,7 @@ __all__ = [
     "extend",
     "find_seat_by_token",
     "finish",
+    "games_everyone_joined",
     "get_game",
     "handle_expired",
     "invite",
@@ -136,6 +139,7 @@ __all__ = [
     "send_digests",
     "send_reminder",
     "start",
+    "start_if_everyone_joined",
     "status",
     "submit",
     "upsert_player",

@@ -16,7 +16,16 @@ import engine
 from pbm import deadlines as timing  # deadline rows; the sweep (pbm.timing) calls games
 from pbm import settings, txcache
 from pbm.deadlines import INVITATION, TimingPolicy
-from pbm.models import CommandLog, Game, GameEvent, GameStatus, InvitationStatus, Player, Seat
+from pbm.models import (
+    CommandLog,
+    Deadline,
+    Game,
+    GameEvent,
+    GameStatus,
+    InvitationStatus,
+    Player,
+    Seat,
+)
 from pbm.txcache import seats_of as seats_of
 
 
@@ -114,10 +123,31 @@ def lock_game(session: Session, game_id: int) -> Game:
         game = waited
         commands, events = session.exec(
             select(last_command.scalar_subquery(), last_event.scalar_subquery())).one()
+    _reread_after_lock(session, game_id)
     entries[("game", game_id)] = game
     entries[("seq", "command_log", game_id)] = int(commands or 0) + 1
     entries[("seq", "game_events", game_id)] = int(events or 0) + 1
     return game
+
+
+def _reread_after_lock(session: Session, game_id: int) -> None:
+    """Read again the game's seats (with their players) and deadlines that the session read
+    before the game's lock was taken.
+
+    A reply is routed (its seat and the table's seats read) before ``lock_game``; another
+    writer may commit between that read and the lock: two JOINs at once each saw the other
+    seat still invited, and nobody started the game. Every "are all X?" question must be
+    asked of rows read under the lock. The seats come back in one statement (refreshing the
+    session's objects in place); deadlines held by the session are read again on next use."""
+    held = [obj for obj in session.identity_map.values()
+            if isinstance(obj, Seat | Deadline) and obj.game_id == game_id]
+    txcache.forget_game(session, game_id)
+    if not held:
+        return
+    for deadline in (d for d in held if isinstance(d, Deadline)):
+        session.expire(deadline)
+    if any(isinstance(s, Seat) for s in held):
+        txcache.seats_of(session, game_id, fresh=True)
 
 
 def load_state(game: Game) -> engine.GameState:

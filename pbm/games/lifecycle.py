@@ -177,6 +177,27 @@ def respond(session: Session, game_id: int, seat_index: int, *, join: bool,
                    message=f"{player.display_name} joined {game.name}")
 
 
+def games_everyone_joined(session: Session) -> list[int]:
+    """Ids of games still inviting whose every seat has joined (a start that was due and
+    did not happen: the sweep starts them, so no such game waits for ever)."""
+    not_joined = select(Seat.id).where(
+        Seat.game_id == Game.id, Seat.invitation_status != InvitationStatus.JOINED).exists()
+    return [int(i) for i in session.exec(
+        select(Game.id).where(Game.status == GameStatus.INVITING, ~not_joined)).all()
+        if i is not None]
+
+
+def start_if_everyone_joined(session: Session, game_id: int, *, now: datetime) -> Result | None:
+    """Start an inviting game whose every seat has joined (policy ``auto_start``), under its
+    lock; None when there is nothing to do (started meanwhile, a seat not joined)."""
+    game = lock_game(session, game_id)
+    if game.status != GameStatus.INVITING or not policy_of(game).auto_start:
+        return None
+    if any(s.invitation_status != InvitationStatus.JOINED for s, _ in seats_of(session, game_id)):
+        return None
+    return start(session, game_id, now=now)
+
+
 def start(session: Session, game_id: int, *, now: datetime, force: bool = False) -> Result:
     """Deal the game (``engine.new_game``) once everyone joined, or now with ``force``."""
     game = lock_game(session, game_id)

@@ -26,6 +26,7 @@ class _Outcome:
     told: bool = False  # the seat already got a fresh message in this transaction
     notes: list[str] | None = None
     answers: list[str] | None = None  # the answers to settings (SETTINGS, ZONE, AWAY ...)
+    settled: bool = False  # the commands answered a question already settled
 
     def add_done(self, text: str) -> None:
         self.done = [*(self.done or []), text]
@@ -144,16 +145,14 @@ def _ask_to_answer_the_game(session: Session, sender: str, now: datetime) -> Non
     for them (never a Reply-To), to answer the game's email. At most once an hour, and
     nothing of the message is repeated (its From may be forged)."""
     from pbm.models import OutboundMessage, Player
+    from pbm.outbox import insert_once
 
     player = session.execute(sa.select(Player).where(
         sa.func.lower(Player.email) == sender.lower()).order_by(Player.id).limit(1)).scalar()
     if player is None or not player.email or player.email_failing:
         return
     key = f"no-token:{player.id}:{now:%Y%m%d%H}"
-    if session.execute(sa.select(OutboundMessage.id).where(
-            OutboundMessage.dedupe_key == key)).first() is not None:
-        return
-    session.add(OutboundMessage(
+    insert_once(session, OutboundMessage(
         player_id=player.id, channel=EMAIL, kind="notice", to_address=player.email,
         subject="Your email to Tortuga by Mail was not read",
         text=(f"Hello {player.display_name},\n\nAn email from your address reached Tortuga "
@@ -162,4 +161,3 @@ def _ask_to_answer_the_game(session: Session, sender: str, now: datetime) -> Non
               "address is private to your seat.\n\nIf you did not send it, ignore this "
               "note.\n"),
         status="pending", attempts=0, dedupe_key=key, created_at=now))
-    session.flush()

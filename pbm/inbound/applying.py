@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from datetime import datetime, timedelta
 from email.message import Message
 from typing import Any
@@ -13,16 +14,24 @@ import sqlalchemy as sa
 from sqlmodel import Session
 
 from pbm.config import get_settings
+from pbm.inbound.answered import Answered, is_stale
 from pbm.inbound.answering import _may_answer_idle, _Outcome, _write_reply, idle_fingerprint
 from pbm.inbound.mime import bounce_details
 from pbm.inbound.storage import EMAIL, _finish
 
 log = logging.getLogger(__name__)
 
+#: the answer to a command under a message whose question is closed (the menu follows it)
+SETTLED = "that question was settled before your reply came in, so nothing was played"
+#: a bare menu number (``6``, ``#2``, ``3.``): it means an option of the message answered
+_MENU_PICK = re.compile(r"\W{0,3}\d{1,2}\W{0,3}")
+
 
 def _apply(session: Session, row: Any, seat: Any, player: Any, now: datetime,
-           read: Any) -> str:
-    """Parse the player's text for their seat, apply it through ``pbm.games``, answer."""
+           read: Any, answered: Answered | None = None) -> str:
+    """Parse the player's text for their seat, apply it through ``pbm.games``, answer.
+
+    ``answered``: the question the reply answers (``pbm.inbound.answered``), if known."""
     import engine
     from pbm import games
     from pbm.models import InvitationStatus
@@ -41,14 +50,22 @@ def _apply(session: Session, row: Any, seat: Any, player: Any, now: datetime,
         log.exception("inbound message %s: reply unreadable", row.id)
         return _finish(session, row.id, "ignored", now, game_id=game.id, seat=seat.seat_index,
                        error=f"unreadable reply: {type(exc).__name__}: {exc}"[:4000])
+    if parsed.reaction:  # a tapback on one of our messages: not an answer, and not answered
+        return _finish(session, row.id, "ignored", now, game_id=game.id, seat=seat.seat_index,
+                       error="a phone reaction to a message, not a reply")
     outcome = _Outcome()
     says = [meta for meta in parsed.meta if meta.name == "SAY"]
     relayed = says[:_say_allowance(session, player, now)] if says else []  # before writing
     for meta in parsed.meta:  # settings first: the prompt the commands trigger uses them
         if meta.name == "SET":
             _meta(session, row, game, seat, player, meta, now, outcome)
-    if parsed.understood:
+    if state is not None and _settled(session, row, game, seat, state, answered):
+        _refuse_as_settled(parsed, outcome, _final(session, game, seat, state, parsed))
+    elif parsed.understood:
         _submit(session, row, game, seat, state, parsed, now, outcome)
+    for taken in parsed.retracted:
+        outcome.reject(taken.display, f'you took it back ("{taken.marker}"), so it was '
+                                      "not played")
     for meta in parsed.meta:
         if meta.name not in ("SAY", "SET"):
             _meta(session, row, game, seat, player, meta, now, outcome)
@@ -62,7 +79,8 @@ def _apply(session: Session, row: Any, seat: Any, player: Any, now: datetime,
                        f"not relayed: at most {settings.say_per_reply} SAY lines per reply "
                        f"and {settings.say_per_hour} per hour reach the table")
     if outcome.needs_reply(parsed, seat.seat_index):
-        idle = not (parsed.understood or parsed.meta)  # an answer to a reply that did nothing
+        # An answer to a reply that did nothing (a retraction is not nothing: it is told).
+        idle = not (parsed.understood or parsed.meta or parsed.retracted)
         mode = _may_answer_idle(session, game, player, row, now, idle_fingerprint(parsed)) \
             if idle else "full"
         if mode != "none":
@@ -103,9 +121,42 @@ def _say(session: Session, game: Any, seat: Any, says: list[Any], now: datetime,
             outcome.reject(shown, result.message)
 
 
+def _settled(session: Session, row: Any, game: Any, seat: Any, state: Any,
+             answered: Answered | None) -> bool:
+    """True when the reply answers a question that is no longer open (an older message, or
+    one sent before the question open now was asked)."""
+    from pbm import timing
+
+    if answered is not None:
+        stale = is_stale(answered, state)
+    else:
+        decision = state.decision_id(seat.seat_index)
+        opened = [d for d in timing.open_deadlines(session, game.id, seat=seat.seat_index)
+                  if decision is not None and d.decision_key == decision]
+        # The question now open was asked after this reply arrived: it answers an older one.
+        stale = bool(opened) and opened[0].created_at > row.received_at
+    if stale:
+        log.info("inbound message %s answers question %s, settled (now stage %s)", row.id,
+                 answered.question if answered else "asked before", state.stage_serial)
+    return stale
+
+
+def _refuse_as_settled(parsed: Any, outcome: _Outcome, final: dict[int, str]) -> None:
+    """Nothing of a settled question's answer is played: its commands and its bare menu
+    numbers are answered with ``SETTLED`` (the open question's menu follows); a correction
+    of a turn action already played is told that it is final (``final``, by index)."""
+    for index, understood in enumerate(parsed.understood):
+        outcome.reject(understood.display, final.get(index, SETTLED))
+    picks = [n for n in parsed.not_understood if _MENU_PICK.fullmatch(n.line)]
+    for pick in picks:
+        outcome.reject(pick.line.strip(), SETTLED)
+    parsed.not_understood[:] = [n for n in parsed.not_understood if n not in picks]
+    outcome.settled = True
+
+
 def _submit(session: Session, row: Any, game: Any, seat: Any, state: Any, parsed: Any,
             now: datetime, outcome: _Outcome) -> None:
-    from pbm import games, outbox, timing
+    from pbm import games, outbox
 
     texts = [u.text for u in parsed.understood]
     shown = {u.text: u.display for u in parsed.understood}
@@ -113,24 +164,26 @@ def _submit(session: Session, row: Any, game: Any, seat: Any, state: Any, parsed
         for text in texts:
             outcome.reject(shown[text], "the game has not started yet")
         return
-    decision = state.decision_id(seat.seat_index)
-    opened = [d for d in timing.open_deadlines(session, game.id, seat=seat.seat_index)
-              if d.decision_key == decision]
-    if decision is not None and opened and opened[0].created_at > row.received_at:
-        # The question now open was asked after this reply was sent: it answers an older one.
-        for text in texts:
-            outcome.reject(shown[text], "that answered a question that is already closed; "
-                                        "here is the one open now")
+    texts, done_as = _changes_of_mind(session, game, seat, state, parsed, outcome)
+    if not texts:
         return
-    outbox.fold_into_next(session, game.id, seat.seat_index, read_as=[shown[t] for t in texts])
+    decision = state.decision_id(seat.seat_index)
+    read_as = {u.text: u.display + (f" ({u.note})" if "instead of" in (u.note or "") else "")
+               for u in parsed.understood}
+    outbox.fold_into_next(session, game.id, seat.seat_index,
+                          read_as=[done_as.get(t) or read_as.get(t, t) for t in texts])
     result = games.submit(session, game.id, seat.seat_index, texts, origin=f"inbound:{row.id}",
                           now=now, decision_id=decision, inbound_message_id=row.id)
     outbox.was_folded(session, game.id, seat.seat_index)
     outcome.result = result.to_dict()
+    shown.update({t: shown.get("VOTE " + t.split(maxsplit=1)[1], t) for t in done_as})
     for text in result.done:
-        outcome.add_done(shown.get(text, text))
+        outcome.add_done(done_as.get(text) or shown.get(text, text))
     for refused in result.not_done:
-        outcome.reject(shown.get(refused["command"], refused["command"]), refused["reason"])
+        reason = refused["reason"]
+        if refused["command"] in done_as:
+            reason = reason.split(": ", 1)[-1] + "; nothing was changed"
+        outcome.reject(shown.get(refused["command"], refused["command"]), reason)
     for text in result.ignored:
         outcome.reject(shown.get(text, text), "not tried after the command before it failed")
     if not result.done and not result.not_done and result.message:
@@ -138,6 +191,55 @@ def _submit(session: Session, row: Any, game: Any, seat: Any, state: Any, parsed
             outcome.reject(shown.get(text, text), result.message)
     if seat.seat_index in result.notified:
         outcome.told = True
+
+
+def _changes_of_mind(session: Session, game: Any, seat: Any, state: Any, parsed: Any,
+                     outcome: _Outcome) -> tuple[list[str], dict[str, str]]:
+    """The texts to submit, and how a changed vote is told. A VOTE from a seat that has
+    voted in the vote still open changes its vote (``REVOTE``); a correction of an earlier
+    reply's turn action is refused in plain words (turn actions are final once applied)."""
+    import engine
+    from pbm.replies.changes import vote_change
+
+    view = engine.view(state, seat.seat_index).to_dict()
+    final = _final(session, game, seat, state, parsed)
+    texts: list[str] = []
+    done_as: dict[str, str] = {}
+    for index, understood in enumerate(parsed.understood):
+        change = vote_change(understood.text, view)
+        if change is not None:
+            texts.append(change[0])
+            done_as[change[0]] = change[1]
+        elif index in final:
+            outcome.reject(understood.display, final[index])
+        else:
+            texts.append(understood.text)
+    return texts, done_as
+
+
+def _final(session: Session, game: Any, seat: Any, state: Any, parsed: Any) -> dict[int, str]:
+    """Why each correction of an earlier reply's turn action changes nothing (by index in
+    ``parsed.understood``): the seat's turn action was played, and it is final."""
+    import engine
+    from pbm.replies.changes import final_action_reason, is_turn_action
+
+    corrections = [i for i, u in enumerate(parsed.understood)
+                   if u.correction and is_turn_action(u.text)]
+    last = _last_command(session, game.id, seat.seat_index) if corrections else None
+    if not last or not is_turn_action(last):
+        return {}
+    reason = final_action_reason(last, engine.view(state, seat.seat_index).to_dict())
+    return dict.fromkeys(corrections, reason)
+
+
+def _last_command(session: Session, game_id: int, seat: int) -> str | None:
+    """The seat's last applied command (canonical text), if any."""
+    from pbm.models import CommandLog
+
+    return session.execute(
+        sa.select(CommandLog.command).where(CommandLog.game_id == game_id,
+                                            CommandLog.seat == seat)
+        .order_by(CommandLog.seq.desc()).limit(1)).scalar()
 
 
 def _meta(session: Session, row: Any, game: Any, seat: Any, player: Any, meta: Any,

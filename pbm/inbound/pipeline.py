@@ -12,6 +12,7 @@ import sqlalchemy as sa
 from sqlmodel import Session
 
 from pbm.config import Settings, get_settings
+from pbm.inbound.answered import answered_question
 from pbm.inbound.answering import _ask_to_answer_the_game
 from pbm.inbound.applying import _apply, _set_sms_opt_out, handle_bounce
 from pbm.inbound.mime import automatic_reason, decode_raw, header, parse_email
@@ -120,7 +121,8 @@ def _handle_email(session: Session, row: Any, now: datetime, settings: Settings)
 
     return _apply(session, row, seat, player, now, lambda view, invited: read_email_reply(
         message, view, invited=invited, max_lines=settings.reply_max_lines,
-        max_bytes=settings.reply_max_bytes))
+        max_bytes=settings.reply_max_bytes),
+        answered=answered_question(session, row, seat, message))
 
 
 def _handle_sms(session: Session, row: Any, now: datetime, settings: Settings) -> str:
@@ -146,7 +148,8 @@ def _handle_sms(session: Session, row: Any, now: datetime, settings: Settings) -
                        seat=seat.seat_index if seat else None)
     return _apply(session, row, seat, player, now, lambda view, invited: read_sms_reply(
         body, view, invited=invited, max_lines=settings.reply_max_lines,
-        max_bytes=settings.reply_max_bytes))
+        max_bytes=settings.reply_max_bytes),
+        answered=answered_question(session, row, seat))
 
 
 # The carrier / Twilio opt-out keywords: Twilio handles them itself and still forwards them.

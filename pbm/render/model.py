@@ -173,6 +173,7 @@ def _model(ctx: MessageContext) -> dict[str, Any]:
         "help_cards": help_cards(extra.get("help")),
         "show_log": bool(extra.get("log")),
         "reply_to": extra.get("reply_to"),
+        "question": extra.get("question"),  # the footer's "Ref: Q12.3" (pbm.inbound.answered)
         "played": display_command(str(extra["played"]), view) if extra.get("played") else None,
         "timed_out_you": bool(extra.get("you", True)),
         "answers": list(extra.get("answers") or []),  # settings (pbm.settings)

@@ -79,3 +79,29 @@ def test_a_forced_start_of_a_game_never_invited_seats_everyone(
     assert result.message == "quiet started with Ann, Bob"
     assert state_of(eng, game_id).names == ("Ann", "Bob")
     assert rows(eng, games.Game, id=game_id)[0].status == GameStatus.RUNNING
+
+
+def test_the_sweep_starts_a_game_whose_every_seat_joined_but_never_started(
+    eng: Engine, now: datetime
+) -> None:
+    from pbm.timing import sweep_deadlines
+
+    game_id = new_game(eng, now, 3, start=False)
+    with db.session_scope(eng) as session:  # every JOIN stored, the start lost (a crash)
+        for seat in rows(eng, Seat, game_id=game_id):
+            seat.invitation_status = "joined"
+            session.add(seat)
+    waiting = new_game(eng, now, 3, name="Still inviting", start=False)
+    join(eng, waiting, 0, 1, now=now)
+
+    report = db.run_transaction(lambda s: sweep_deadlines(s, now), eng)
+
+    assert report.started_games == [game_id]
+    with db.session_scope(eng, write=False) as session:
+        assert games.get_game(session, game_id).status == GameStatus.RUNNING
+        assert games.get_game(session, waiting).status == GameStatus.INVITING
+    prompts = {m.seat for m in rows(eng, OutboundMessage, game_id=game_id)
+               if m.kind in ("prompt", "game_started")}
+    assert prompts == {0, 1, 2}, "every seat is told the game began"
+    again = db.run_transaction(lambda s: sweep_deadlines(s, now), eng)
+    assert again.started_games == []

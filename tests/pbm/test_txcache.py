@@ -81,11 +81,14 @@ def test_processing_a_valid_reply_reads_each_thing_once_in_two_commits(
         assert inbound.process(stored.id, later) == "done"
 
     assert seen.commits == 2, "the claim, then everything else in one transaction"
-    assert seen.count("FROM seats") == 1 and seen.count("FROM deadlines") == 1
+    # the seats: once to route the reply, once more under the game's lock (another
+    # transaction may have changed them in between: two JOINs at once)
+    assert seen.count("FROM seats") == 2 and seen.count("FROM deadlines") == 1
     assert seen.count("FROM games") == 1, "the game is read (and locked) once"
     assert seen.count("max(") <= 2 and seen.count("FROM board_images") == 0
     assert seen.count("SELECT outbound_messages.id") == 0, "no check before an INSERT"
-    assert len(seen.sql) <= 18, seen.sql
+    # 18, and two reads for races: the seats under the lock, the question the reply answers
+    assert len(seen.sql) <= 20, seen.sql
     written = rows(service, OutboundMessage, game_id=game_id, created_at=later)
     assert written and {r.kind for r in written} >= {"prompt"}
 

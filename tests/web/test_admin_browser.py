@@ -128,7 +128,17 @@ def reply_as(server: LiveServer, game_id: int, seat: int, text: str) -> None:
         response = httpx.post(f"{server.url}/webhooks/email", content=raw.encode(),
                               headers={"X-Inbound-Secret": INBOUND_SECRET,
                                        "Content-Type": "message/rfc822"})
-    else:
+    else:  # a player answers the text they received: wait until it was sent
+        from pbm.models import OutboundMessage
+
+        def delivered() -> bool:
+            with session_scope(get_engine(server.database_url), write=False) as session:
+                return session.exec(select(OutboundMessage.id).where(
+                    OutboundMessage.game_id == game_id, OutboundMessage.seat == seat,
+                    OutboundMessage.channel == "sms",
+                    OutboundMessage.sent_at == None)).first() is None  # noqa: E711
+
+        wait_until(delivered)
         url = f"{server.url}/webhooks/twilio/sms"
         form = {"From": player.phone or "", "To": "+15550000000", "Body": text,
                 "MessageSid": "SM" + uuid.uuid4().hex, "NumSegments": "1"}

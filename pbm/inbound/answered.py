@@ -1,0 +1,125 @@
+"""Which question a reply answers, so that a reply to an older message never plays today's
+menu.
+
+Every message to a seat carries the question it put (``OutboundMessage.question``: the
+game's stage serial and the seat, shown in the email's footer as ``Ref: Q12.3``). A reply
+answers, by the first evidence found:
+
+1. email: the message its ``In-Reply-To`` names (else the last of its ``References`` that is
+   ours), when that message was written to this seat during a game;
+2. email: the first ``Ref: Q...`` of ours quoted in its body (a client that drops the
+   threading headers still quotes the message it answers);
+3. SMS: the last text with a question sent to this seat before the reply arrived;
+
+else nothing is known (``None``), and the reply is taken to answer what is open now, unless
+the open question was asked after the reply arrived.
+
+A reply answers the open question when its stage is the one open now (a vote stays one stage
+until it closes, so a vote may still be changed). Otherwise it is stale: nothing it commands
+is applied and the player gets the open question's menu. That holds for full commands too
+(``REVEAL 3`` typed under an older prompt): their numbers are positions in the row or the
+hand as that older message showed them, which have moved since, and even a name-only
+command was decided on a board that has changed. A move cannot be taken back; asking costs
+one message.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from email.message import Message
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import Session
+
+from pbm.inbound.mime import header
+from pbm.inbound.storage import SMS
+
+#: the footer reference of our messages, as quoted back (``Ref: Q12.3``)
+REF_RE = re.compile(r"\bRef:\s*Q(\d{1,9})\.(\d{1,2})\b")
+_MESSAGE_ID_RE = re.compile(r"<[^<>\s]+>")
+
+
+@dataclass(frozen=True)
+class Answered:
+    """The question a reply answers (``"12.3"``) and how that is known."""
+
+    question: str
+    source: str  # "in-reply-to", "references", "quoted", "sms-timing"
+
+    @property
+    def stage_serial(self) -> int:
+        return int(self.question.split(".", 1)[0])
+
+
+def answered_question(session: Session, row: Any, seat: Any,
+                      message: Message | None = None) -> Answered | None:
+    """The question this stored reply (``row``) from ``seat`` answers, or None if unknown."""
+    if row.channel == SMS:
+        return _by_sms_timing(session, row, seat)
+    if message is None:
+        return None
+    return _by_headers(session, message, seat) or _by_quote(message, seat)
+
+
+def is_stale(answered: Answered | None, state: Any) -> bool:
+    """True when the reply answers a question of a stage that is no longer open."""
+    return answered is not None and answered.stage_serial != state.stage_serial
+
+
+def _questions_of(session: Session, seat: Any, ids: list[str]) -> dict[str, str | None]:
+    from pbm.models import OutboundMessage
+
+    if not ids:
+        return {}
+    rows = session.execute(
+        sa.select(OutboundMessage.message_id, OutboundMessage.question)
+        .where(OutboundMessage.message_id.in_(ids),  # type: ignore[union-attr]
+               OutboundMessage.game_id == seat.game_id,
+               OutboundMessage.seat == seat.seat_index)).all()
+    return {str(m): q for m, q in rows}
+
+
+def _by_headers(session: Session, message: Message, seat: Any) -> Answered | None:
+    parent = _MESSAGE_ID_RE.findall(header(message, "In-Reply-To"))[:5]
+    chain = _MESSAGE_ID_RE.findall(header(message, "References"))[-50:]
+    known = _questions_of(session, seat, [i[:255] for i in [*parent, *chain]])
+    for message_id in parent:
+        if message_id in known:  # the message answered; a note without a game tells nothing
+            question = known[message_id]
+            return Answered(question, "in-reply-to") if question else None
+    for message_id in reversed(chain):  # the parent is the last reference
+        if message_id in known:
+            question = known[message_id]
+            return Answered(question, "references") if question else None
+    return None
+
+
+def _by_quote(message: Message, seat: Any) -> Answered | None:
+    from pbm.replies.mime import message_text
+
+    try:
+        text = message_text(message)  # type: ignore[arg-type]
+    except (ValueError, LookupError, TypeError, AttributeError, UnicodeError):
+        return None
+    for found in REF_RE.finditer(text):
+        if int(found.group(2)) == seat.seat_index:  # another seat's quoted mail: not ours
+            return Answered(f"{found.group(1)}.{found.group(2)}", "quoted")
+    return None
+
+
+def _by_sms_timing(session: Session, row: Any, seat: Any) -> Answered | None:
+    from pbm.models import OutboundMessage
+
+    question = session.execute(
+        sa.select(OutboundMessage.question)
+        .where(OutboundMessage.game_id == seat.game_id,
+               OutboundMessage.seat == seat.seat_index,
+               OutboundMessage.channel == SMS,
+               OutboundMessage.question.is_not(None),  # type: ignore[union-attr]
+               OutboundMessage.sent_at.is_not(None),  # type: ignore[union-attr]
+               OutboundMessage.sent_at <= row.received_at)  # type: ignore[operator]
+        .order_by(OutboundMessage.sent_at.desc(), OutboundMessage.id.desc())  # type: ignore[union-attr]
+        .limit(1)).scalar()
+    return Answered(str(question), "sms-timing") if question else None
