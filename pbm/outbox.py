@@ -274,7 +274,7 @@ def notify(
     if question is not None:
         extra = {**(extra or {}), "question": question}
     ctx = build_context(session, game, seat, player, kind, state=state, deadline=deadline,
-                        extra=extra, events=events, recap=recap)
+                        extra=extra, events=events, recap=recap, now=now)
     assert game.id is not None
     rows = []
     for channel in todo:
@@ -396,6 +396,7 @@ def build_context(
     extra: dict[str, Any] | None = None,
     recap: bool = True,
     events: Sequence[GameEvent] | None = None,
+    now: datetime | None = None,
 ) -> MessageContext:
     """The ``MessageContext`` of one message to one seat (nothing is written)."""
     assert game.id is not None
@@ -427,6 +428,7 @@ def build_context(
         events=[event_dict(e) for e in events],
         deadline=deadline,
         extra=data,
+        now=now,
     )
 
 

@@ -16,7 +16,7 @@ from sqlmodel import Session
 from pbm import logs, metrics
 from pbm.config import get_settings
 from pbm.inbound.answered import Answered, is_stale
-from pbm.inbound.answering import _may_answer_idle, _Outcome, _write_reply
+from pbm.inbound.answering import _may_answer_idle, _Outcome, _write_reply, idle_fingerprint
 from pbm.inbound.mime import bounce_details
 from pbm.inbound.storage import EMAIL, _finish
 
@@ -83,10 +83,13 @@ def _apply(session: Session, row: Any, seat: Any, player: Any, now: datetime,
     if outcome.needs_reply(parsed, seat.seat_index):
         # An answer to a reply that did nothing (a retraction is not nothing: it is told).
         idle = not (parsed.understood or parsed.meta or parsed.retracted)
-        if not idle or _may_answer_idle(session, game, player, row, now):
+        mode = _may_answer_idle(session, game, player, row, now, idle_fingerprint(parsed)) \
+            if idle else "full"
+        if mode != "none":
             _write_reply(session, game, seat, player, row, parsed, outcome, now,
-                         suffix=":nu" if idle else "")
-        else:
+                         suffix=f":nu-{idle_fingerprint(parsed)}" if idle else "",
+                         brief=mode == "brief")
+        else:  # a robot repeating itself: kept, not answered
             metrics.guard_tripped("not_understood_cap")
     metrics.note_reply(bool(outcome.done), bool(outcome.rejected),
                        bool(parsed.understood or parsed.meta), channel=row.channel,
@@ -265,6 +268,10 @@ def _meta(session: Session, row: Any, game: Any, seat: Any, player: Any, meta: A
             outcome.told = outcome.told or seat.seat_index in result.notified
         else:
             outcome.reject(name, result.message)
+    elif name == "STOP" and row.channel == EMAIL and meta.line.strip().lower().startswith(
+            "cancel"):  # "cancel" in an email is not a request to stop text messages
+        outcome.reject("cancel", "a move once applied is final (no take-backs), and there "
+                       "is nothing else to cancel; to stop text messages, text STOP")
     elif name in ("STOP", "START"):
         if not player.phone:
             outcome.reject(name, "you have no phone number with us; STOP and START are "

@@ -175,7 +175,8 @@ def _meta(line: str, head: str, rest: list[str]) -> Meta | NotUnderstood | None:
                 topic = META[tok]
                 break
             if tok not in FILLER and tok not in ("me", "us", "i", "please", "pls"):
-                topic = tok.upper()
+                # a card's name may take words: HELP black spot
+                topic = " ".join(rest[rest.index(tok):]).upper()
                 break
         return Meta(line, "HELP", topic)
     if name == "STOP" and rest and not all(t in FILLER for t in rest):

@@ -50,7 +50,7 @@ META: dict[str, str] = {
     "aide": "HELP", "ayuda": "HELP",
     "status": "STATUS", "state": "STATUS", "info": "STATUS", "where": "STATUS",
     "say": "SAY", "tell": "SAY", "chat": "SAY", "msg": "SAY",
-    "log": "LOG", "history": "LOG", "recap": "LOG",
+    "log": "LOG", "history": "LOG", "recap": "LOG", "news": "LOG",
     "join": "JOIN",
     "decline": "DECLINE",
     "stop": "STOP", "unsubscribe": "STOP", "stopall": "STOP", "cancel": "STOP",
