@@ -169,7 +169,8 @@ def maroon(s: GameState, ev: Events, seat: int, cause: str) -> None:
     """
     src = take_pawn(s, seat)
     writable(s, "lines")["TORTUGA"].append(seat)
-    say(ev, "pawn.marooned", f"{s.names[seat]} was marooned from {_WHERE[src]} to Tortuga.",
+    where = "on Tortuga again" if src is Location.TORTUGA else f"from {_WHERE[src]} to Tortuga"
+    say(ev, "pawn.marooned", f"{s.names[seat]} was marooned {where}.",
         seat=seat, source=_KEY[src], cause=cause)
     if src is Location.TORTUGA:
         hand = writable(s, "hands")[seat] = [*s.hands[seat]]  # a seat's list is replaced

@@ -169,14 +169,14 @@ EVENT_CARD_TABLE: tuple[EventCardInfo, ...] = (
                   "Move any player from Tortuga or a rowboat to the back of either ship, "
                   "or save this card to do so later as a whole action."),
     EventCardInfo(EventTitle.PISTOL, "Pistol", 3, False, True, False,
-                  "Shoot another player: he is marooned."),
+                  "Shoot another player: they are marooned."),
     EventCardInfo(EventTitle.ALBATROSS, "Albatross", 3, False, True, True,
                   "Keep it. Two Albatrosses aboard one ship maroon everyone on it."),
     EventCardInfo(EventTitle.BLACK_SPOT, "Black Spot", 3, False, True, False,
                   "The revealer is marooned."),
     EventCardInfo(EventTitle.TREASURE_MAP, "Treasure Map", 3, False, True, True,
                   "Give it to any player. Provisional: its holder may later, as an action, "
-                  "move 1 treasure from the Spanish Galleon into a hold of his ship."),
+                  "move 1 treasure from the Spanish Galleon into a hold of their ship."),
     EventCardInfo(EventTitle.STORMY_SEAS, "Stormy Seas", 1, False, True, False,
                   "On a ship: its treasure returns to the Galleon. On Tortuga: Tortuga's "
                   "treasure returns to 1 British and 1 French."),

@@ -185,6 +185,21 @@ class Vote(Command):
 
 
 @dataclass(frozen=True)
+class ChangeVote(Command):
+    """Change one's secret answer while the vote is open: ``REVOTE 3``. Cards are numbered
+    as in the hand the seat voted from (the vote prompt's numbers)."""
+
+    cards: tuple[int, ...]
+    keyword = "REVOTE"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", tuple(sorted(self.cards)))
+
+    def __str__(self) -> str:
+        return " ".join(["REVOTE", *map(str, self.cards)])
+
+
+@dataclass(frozen=True)
 class Choose(Command):
     """Forced seat: reveal the card at ``position``: ``CHOOSE 4``."""
 
@@ -384,6 +399,12 @@ def _parse_vote(text: str, t: list[str]) -> Command:
     return Vote(_distinct(text, numbers, "card numbers"))
 
 
+def _parse_revote(text: str, t: list[str]) -> Command:
+    vote = _parse_vote(text, t)
+    assert isinstance(vote, Vote)
+    return ChangeVote(vote.cards)
+
+
 def _parse_take(text: str, t: list[str]) -> Command:
     if t[1:] == ["NONE"]:
         return TakeNone()
@@ -431,6 +452,7 @@ _PARSERS: dict[str, Callable[[str, list[str]], Command]] = {
     "MAP": _one(lambda s, t: UseMap(_hold(s, t, 1))),
     "SAVE": _no_args(Save),
     "VOTE": _parse_vote,
+    "REVOTE": _parse_revote,
     "CHOOSE": _one(lambda s, t: Choose(_position(s, t, 1))),
     "SHOOT": _one(lambda s, t: Shoot(_seat(s, t, 1))),
     "GIVE": _one(lambda s, t: Give(_seat(s, t, 1))),

@@ -56,10 +56,11 @@ def view_cards(s: GameState, ev: Events, seat: int, positions: tuple[int, ...]) 
         if card not in s.seen[seat]:
             writable(s, "seen")[seat] = [*s.seen[seat], card]
     where = " and ".join(map(str, positions))
-    say(ev, "event.viewed", f"{name(s, seat)} looked at Event card(s) {where}.",
+    cards = "Event card" if len(positions) == 1 else "Event cards"
+    say(ev, "event.viewed", f"{name(s, seat)} looked at {cards} {where}.",
         seat=seat, positions=list(positions))
     titles = "; ".join([f"{p}: {_title(s.row[p - 1])}" for p in positions])
-    say(ev, "event.viewed", f"You looked at Event card(s) {titles}.", audience=[seat],
+    say(ev, "event.viewed", f"You looked at {cards} {titles}.", audience=[seat],
         seat=seat, cards={str(p): _title_code(s.row[p - 1]) for p in positions})
 
 

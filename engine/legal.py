@@ -284,8 +284,9 @@ def _why(s: GameState, seat: int, c: Command) -> str:
             return "you have no saved Letter of Marque"
         return "the target must be on Tortuga or in a rowboat, and the ship must have room"
     if isinstance(c, Vote):
-        return (f"you hold {len(s.hands[seat])} Vote card(s); two cards need an unused "
-                "El Dorado")
+        held = len(s.hands[seat])
+        return (f"you hold {held} Vote card{'' if held == 1 else 's'}; two cards need an "
+                "unused El Dorado")
     if isinstance(c, Discard):
         return "someone is on Tortuga or in a rowboat: use the Letter of Marque or SAVE it"
     if isinstance(c, Shoot | Give | Choose | Take | TakeNone):

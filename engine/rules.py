@@ -17,6 +17,7 @@ from engine.commands import (
     Attack,
     Board,
     Brawl,
+    ChangeVote,
     Choose,
     Command,
     Discard,
@@ -63,6 +64,7 @@ from engine.state import (
     release,
     writable,
 )
+from engine.votes import change_options, change_vote
 
 _ACTION = frozenset({DecisionKind.ACTION})
 
@@ -83,6 +85,7 @@ ANSWERS: dict[type[Command], frozenset[DecisionKind]] = {
     Marque: frozenset({DecisionKind.ACTION, DecisionKind.LETTER_OF_MARQUE}),
     Save: frozenset({DecisionKind.LETTER_OF_MARQUE}),
     Vote: frozenset({DecisionKind.VOTE}),
+    ChangeVote: frozenset({DecisionKind.VOTE}),
     Choose: frozenset({DecisionKind.CHOOSE}),
     Shoot: frozenset({DecisionKind.SHOOT}),
     Give: frozenset({DecisionKind.GIVE}),
@@ -206,6 +209,8 @@ def apply(state: GameState, seat: int, command: Command | str) -> tuple[GameStat
         raise NotYourDecisionError(f"there is no seat {seat + 1} in this game")
     if isinstance(command, UseAtlantis):
         return _order_atlantis(state, seat)
+    if isinstance(command, ChangeVote):
+        return _change_vote(state, seat, command)
     if isinstance(command, Timeout):
         assert play_default is not None, "engine.defaults is imported with the engine"
         return play_default(state, seat)
@@ -244,6 +249,28 @@ def _applied(state: GameState, seat: int, command: Command, stage: Stage
         _finish_action(s, ev)
     s.version += 1
     del s.__dict__["_parent"]  # release(s)
+    return s, ev
+
+
+def _change_vote(state: GameState, seat: int, command: ChangeVote
+                 ) -> tuple[GameState, list[Event]]:
+    """A seat that has answered an open vote replaces its answer (the vote stays open)."""
+    stage = state.stage
+    before = stage.hand_before(seat) if isinstance(stage, VoteStage) else None
+    if before is None or not isinstance(stage, VoteStage):
+        raise NotYourDecisionError(
+            f"{command}: {state.names[seat]} has no answer in an open vote to change")
+    if command not in change_options(state, seat):
+        played = tuple(sorted(before.index(c) + 1 for c in dict(stage.played)[seat]))
+        why = ("that is already your vote" if command.cards == played else
+               f"the hand voted from held {len(before)} Vote card(s); two cards need an "
+               "unused El Dorado")
+        raise IllegalCommandError(f"{command} is not allowed: {why}")
+    s = state.fork()
+    ev: list[Event] = []
+    change_vote(s, ev, seat, command)
+    s.version += 1
+    release(s)
     return s, ev
 
 

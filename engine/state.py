@@ -101,16 +101,23 @@ class ActionStage:
 
 @dataclass(frozen=True)
 class VoteStage:
-    """A vote in progress. ``played`` holds (seat, card ids) of those who answered: secret."""
+    """A vote in progress. ``played`` holds (seat, card ids) of those who answered: secret.
+    ``hands`` holds (seat, card ids) of each answered seat's hand as it was when it first
+    answered, in order: ``REVOTE n`` numbers cards as that hand did (the prompt's numbers)."""
 
     vote: VoteKind
     caller: int
     participants: tuple[int, ...]
     played: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    hands: tuple[tuple[int, tuple[int, ...]], ...] = ()
     kind: ClassVar[DecisionKind] = DecisionKind.VOTE
 
     def answered(self) -> tuple[int, ...]:
         return tuple(seat for seat, _ in self.played)
+
+    def hand_before(self, seat: int) -> tuple[int, ...] | None:
+        """``seat``'s hand as it was when it answered (None: it has not answered)."""
+        return next((hand for s, hand in self.hands if s == seat), None)
 
     def awaiting(self) -> tuple[int, ...]:
         if not self.played:

@@ -4,7 +4,7 @@ anything leaves the engine; the score comes from :mod:`engine.scoring`."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -170,6 +170,19 @@ class HandCard:
 
 
 @dataclass(frozen=True)
+class CastVote:
+    """The seat's own answer in the vote still open: it may change it (``REVOTE n``)."""
+
+    vote: str
+    hand: tuple[HandCard, ...]  # the hand it voted from, numbered as its prompt was
+    cards: tuple[int, ...]  # the numbers it played
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"vote": self.vote, "hand": [c.to_dict() for c in self.hand],
+                "cards": list(self.cards)}
+
+
+@dataclass(frozen=True)
 class SeatView:
     """What one seat may know: the public view plus its own secrets and decisions."""
 
@@ -183,6 +196,7 @@ class SeatView:
     kept: tuple[EventTitle, ...]
     atlantis_ordered: bool
     pending: tuple[Decision, ...]
+    cast_vote: CastVote | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form for templates."""
@@ -197,6 +211,7 @@ class SeatView:
             "kept": [t.value for t in self.kept],
             "atlantis_ordered": self.atlantis_ordered,
             "pending": [d.to_dict() for d in self.pending],
+            "cast_vote": None if self.cast_vote is None else self.cast_vote.to_dict(),
         }
 
 
@@ -285,20 +300,38 @@ def view(state: GameState, seat: int) -> SeatView:
     decisions."""
     if not 0 <= seat < state.n:
         raise ValueError(f"no seat {seat} in a {state.n}-player game")
-    hand = []
-    for number, card_id in enumerate(state.hands[seat], start=1):
-        card = VOTE_DECK[card_id]
-        hand.append(HandCard(number, card_id, card.top, card.middle, card.bottom,
-                             card.describe()))
     return SeatView(
         public=public_view(state),
         seat=seat,
         name=state.names[seat],
         loyalty=state.loyalties[seat],
-        hand=tuple(hand),
+        hand=_hand(state.hands[seat]),
         peeks={p: EVENT_CARDS[c] for p, c in sorted(state.peeks[seat].items())},
         seen=tuple(EVENT_CARDS[c] for c in state.seen[seat]),
         kept=tuple(EVENT_CARDS[c] for c in state.kept[seat]),
         atlantis_ordered=state.atlantis_ordered[seat],
         pending=tuple(d for d in pending(state) if d.seat == seat),
+        cast_vote=_cast_vote(state, seat),
     )
+
+
+def _hand(card_ids: Sequence[int]) -> tuple[HandCard, ...]:
+    hand = []
+    for number, card_id in enumerate(card_ids, start=1):
+        card = VOTE_DECK[card_id]
+        hand.append(HandCard(number, card_id, card.top, card.middle, card.bottom,
+                             card.describe()))
+    return tuple(hand)
+
+
+def _cast_vote(state: GameState, seat: int) -> CastVote | None:
+    """``seat``'s answer in the open vote, if it gave one (its own secret)."""
+    stage = state.stage
+    if not isinstance(stage, VoteStage):
+        return None
+    before = stage.hand_before(seat)
+    if before is None:
+        return None
+    played = dict(stage.played)[seat]
+    return CastVote(stage.vote.value, _hand(before),
+                    tuple(sorted(before.index(card) + 1 for card in played)))

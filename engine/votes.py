@@ -22,7 +22,7 @@ from engine.board import (
     treasure_changed,
 )
 from engine.cards import VOTE_DECK, EventTitle, Hold, Symbol, VoteKind
-from engine.commands import Take, Vote
+from engine.commands import ChangeVote, Take, Vote
 from engine.state import GameState, TakeStage, VoteStage, hold_key, writable
 
 
@@ -72,15 +72,17 @@ def cast_vote(s: GameState, ev: Events, seat: int, command: Vote) -> None:
     """Record one secret answer; resolve the vote when it is the last."""
     stage = s.stage
     assert isinstance(stage, VoteStage)
-    hand = writable(s, "hands")[seat] = [*s.hands[seat]]  # a seat's list is replaced
+    before = tuple(s.hands[seat])
+    hand = writable(s, "hands")[seat] = [*before]  # a seat's list is replaced
     cards = tuple([hand[i - 1] for i in command.cards])
     for card in cards:
         hand.remove(card)
-    # VoteStage(vote, caller, participants, played) without the frozen dataclass's
+    # VoteStage(vote, caller, participants, played, hands) without the frozen dataclass's
     # __init__ (one object.__setattr__ per field): the same object, built at less cost.
     new = _new(VoteStage)
     new.__dict__.update(stage.__dict__)
     new.__dict__["played"] = (*stage.played, (seat, cards))
+    new.__dict__["hands"] = (*stage.hands, (seat, before))
     s.stage = new
     say(ev, "vote.cast", f"{s.names[seat]} has voted.", seat=seat)
     played = " and ".join([_DESCRIBED[c] for c in cards])
@@ -91,6 +93,43 @@ def cast_vote(s: GameState, ev: Events, seat: int, command: Vote) -> None:
 
 
 _new = object.__new__
+
+
+def change_options(s: GameState, seat: int) -> tuple[ChangeVote, ...]:
+    """Every legal ``REVOTE`` for ``seat``: while the vote is open and ``seat`` has answered,
+    any answer it could have given from the hand it voted from, but the one it gave."""
+    stage = s.stage
+    if not isinstance(stage, VoteStage):
+        return ()
+    before = stage.hand_before(seat)
+    if before is None:
+        return ()
+    played = dict(stage.played)[seat]
+    current = tuple(sorted(before.index(card) + 1 for card in played))
+    options = _vote_options(len(before), kept_card(s, seat, EventTitle.EL_DORADO) is not None)
+    return tuple(ChangeVote(o.cards) for o in options if o.cards != current)
+
+
+def change_vote(s: GameState, ev: Events, seat: int, command: ChangeVote) -> None:
+    """Replace ``seat``'s secret answer in the open vote: the cards it played go back to its
+    hand, in their places, and the new ones are played. Only the seat is told; the table
+    sees nothing (the vote is still open and nobody has seen a card)."""
+    stage = s.stage
+    assert isinstance(stage, VoteStage)
+    before = stage.hand_before(seat)
+    assert before is not None
+    old = dict(stage.played)[seat]
+    cards = tuple([before[i - 1] for i in command.cards])
+    writable(s, "hands")[seat] = [card for card in before if card not in cards]
+    new = _new(VoteStage)
+    new.__dict__.update(stage.__dict__)
+    new.__dict__["played"] = tuple(
+        [(voter, cards if voter == seat else ids) for voter, ids in stage.played])
+    s.stage = new
+    played = " and ".join([_DESCRIBED[c] for c in cards])
+    instead = " and ".join([_DESCRIBED[c] for c in old])
+    say(ev, "vote.changed", f"You now play {played} (instead of {instead}).",
+        audience=[seat], seat=seat, cards=list(cards), replaced=list(old))
 
 
 _OUTCOME_TEXT: dict[tuple[VoteKind, str], str] = {

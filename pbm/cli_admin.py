@@ -17,6 +17,7 @@ from sqlmodel import col, select
 
 # The pbm game verbs register on import: first those that change a game, then those that
 # read (the help lists them in that order).
+import pbm.cli_game_io
 import pbm.cli_game_run
 import pbm.cli_game_view  # noqa: F401
 from pbm import db

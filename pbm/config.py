@@ -130,6 +130,28 @@ class Settings(BaseSettings):
     outbound_email_per_second: float = 5.0
     outbound_sms_per_second: float = 1.0
 
+    # The operator's view (``pbm.metrics``, ``pbm.health``, ``pbm.alerts``)
+    metrics_enabled: bool = Field(
+        default=True, description="Count replies, sends and deadlines for /metrics.")
+    metrics_token: SecretStr | None = Field(
+        default=None, description="Bearer token a Prometheus scrape of /metrics may present "
+        "(admins may also use HTTP Basic with their ADMIN_USERS password).")
+    heartbeat_interval: float = Field(
+        default=15.0, description="Seconds between the beat's heartbeats.")
+    ready_heartbeat_max_age: float = Field(
+        default=120.0, description="/readyz fails when the beat's heartbeat is older.")
+    alert_check_interval: float = Field(
+        default=60.0, description="Seconds between checks of the operator alerts.")
+    alert_repeat_seconds: int = Field(
+        default=3600, description="At most one alert email of each kind this often.")
+    alert_outbox_age_seconds: int = Field(
+        default=600, description="Alert when the oldest unsent message is older.")
+    alert_sweep_late_seconds: int = Field(
+        default=300, description="Alert when the deadline sweep runs this much late.")
+    alert_transport_failing_seconds: int = Field(
+        default=600, description="Alert when a transport failed every send this long.")
+    log_format: str = Field(default="text", description="'text' or 'json' (one object a line).")
+
     @property
     def celery_broker_url(self) -> str:
         """The broker: explicit, else Redis, else a serverless filesystem broker."""

@@ -60,6 +60,7 @@ class MessageContext:
     events: list[dict[str, Any]] = field(default_factory=list)
     deadline: datetime | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    now: datetime | None = None  # when the message is written: the time left to a deadline
 
 
 @dataclass(frozen=True)

@@ -277,12 +277,6 @@ def _insert_statement(dialect: str, model: type, unique: tuple[str, ...]
             .returning(table.c.id), names)
 
 
-def _exists(session: Session, dedupe_key: str) -> bool:
-    return session.exec(
-        select(OutboundMessage.id).where(OutboundMessage.dedupe_key == dedupe_key)
-    ).first() is not None
-
-
 def player_list(session: Session, game_id: int) -> list[dict[str, Any]]:
     """[{seat, number, name}] of a game's seats, in seat order."""
     from pbm.txcache import seats_of
@@ -330,7 +324,7 @@ def notify(
     if question is not None:
         extra = {**(extra or {}), "question": question}
     ctx = build_context(session, game, seat, player, kind, state=state, deadline=deadline,
-                        extra=extra, events=events, recap=recap)
+                        extra=extra, events=events, recap=recap, now=now)
     assert game.id is not None
     rows = []
     for channel in todo:
@@ -451,6 +445,7 @@ def build_context(
     extra: dict[str, Any] | None = None,
     recap: bool = True,
     events: Sequence[GameEvent] | None = None,
+    now: datetime | None = None,
 ) -> MessageContext:
     """The ``MessageContext`` of one message to one seat (nothing is written)."""
     assert game.id is not None
@@ -482,6 +477,7 @@ def build_context(
         events=[event_dict(e) for e in events],
         deadline=deadline,
         extra=data,
+        now=now,
     )
 
 
@@ -497,8 +493,6 @@ def alert_admin(session: Session, game: Game | None, subject: str, text: str, *,
     Plain text on purpose: it is an operator notice, not a player message.
     """
     key = f"admin:{dedupe}"
-    if _exists(session, key):
-        return None
     name = game.name if game is not None else "-"
     row = OutboundMessage(
         game_id=game.id if game is not None else None,
@@ -511,9 +505,13 @@ def alert_admin(session: Session, game: Game | None, subject: str, text: str, *,
         dedupe_key=key,
         created_at=now,
     )
-    session.add(row)
-    session.flush()
-    return row
+    return row if insert_once(session, row) else None
+
+
+def insert_once(session: Session, row: OutboundMessage) -> bool:
+    """Add an outbox row unless one with its dedupe key exists, in one statement (two
+    transactions writing the same key at once: one row, no error); True if added."""
+    return _insert_once(session, row, ["dedupe_key"])
 
 
 def pending_outbox_ids(session: Session, *, limit: int | None = None) -> list[int]:

@@ -38,9 +38,11 @@ def story(session: Session, game_id: int) -> dict[str, Any]:
             if event.kind == "vote.called":
                 votes.append({"turn": turn, "vote": str(data["vote"]).capitalize(),
                               "caller": names[data["caller"]], "plays": [], "outcome": ""})
-            elif event.kind == "vote.cast" and "cards" in data and votes:
+            elif event.kind in ("vote.cast", "vote.changed") and "cards" in data and votes:
                 cards = " and ".join(VOTE_DECK[c].describe() for c in data["cards"])
-                votes[-1]["plays"].append(f"{names[data['seat']]} played {cards}")
+                played = f"{names[data['seat']]} played "
+                plays = [p for p in votes[-1]["plays"] if not p.startswith(played)]
+                votes[-1]["plays"] = [*plays, played + cards]  # a changed vote: the last
             elif event.kind == "vote.result" and votes:
                 votes[-1]["outcome"] = event.text
             elif event.kind in ("treasure.moved", "treasure.tortuga", "treasure.stormy"):
@@ -59,14 +61,24 @@ def chart_cid(game_id: int) -> str:
     return f"treasure-{game_id}@{get_settings().mail_domain}"
 
 
-def chart_png(series: list[dict[str, int]], width: int = 640, height: int = 300) -> bytes:
-    """Treasure per team over the turns, as a PNG line chart."""
+#: The chart's label size in image pixels. The email shows the 640 px picture in about
+#: 330 CSS px on a 390 px phone, so 24 px labels read at about 12 CSS px (issue 23: >= 11).
+CHART_LABEL_PX = 24
+CHART_WIDTH = 640
+
+
+def chart_png(series: list[dict[str, int]], width: int = CHART_WIDTH, height: int = 380) -> bytes:
+    """Treasure per team over the turns, as a PNG line chart with a turn axis; labels
+    large enough to read on a phone (``CHART_LABEL_PX``)."""
     from PIL import Image, ImageDraw
 
+    from pbm.board_image import _font
+
+    font = _font(CHART_LABEL_PX)
+    bold = _font(CHART_LABEL_PX, bold=True)
     image = Image.new("RGB", (width, height), (255, 253, 248))
     draw = ImageDraw.Draw(image)
-    left, right, top, bottom = 48, width - 16, 34, height - 34
-    draw.text((left, 10), "Treasure per team, turn by turn", fill=(29, 43, 58))
+    left, right, top, bottom = 52, width - 20, 52, height - 70
     turns = [p["turn"] for p in series] or [0]
     most = max([p[t] for p in series for t in TEAM_COLOURS] + [1])
     span = max(turns[-1] - turns[0], 1)
@@ -75,21 +87,30 @@ def chart_png(series: list[dict[str, int]], width: int = 640, height: int = 300)
         return (left + (right - left) * (turn - turns[0]) / span,
                 bottom - (bottom - top) * value / most)
 
-    draw.line([(left, top), (left, bottom), (right, bottom)], fill=(138, 109, 59), width=1)
-    for value in range(0, most + 1, max(1, most // 5)):
+    draw.text((left, 8), "Treasure", font=bold, fill=(29, 43, 58))
+    draw.line([(left, top), (left, bottom), (right, bottom)], fill=(138, 109, 59), width=2)
+    step = max(1, (most + 3) // 4)
+    for value in range(0, most + 1, step):
         y = xy(turns[0], value)[1]
-        draw.text((left - 22, y - 6), f"{value:>2}", fill=(122, 111, 94))
-        draw.line([(left, y), (right, y)], fill=(240, 230, 210))
-    draw.text(((left + right) // 2 - 14, bottom + 12), "turn", fill=(122, 111, 94))
+        draw.text((left - 10, y), str(value), font=font, fill=(90, 80, 66), anchor="rm")
+        draw.line([(left, y), (right, y)], fill=(235, 225, 205))
+    tick = max(1, -(-span // 6))  # at most about 7 turn labels
+    for turn in range(turns[0], turns[-1] + 1, tick):
+        x = xy(turn, 0)[0]
+        draw.line([(x, bottom), (x, bottom + 6)], fill=(138, 109, 59), width=2)
+        draw.text((x, bottom + 10), str(turn), font=font, fill=(90, 80, 66), anchor="mt")
+    draw.text(((left + right) // 2, height - 4), "turn", font=font, fill=(90, 80, 66),
+              anchor="mb")
     for team, colour in TEAM_COLOURS.items():
         points = [xy(p["turn"], p[team]) for p in series]
         if len(points) > 1:
-            draw.line(points, fill=colour, width=3)
+            draw.line(points, fill=colour, width=4)
         for x, y in points[-1:]:
-            draw.ellipse([x - 4, y - 4, x + 4, y + 4], fill=colour)
+            draw.ellipse([x - 6, y - 6, x + 6, y + 6], fill=colour)
     for i, (team, colour) in enumerate(TEAM_COLOURS.items()):
-        draw.rectangle([right - 150 + i * 75, 12, right - 140 + i * 75, 22], fill=colour)
-        draw.text((right - 135 + i * 75, 10), team.capitalize(), fill=colour)
+        x = right - 250 + i * 130
+        draw.rectangle([x, 16, x + 16, 32], fill=colour)
+        draw.text((x + 22, 24), team.capitalize(), font=bold, fill=colour, anchor="lm")
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)
     return out.getvalue()

@@ -3,7 +3,8 @@
 ``ledger(session, game_id, seat)`` lists the last few votes the seat took part in: the
 turn, the vote and who called it, the symbols the vote showed, and the card(s) *this seat*
 played. It is built from the stored events this seat may see, and a played card is read
-only from the private ``vote.cast`` event addressed to this seat alone: another seat's card
+only from the private ``vote.cast`` (or ``vote.changed``: the seat changed its vote before
+the vote closed) event addressed to this seat alone: another seat's card
 can never enter it (the privacy scan, ``tests/pbm/test_service_privacy.py``, checks it).
 """
 
@@ -20,7 +21,7 @@ from engine.cards import VOTE_DECK
 from pbm.models import GameEvent
 
 LEDGER_SIZE = 5  # the last votes shown
-_KINDS = ("turn.started", "vote.called", "vote.cast", "vote.result")
+_KINDS = ("turn.started", "vote.called", "vote.cast", "vote.changed", "vote.result")
 
 
 def ledger(session: Session, game_id: int, seat: int, *, size: int = LEDGER_SIZE
@@ -41,7 +42,7 @@ def ledger(session: Session, game_id: int, seat: int, *, size: int = LEDGER_SIZE
                            "called": event.text, "played": "", "shown": "",
                            "outcome": "waiting for the other votes"}
                 votes.append(current)
-        elif event.kind == "vote.cast" and current is not None \
+        elif event.kind in ("vote.cast", "vote.changed") and current is not None \
                 and event.audience_seats() == frozenset({seat}):
             cards = [VOTE_DECK[c].describe() for c in data.get("cards") or []]
             current["played"] = " and ".join(cards)

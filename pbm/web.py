@@ -5,6 +5,9 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 from pbm.config import get_settings
+from pbm.logs import configure as configure_logs
+
+configure_logs()  # LOG_FORMAT=json: structured lines
 
 
 def _api_docs() -> dict[str, str | None]:
@@ -20,7 +23,7 @@ app = FastAPI(title="Tortuga by Mail", **_api_docs())
 
 @app.get("/healthz")
 def healthz() -> dict[str, str]:
-    """Liveness probe."""
+    """Liveness probe: the process answers (readiness: ``/readyz``)."""
     return {"status": "ok"}
 
 
@@ -31,3 +34,9 @@ app.include_router(admin_router)
 from pbm.webhooks import router as webhooks_router  # noqa: E402 - routers after the app
 
 app.include_router(webhooks_router)
+
+from pbm.admin.health_page import router as health_router  # noqa: E402 - routers after the app
+from pbm.probes import router as probes_router  # noqa: E402 - routers after the app
+
+app.include_router(health_router)
+app.include_router(probes_router)

@@ -88,7 +88,8 @@ async def inbound_email(request: Request) -> dict[str, Any]:
             log.info("refused an inbound email: %s", problem)
             raise HTTPException(status_code=422, detail=f"message refused: {problem}")
         stored = await run_in_threadpool(
-            _store_and_enqueue, lambda session: inbound.store_email(session, raw, _now()))
+            _store_and_enqueue, lambda session: inbound.store_email(session, raw, _now()),
+            "email")
     return {"id": stored.id, "duplicate": not stored.created}
 
 
@@ -165,12 +166,14 @@ async def _raw_email(request: Request, settings: Settings) -> bytes:
     return str(field).encode("utf-8", "surrogateescape")
 
 
-def _store_and_enqueue(work: Any) -> inbound.Stored:
+def _store_and_enqueue(work: Any, channel: str) -> inbound.Stored:
     """Store in one committed transaction, then hand the new row to a worker."""
+    from pbm import metrics
     from pbm.db import run_transaction
 
     stored: inbound.Stored = run_transaction(work)
     if stored.created:
+        metrics.reply_received(channel)
         _enqueue_inbound(stored.id)
     return stored
 
@@ -205,7 +208,7 @@ async def inbound_sms(request: Request) -> Response:
     form = await _signed_form(request)
     fields = {key: str(form.get(key)) for key in form}
     await run_in_threadpool(_store_and_enqueue,
-                            lambda session: inbound.store_sms(session, fields, _now()))
+                            lambda session: inbound.store_sms(session, fields, _now()), "sms")
     return Response(content=EMPTY_TWIML, media_type="text/xml")
 
 

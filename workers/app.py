@@ -13,7 +13,7 @@ import logging
 from typing import Any
 
 from celery import Celery
-from celery.signals import worker_process_init
+from celery.signals import after_setup_logger, after_setup_task_logger, worker_process_init
 
 from pbm.config import Settings, get_settings
 
@@ -24,6 +24,8 @@ TASK_RELAY_OUTBOX = "pbm.relay_outbox"
 TASK_RELAY_INBOUND = "pbm.relay_inbound"
 TASK_SWEEP_DEADLINES = "pbm.sweep_deadlines"
 TASK_POLL_IMAP = "pbm.poll_imap"
+TASK_HEARTBEAT = "pbm.heartbeat"
+TASK_CHECK_ALERTS = "pbm.check_alerts"
 
 #: The filesystem broker with atomic writes (see ``workers.fs_broker``).
 FILESYSTEM_TRANSPORT = "workers.fs_broker:Transport"
@@ -70,6 +72,8 @@ def beat_schedule(settings: Settings) -> dict[str, dict[str, Any]]:
         "relay-outbox": {"task": TASK_RELAY_OUTBOX, "schedule": settings.relay_interval},
         "relay-inbound": {"task": TASK_RELAY_INBOUND, "schedule": settings.relay_interval},
         "sweep-deadlines": {"task": TASK_SWEEP_DEADLINES, "schedule": settings.sweep_interval},
+        "heartbeat": {"task": TASK_HEARTBEAT, "schedule": settings.heartbeat_interval},
+        "check-alerts": {"task": TASK_CHECK_ALERTS, "schedule": settings.alert_check_interval},
     }
     if settings.imap_host:
         schedule["poll-imap"] = {"task": TASK_POLL_IMAP, "schedule": settings.imap_poll_interval}
@@ -179,6 +183,15 @@ def _tolerate_lost_connection() -> None:
 
     kombu_redis.QoS.restore_unacked = tolerant(kombu_redis.QoS.restore_unacked)
     kombu_redis.QoS.ack = tolerant(kombu_redis.QoS.ack)
+
+
+@after_setup_logger.connect
+@after_setup_task_logger.connect
+def _structured_logs(logger: logging.Logger, **_: Any) -> None:
+    """``LOG_FORMAT=json``: the worker's and beat's log lines as JSON (``pbm.logs``)."""
+    from pbm.logs import configure as configure_logs
+
+    configure_logs(logger=logger)
 
 
 @worker_process_init.connect

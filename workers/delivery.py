@@ -29,9 +29,12 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Session
 
+from pbm import metrics
 from pbm.config import Settings
+from pbm.logs import context as log_context
 from pbm.ratelimit import OutboundLimiter
 from pbm.transports import OutgoingMessage, Receipt, TransportError, transport_for
+from workers import refusals
 from workers.claims import _outbox, claim, claim_many, lease_expired
 from workers.message import outgoing
 
@@ -96,6 +99,7 @@ def deliver(outbox_id: int, now: datetime, settings: Settings,
     try:
         row, message, refusal = run_transaction(take)
     except _Throttled as throttled:
+        metrics.guard_tripped("outbound_rate")
         return Outcome("throttled", retry_in=throttled.retry_in)
     except _Waiting as waiting:
         return Outcome("waiting", retry_in=ORDER_WAIT_SECONDS, detail=f"after row {waiting.row}")
@@ -109,14 +113,18 @@ def deliver(outbox_id: int, now: datetime, settings: Settings,
         return Outcome("failed", detail=refusal)
     assert message is not None
     try:
-        receipt = transport_for(row.channel, settings).send(message)
+        with log_context(outbound_id=row.id, game_id=row.game_id, seat=row.seat):
+            receipt = transport_for(row.channel, settings).send(message)
     except TransportError as error:
-        if error.permanent or row.attempts >= settings.max_send_attempts:
+        permanent = error.permanent or row.attempts >= settings.max_send_attempts
+        metrics.send_failed(row.channel, error.reason, permanent)
+        if permanent:
             run_transaction(lambda s: _record_permanent(s, row, error, now, settings))
             return Outcome("failed", detail=str(error))
         run_transaction(lambda s: _record_transient(s, row, error))
         return Outcome("retry", retry_in=backoff(row.attempts, settings), detail=str(error))
-    run_transaction(lambda s: _record_sent(s, row, receipt, message, now))
+    latencies = run_transaction(lambda s: _record_sent(s, row, receipt, message, now))
+    _count_sent([row], latencies)
     return Outcome("sent", detail=receipt.provider_id or "")
 
 
@@ -160,6 +168,7 @@ def deliver_many(outbox_ids: list[int], now: datetime, settings: Settings,
     try:
         taken = run_transaction(take)
     except _Throttled as throttled:
+        metrics.guard_tripped("outbound_rate")
         return {i: Outcome("throttled", retry_in=throttled.retry_in) for i in outbox_ids}
     except _Waiting as waiting:
         return {i: Outcome("waiting", retry_in=ORDER_WAIT_SECONDS,
@@ -186,9 +195,11 @@ def deliver_many(outbox_ids: list[int], now: datetime, settings: Settings,
             if (wait := started + waits.get(row.id, 0.0) - time.monotonic()) > 0:
                 sleep(wait)  # our slot is reserved; the claim's lease covers the wait
             try:
-                receipt = transport_for(row.channel, settings).send(message)
+                with log_context(outbound_id=row.id, game_id=row.game_id, seat=row.seat):
+                    receipt = transport_for(row.channel, settings).send(message)
             except TransportError as error:
                 permanent = error.permanent or row.attempts >= settings.max_send_attempts
+                metrics.send_failed(row.channel, error.reason, permanent)
                 failed.append((row, error, permanent))
                 outcomes[row.id] = Outcome("failed", detail=str(error)) if permanent else \
                     Outcome("retry", retry_in=backoff(row.attempts, settings), detail=str(error))
@@ -196,15 +207,34 @@ def deliver_many(outbox_ids: list[int], now: datetime, settings: Settings,
             sent.append((row, receipt, message))
             outcomes[row.id] = Outcome("sent", detail=receipt.provider_id or "")
     finally:  # what was sent is recorded even if something unexpected stops the batch
-        if sent or failed:
-            run_transaction(lambda s: _record_many(s, sent, failed, now, settings))
+        latencies = run_transaction(lambda s: _record_many(s, sent, failed, now, settings)) \
+            if sent or failed else []
+    _count_sent([row for row, _, _ in sent], latencies)
     return outcomes
+
+
+def _count_sent(rows: list[Any], latencies: list[tuple[str, float]]) -> None:
+    """Count what was sent, and the reply -> first message latencies (``pbm.metrics``)."""
+    if not rows or not metrics.enabled():
+        return
+    for channel in {row.channel for row in rows}:
+        metrics.sent(channel, sum(1 for row in rows if row.channel == channel))
+    metrics.observe_latencies(latencies)
+
+
+def _latencies(session: Session, rows: list[Any]) -> list[tuple[str, float]]:
+    """Reply -> first message latencies of ``rows``, read in the recording transaction (one
+    indexed read-only query per reply concerned)."""
+    if not rows or not metrics.enabled():
+        return []
+    return metrics.reply_latencies(session.connection(), rows)
 
 
 def _record_many(session: Session, sent: list[tuple[Any, Receipt, OutgoingMessage]],
                  failed: list[tuple[Any, TransportError, bool]], now: datetime,
-                 settings: Settings) -> None:
-    """The outcomes of a batch in one transaction (the sent ones in one statement)."""
+                 settings: Settings) -> list[tuple[str, float]]:
+    """The outcomes of a batch in one transaction (the sent ones in one statement); the
+    reply latencies of the sent ones (``pbm.metrics``)."""
     from pbm.models import DeliveryStatus
 
     if sent:
@@ -218,6 +248,7 @@ def _record_many(session: Session, sent: list[tuple[Any, Receipt, OutgoingMessag
             _record_permanent(session, row, error, now, settings)
         else:
             _record_transient(session, row, error)
+    return _latencies(session, [row for row, _, _ in sent])
 
 
 @functools.lru_cache(maxsize=1)
@@ -259,7 +290,7 @@ def _refusal(session: Session, row: Any) -> str | None:
 
 
 def _record_sent(session: Session, row: Any, receipt: Receipt, message: OutgoingMessage,
-                 now: datetime) -> None:
+                 now: datetime) -> list[tuple[str, float]]:
     from pbm.models import DeliveryStatus
 
     table = _outbox()
@@ -268,6 +299,7 @@ def _record_sent(session: Session, row: Any, receipt: Receipt, message: Outgoing
                             last_error=None, delivery_status=DeliveryStatus.ACCEPTED.value,
                             message_id=row.message_id or (message.message_id
                                                           if row.channel == "email" else None)))
+    return _latencies(session, [row])
 
 
 def _record_transient(session: Session, row: Any, error: TransportError) -> None:
@@ -285,8 +317,13 @@ def _record_permanent(session: Session, row: Any, error: TransportError, now: da
     if row.kind == ADMIN_ALERT:
         log.error("an admin alert could not be delivered: %s", error)
         return
+    refused = refusals.addresses_refused_alike(session, row, error, now)
+    everyone = refusals.refuses_everyone(refused)
     player = None
-    if row.player_id is not None:
+    if everyone and row.channel == "email":  # the server's refusal: no address is bad
+        session.execute(sa.update(_players()).where(sa.func.lower(_players().c.email).in_(
+            [a.lower() for a in refused])).values(email_failing=False))
+    if row.player_id is not None and not everyone:
         players = _players()
         player = session.execute(sa.select(players).where(players.c.id == row.player_id)).first()
         if row.channel == "email" and error.reason == "recipient":
@@ -310,7 +347,13 @@ def _record_permanent(session: Session, row: Any, error: TransportError, now: da
     game = session.get(Game, row.game_id) if row.game_id is not None else None
     who = f"player #{row.player_id}" if row.player_id is not None else "no player"
     notes = []
-    if row.channel == "email" and error.reason == "recipient":
+    if everyone:
+        notes.append(f"The same refusal came for {len(refused)} different addresses in "
+                     f"{int(refusals.WINDOW.total_seconds() // 60)} minutes: the server "
+                     "refuses them, not the addresses, so none is marked as failing. Check "
+                     "the transport's settings and its provider. This alert is sent at most "
+                     "once an hour.")
+    elif row.channel == "email" and error.reason == "recipient":
         notes.append("The player's email address is now marked as failing.")
     if error.reason == "opted_out":
         notes.append("The player opted out of SMS; they are reached by email from now on.")
@@ -319,19 +362,17 @@ def _record_permanent(session: Session, row: Any, error: TransportError, now: da
         f"Outbox message #{row.id} ({row.channel}, {row.kind}) to {row.to_address} ({who}, "
         f"seat {row.seat}) failed after {row.attempts} attempt(s): {error}\n\n"
         + "\n".join(notes),
-        now=now, dedupe=f"delivery:{row.id}",
+        now=now, dedupe=refusals.alert_key(row, error, now, everyone),
     )
 
 
 def _add_row(session: Session, now: datetime, **values: Any) -> None:
     """Insert an outbox row unless its dedupe key exists (the hook enqueues it on commit)."""
     from pbm.models import OutboundMessage
+    from pbm.outbox import insert_once
 
-    exists = session.execute(sa.select(_outbox().c.id).where(
-        _outbox().c.dedupe_key == values["dedupe_key"])).first()
-    if exists is None:
-        session.add(OutboundMessage(status="pending", attempts=0, created_at=now, **values))
-        session.flush()
+    insert_once(session, OutboundMessage(status="pending", attempts=0, created_at=now,
+                                         **values))
 
 
 def relay_candidates(session: Session, now: datetime, settings: Settings,

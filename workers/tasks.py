@@ -20,6 +20,8 @@ from sqlalchemy.orm.exc import StaleDataError
 from pbm.config import get_settings
 from pbm.ratelimit import OutboundLimiter
 from workers.app import (
+    TASK_CHECK_ALERTS,
+    TASK_HEARTBEAT,
     TASK_POLL_IMAP,
     TASK_PROCESS_INBOUND,
     TASK_RELAY_INBOUND,
@@ -79,15 +81,20 @@ def process_inbound(self: Task, inbound_id: int) -> str:
     The messages the reply wrote are delivered here, right after its commit, rather than
     by a task of their own behind every reply already queued: the next prompt leaves at
     once, and a reply costs one task, not two (``deliver_written``)."""
-    from pbm import inbound
+    from pbm import inbound, metrics
+    from pbm.logs import context
 
-    with delivering_inline() as written:
+    token = metrics.start_reply()
+    with context(inbound_id=int(inbound_id)), delivering_inline() as written:
         try:
-            return str(inbound.process(int(inbound_id), utcnow()))
-        except Exception as exc:
-            return _retry_transient(self, exc)  # type: ignore[no-any-return]
+            try:
+                result = str(inbound.process(int(inbound_id), utcnow()))
+            except Exception as exc:
+                return _retry_transient(self, exc)  # type: ignore[no-any-return]
+            _count_reply(int(inbound_id), result, token)
         finally:
             deliver_written(written)
+    return result
 
 
 def deliver_written(ids: list[int]) -> None:
@@ -111,13 +118,47 @@ def deliver_written(ids: list[int]) -> None:
                 enqueue_outbound([outbox_id], countdown=outcome.retry_in)
 
 
+def _count_reply(inbound_id: int, result: str, token: Any) -> None:
+    """Count the processed reply (``pbm.metrics``) and log its outcome with its game and seat."""
+    import sqlalchemy as sa
+
+    from pbm import metrics
+    from pbm.db import get_engine
+    from pbm.logs import context
+    from pbm.models import InboundMessage
+
+    noted = metrics.noted_reply()
+    if result == "skipped" or not metrics.enabled():
+        metrics.reply_processed(None, result, token)
+        return
+    if noted is not None and noted.channel is not None:  # the usual case: nothing to read
+        outcome = metrics.reply_processed(noted.channel, result, token)
+        with context(game_id=noted.game_id, seat=noted.seat):
+            log.info("inbound processed: %s", outcome)
+        return
+    table = InboundMessage.__table__.c  # type: ignore[attr-defined]
+    try:
+        with get_engine().connect() as conn:  # one primary-key read, no ORM session
+            row = conn.execute(sa.select(table.channel, table.game_id, table.seat)
+                               .where(table.id == inbound_id)).first()
+        channel, game_id, seat = tuple(row) if row else (None, None, None)
+    except Exception as exc:  # counting must not fail the task
+        log.warning("metrics: inbound %s not counted: %s", inbound_id, exc)
+        return
+    outcome = metrics.reply_processed(channel, result, token)
+    with context(game_id=game_id, seat=seat):
+        log.info("inbound processed: %s", outcome or result.partition(":")[0])
+
+
 @app.task(name=TASK_SEND_OUTBOUND, bind=True)
 def send_outbound(self: Task, outbox_id: int) -> str:
     """Deliver one outbox row (at least once; never twice at the same time)."""
+    from pbm.logs import context
     from workers.delivery import deliver
 
     try:
-        outcome = deliver(int(outbox_id), utcnow(), get_settings(), limiter())
+        with context(outbound_id=int(outbox_id)):
+            outcome = deliver(int(outbox_id), utcnow(), get_settings(), limiter())
     except Exception as exc:
         return _retry_transient(self, exc)  # type: ignore[no-any-return]
     if outcome.retry_in is not None:
@@ -176,16 +217,42 @@ def relay_inbound() -> int:
 @app.task(name=TASK_SWEEP_DEADLINES, bind=True)
 def sweep_deadlines(self: Task) -> int:
     """Reminders, final warnings and timeouts of every running game (``pbm.games``)."""
+    from pbm import health, metrics
     from pbm.db import run_transaction
     from pbm.timing import sweep_deadlines as sweep
 
+    started = metrics.timed()
     try:
         report = run_transaction(lambda session: sweep(session, utcnow()))
     except Exception as exc:
+        metrics.sweep_failed()
         return _retry_transient(self, exc)  # type: ignore[no-any-return]
+    metrics.sweep_done(report, metrics.timed() - started)
     for error in report.errors:
         log.error("deadline sweep: %s", error)
+    try:
+        health.record_heartbeat(health.SWEEP)
+    except Exception as exc:  # Redis down: the readiness probe says so
+        log.warning("sweep heartbeat not recorded: %s", exc)
     return int(report.total)
+
+
+@app.task(name=TASK_HEARTBEAT)
+def heartbeat() -> float:
+    """The beat's heartbeat: scheduled by beat, run by a worker (both must be alive)."""
+    from pbm import health
+
+    now = utcnow().timestamp()
+    health.record_heartbeat(health.BEAT, now)
+    return now
+
+
+@app.task(name=TASK_CHECK_ALERTS)
+def check_alerts() -> list[str]:
+    """Email the admin about what needs an operator now (each kind at most once an hour)."""
+    from pbm import alerts
+
+    return alerts.check(utcnow())
 
 
 @app.task(name=TASK_POLL_IMAP, bind=True)
@@ -200,4 +267,7 @@ def poll_imap(self: Task) -> int:
     except Exception as exc:
         log.warning("IMAP poll failed: %s", exc)
         return 0  # the next scheduled poll tries again
+    from pbm import metrics
+
+    metrics.reply_received("email", len(created))
     return enqueue_inbound(created)

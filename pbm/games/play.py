@@ -160,6 +160,7 @@ def _after_change(session: Session, game: Game, pre: engine.GameState, post: eng
         first_tell(post)
     pre_vote = engine.public_view(pre).vote
     voters = set(pre_vote.participants) if pre_vote is not None else set()
+    caller = pre_vote.caller if pre_vote is not None else None
     vote_results = [e for e in events if e.kind == "vote.result"]
     notified = []
     for seat, player in seats_of(session, game.id):
@@ -167,15 +168,18 @@ def _after_change(session: Session, game: Game, pre: engine.GameState, post: eng
         decision = post.decision_id(s)
         if decision is not None and decision != pre.decision_id(s):
             kind, dedupe = MessageKind.PROMPT, f"prompt:{decision}"
-        elif s != actor and vote_results and s in voters:  # its own news are in the recap
+        elif s != actor and vote_results and (s in voters or s == caller):
+            # the actor hears the result in the answer to its move (pbm.render: "outcome")
             kind, dedupe = MessageKind.VOTE_RESULT, f"vote_result:v{post.version}"
         elif s != actor and any(_concerns(e, s) for e in events):
             kind, dedupe = MessageKind.NOTICE, f"notice:v{post.version}"
         else:
             continue
         extra: dict[str, Any] = {"decision_ids": [decision] if decision else []}
-        if kind is MessageKind.NOTICE:
-            extra["headline"] = next(e.text for e in events if _concerns(e, s))
+        if kind is MessageKind.NOTICE:  # said in the seat's words, with its cause
+            first = next(e for e in events if _concerns(e, s))
+            extra["headline"] = first.text
+            extra["headline_seq"] = first.seq
         if kind is MessageKind.VOTE_RESULT:
             extra["result"] = outbox.event_dict(vote_results[-1])
         outbox.notify(session, game, seat, player, kind, now=now,

@@ -75,6 +75,39 @@ class PlayerSpec:
             raise InvalidRequest(f"player {shown!r}: SMS needs a phone number")
 
 
+#: Country calling codes of countries with one time zone (or one most people live in):
+#: a player who gave a phone number and no zone starts with this one (ZONE changes it).
+#: Countries spread over several zones (+1, +7, +52, +55, +61) are not guessed: UTC.
+PHONE_ZONES = {
+    "+30": "Europe/Athens", "+31": "Europe/Amsterdam", "+32": "Europe/Brussels",
+    "+33": "Europe/Paris", "+34": "Europe/Madrid", "+36": "Europe/Budapest",
+    "+39": "Europe/Rome", "+40": "Europe/Bucharest", "+41": "Europe/Zurich",
+    "+43": "Europe/Vienna", "+44": "Europe/London", "+45": "Europe/Copenhagen",
+    "+46": "Europe/Stockholm", "+47": "Europe/Oslo", "+48": "Europe/Warsaw",
+    "+49": "Europe/Berlin", "+351": "Europe/Lisbon", "+352": "Europe/Luxembourg",
+    "+353": "Europe/Dublin", "+354": "Atlantic/Reykjavik", "+358": "Europe/Helsinki",
+    "+420": "Europe/Prague", "+380": "Europe/Kyiv", "+27": "Africa/Johannesburg",
+    "+20": "Africa/Cairo", "+234": "Africa/Lagos", "+254": "Africa/Nairobi",
+    "+81": "Asia/Tokyo", "+82": "Asia/Seoul", "+86": "Asia/Shanghai",
+    "+852": "Asia/Hong_Kong", "+886": "Asia/Taipei", "+91": "Asia/Kolkata",
+    "+65": "Asia/Singapore", "+66": "Asia/Bangkok", "+63": "Asia/Manila",
+    "+972": "Asia/Jerusalem", "+971": "Asia/Dubai", "+90": "Europe/Istanbul",
+    "+64": "Pacific/Auckland", "+54": "America/Argentina/Buenos_Aires",
+    "+56": "America/Santiago", "+57": "America/Bogota",
+}
+
+
+def zone_from_phone(phone: str | None) -> str | None:
+    """The time zone guessed from a phone number's country code, or None."""
+    if not phone:
+        return None
+    for digits in (4, 3, 2):
+        zone = PHONE_ZONES.get(phone[:digits])
+        if zone:
+            return zone
+    return None
+
+
 def new_token() -> str:
     """An unguessable reply token (80 bits, lower-case letters and digits)."""
     return "".join(secrets.choice(TOKEN_ALPHABET) for _ in range(TOKEN_LENGTH))
@@ -98,7 +131,8 @@ def upsert_player(session: Session, spec: PlayerSpec) -> Player:
             display_name=spec.name,
             email=spec.email,
             phone=spec.phone,
-            time_zone=spec.time_zone,
+            time_zone=spec.time_zone if spec.time_zone != "UTC" else (
+                zone_from_phone(spec.phone) or "UTC"),
             preferred_channel=spec.channel or ("email" if spec.email else "sms"),
         )
     else:

@@ -45,6 +45,7 @@ def send_reminder(session: Session, deadline: Deadline, now: datetime,
                   extra={"decision_kind": deadline.kind, "policy": policy.on_timeout,
                          "invitation": deadline.kind == INVITATION,
                          "decision_ids": [deadline.decision_key],
+                         "grace_hours": policy.grace_hours,
                          **_if_silent(state, deadline.seat, policy)})
     (report.final_warnings if final else report.reminders).append(deadline.id)  # type: ignore[arg-type]
     deadline.reminders_sent += 1

@@ -42,31 +42,57 @@ class _Outcome:
         return not self.told
 
 
-def _may_answer_idle(session: Session, game: Any, player: Any, row: Any, now: datetime) -> bool:
-    """At most ``not_understood_answers_per_sender_per_hour`` answers to replies that did
-    nothing; past it the admin is told (once a day) and the sender gets no answer."""
+#: How an answer to a reply that did nothing is written (``_may_answer_idle``).
+FULL, BRIEF, NONE = "full", "brief", "none"
+
+
+def idle_fingerprint(parsed: Any) -> str:
+    """A short hash of what a reply that did nothing said (its lines, case and spaces
+    folded): the same text again is how a robot without loop-guard headers shows."""
+    import hashlib
+
+    said = [str(getattr(n, "line", "")) for n in getattr(parsed, "not_understood", [])]
+    said += [str(x) for x in getattr(parsed, "ignored", [])]
+    text = " ".join(" ".join(said).lower().split())
+    return hashlib.sha256(text.encode()).hexdigest()[:10]
+
+
+def _may_answer_idle(session: Session, game: Any, player: Any, row: Any, now: datetime,
+                     fingerprint: str = "") -> str:
+    """How to answer a reply that did nothing: ``FULL`` for the first
+    ``not_understood_answers_per_sender_per_hour`` in an hour; past it ``BRIEF`` (a short
+    answer: a person who keeps failing is never met with silence) unless the sender looks
+    like a robot, which then gets ``NONE``: a robot's mail with loop-guard headers never
+    gets here (``pbm.inbound.pipeline``), and one without them repeats itself, so a reply
+    saying what one of this hour's answered replies said is a robot's. The admin is told
+    (once a day) either way."""
     from pbm.models import OutboundMessage
     from pbm.outbox import alert_admin
 
     limit = get_settings().not_understood_answers_per_sender_per_hour
-    keys = session.execute(sa.select(OutboundMessage.dedupe_key).where(
+    keys = list(session.execute(sa.select(OutboundMessage.dedupe_key).where(
         OutboundMessage.player_id == player.id, OutboundMessage.kind == "reply",
-        OutboundMessage.dedupe_key.like("%:nu:%"),
-        OutboundMessage.created_at >= now - timedelta(hours=1))).scalars()
-    sent = len({key.rsplit(":nu:", 1)[0] for key in keys})  # one answer, any channels
+        OutboundMessage.dedupe_key.like("%:nu%"),
+        OutboundMessage.created_at >= now - timedelta(hours=1))).scalars())
+    answered = {key.rsplit(":", 1)[0] for key in keys}  # one answer, any channels
+    sent = len(answered)
     if sent < limit:
-        return True
-    alert_admin(session, game, f"no more answers to {row.sender} for now",
+        return FULL
+    repeated = any(key.endswith(f":nu-{fingerprint}") for key in answered) or not fingerprint
+    mode = NONE if repeated else BRIEF
+    alert_admin(session, game, f"many replies from {row.sender} changed nothing",
                 f"{row.sender} sent {sent + 1} replies in the last hour that changed nothing "
-                f"(not understood, or empty). They got {sent} answers; the rest are kept but "
-                "not answered, so a mail robot cannot loop with us. Check the inbound "
-                "messages of this sender on the admin site.",
+                f"(not understood, or empty). They got {sent} answers; past "
+                f"{limit} the answers are short, and a reply that repeats an earlier one "
+                "(a mail robot) is kept but not answered, so a robot cannot loop with us. "
+                "Check the inbound messages of this sender on the admin site.",
                 now=now, dedupe=f"idle-cap:{player.id}:{now:%Y-%m-%d}")
-    return False
+    return mode
 
 
 def _write_reply(session: Session, game: Any, seat: Any, player: Any, row: Any, parsed: Any,
-                 outcome: _Outcome, now: datetime, suffix: str = "") -> None:
+                 outcome: _Outcome, now: datetime, suffix: str = "",
+                 brief: bool = False) -> None:
     from pbm import games, outbox, timing
     from pbm.messages import MessageKind
 
@@ -83,15 +109,35 @@ def _write_reply(session: Session, game: Any, seat: Any, player: Any, row: Any, 
     }
     if outcome.result is not None:
         extra["result"] = outcome.result
+    if brief:
+        extra["brief"] = True
+    last = _last_applied(session, game.id, seat.seat_index)
+    if last:
+        extra["last_applied"] = last
     events = None
     if outcome.log:
         public = [e for e in outbox.events_for(session, game.id, seat.seat_index, limit=None)
                   if e.audience is None]
         events = public[-15:]
+    # What the move did is said in this answer (``pbm.render``: "outcome"): the seat is
+    # told those events, and its next message does not say them again.
+    said = {e.get("seq") for e in (outcome.result or {}).get("events") or []}
+    announced = [e for e in outbox.events_for(session, game.id, seat.seat_index,
+                                              after=seat.last_event_seq, limit=None)
+                 if e.seq in said] if said and not outcome.log else []
     outbox.notify(session, game, seat, player, MessageKind.REPLY, now=now, state=state,
                   dedupe=f"g{game.id}:s{seat.seat_index}:reply:in{row.id}{suffix}",
                   deadline=deadlines[0].due_at if deadlines else None, extra=extra,
-                  events=events)
+                  events=events, announced=announced)
+
+
+def _last_applied(session: Session, game_id: int, seat: int) -> str | None:
+    """The seat's last applied command (to say that it is final when asked to undo it)."""
+    from pbm.models import CommandLog
+
+    return session.execute(sa.select(CommandLog.command).where(
+        CommandLog.game_id == game_id, CommandLog.seat == seat).order_by(
+        CommandLog.seq.desc()).limit(1)).scalar()  # type: ignore[attr-defined]
 
 
 def _ask_to_answer_the_game(session: Session, sender: str, now: datetime) -> None:
@@ -99,16 +145,14 @@ def _ask_to_answer_the_game(session: Session, sender: str, now: datetime) -> Non
     for them (never a Reply-To), to answer the game's email. At most once an hour, and
     nothing of the message is repeated (its From may be forged)."""
     from pbm.models import OutboundMessage, Player
+    from pbm.outbox import insert_once
 
     player = session.execute(sa.select(Player).where(
         sa.func.lower(Player.email) == sender.lower()).order_by(Player.id).limit(1)).scalar()
     if player is None or not player.email or player.email_failing:
         return
     key = f"no-token:{player.id}:{now:%Y%m%d%H}"
-    if session.execute(sa.select(OutboundMessage.id).where(
-            OutboundMessage.dedupe_key == key)).first() is not None:
-        return
-    session.add(OutboundMessage(
+    insert_once(session, OutboundMessage(
         player_id=player.id, channel=EMAIL, kind="notice", to_address=player.email,
         subject="Your email to Tortuga by Mail was not read",
         text=(f"Hello {player.display_name},\n\nAn email from your address reached Tortuga "
@@ -117,4 +161,3 @@ def _ask_to_answer_the_game(session: Session, sender: str, now: datetime) -> Non
               "address is private to your seat.\n\nIf you did not send it, ignore this "
               "note.\n"),
         status="pending", attempts=0, dedupe_key=key, created_at=now))
-    session.flush()

@@ -13,9 +13,10 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Session
 
+from pbm import logs, metrics
 from pbm.config import get_settings
 from pbm.inbound.answered import Answered, is_stale
-from pbm.inbound.answering import _may_answer_idle, _Outcome, _write_reply
+from pbm.inbound.answering import _may_answer_idle, _Outcome, _write_reply, idle_fingerprint
 from pbm.inbound.mime import bounce_details
 from pbm.inbound.storage import EMAIL, _finish
 
@@ -37,6 +38,7 @@ def _apply(session: Session, row: Any, seat: Any, player: Any, now: datetime,
     from pbm.models import InvitationStatus
 
     game = games.lock_game(session, seat.game_id)  # once: ``games`` finds it locked
+    logs.bind(game_id=game.id, seat=seat.seat_index)  # on every log line from here on
     state = games.load_state(game) if game.state_json else None
     view = engine.view(state, seat.seat_index).to_dict() if state is not None else None
     invited = state is None and seat.invitation_status in (
@@ -50,6 +52,9 @@ def _apply(session: Session, row: Any, seat: Any, player: Any, now: datetime,
         log.exception("inbound message %s: reply unreadable", row.id)
         return _finish(session, row.id, "ignored", now, game_id=game.id, seat=seat.seat_index,
                        error=f"unreadable reply: {type(exc).__name__}: {exc}"[:4000])
+    if parsed.reaction:  # a tapback on one of our messages: not an answer, and not answered
+        return _finish(session, row.id, "ignored", now, game_id=game.id, seat=seat.seat_index,
+                       error="a phone reaction to a message, not a reply")
     outcome = _Outcome()
     says = [meta for meta in parsed.meta if meta.name == "SAY"]
     relayed = says[:_say_allowance(session, player, now)] if says else []  # before writing
@@ -57,9 +62,12 @@ def _apply(session: Session, row: Any, seat: Any, player: Any, now: datetime,
         if meta.name == "SET":
             _meta(session, row, game, seat, player, meta, now, outcome)
     if state is not None and _settled(session, row, game, seat, state, answered):
-        _refuse_as_settled(parsed, outcome)
+        _refuse_as_settled(parsed, outcome, _final(session, game, seat, state, parsed))
     elif parsed.understood:
         _submit(session, row, game, seat, state, parsed, now, outcome)
+    for taken in parsed.retracted:
+        outcome.reject(taken.display, f'you took it back ("{taken.marker}"), so it was '
+                                      "not played")
     for meta in parsed.meta:
         if meta.name not in ("SAY", "SET"):
             _meta(session, row, game, seat, player, meta, now, outcome)
@@ -73,10 +81,19 @@ def _apply(session: Session, row: Any, seat: Any, player: Any, now: datetime,
                        f"not relayed: at most {settings.say_per_reply} SAY lines per reply "
                        f"and {settings.say_per_hour} per hour reach the table")
     if outcome.needs_reply(parsed, seat.seat_index):
-        idle = not (parsed.understood or parsed.meta)  # an answer to a reply that did nothing
-        if not idle or _may_answer_idle(session, game, player, row, now):
+        # An answer to a reply that did nothing (a retraction is not nothing: it is told).
+        idle = not (parsed.understood or parsed.meta or parsed.retracted)
+        mode = _may_answer_idle(session, game, player, row, now, idle_fingerprint(parsed)) \
+            if idle else "full"
+        if mode != "none":
             _write_reply(session, game, seat, player, row, parsed, outcome, now,
-                         suffix=":nu" if idle else "")
+                         suffix=f":nu-{idle_fingerprint(parsed)}" if idle else "",
+                         brief=mode == "brief")
+        else:  # a robot repeating itself: kept, not answered
+            metrics.guard_tripped("not_understood_cap")
+    metrics.note_reply(bool(outcome.done), bool(outcome.rejected),
+                       bool(parsed.understood or parsed.meta), channel=row.channel,
+                       game_id=game.id, seat=seat.seat_index)
     return _finish(session, row.id, "done", now, game_id=game.id, seat=seat.seat_index)
 
 
@@ -131,11 +148,12 @@ def _settled(session: Session, row: Any, game: Any, seat: Any, state: Any,
     return stale
 
 
-def _refuse_as_settled(parsed: Any, outcome: _Outcome) -> None:
+def _refuse_as_settled(parsed: Any, outcome: _Outcome, final: dict[int, str]) -> None:
     """Nothing of a settled question's answer is played: its commands and its bare menu
-    numbers are answered with ``SETTLED`` (the open question's menu follows)."""
-    for understood in parsed.understood:
-        outcome.reject(understood.display, SETTLED)
+    numbers are answered with ``SETTLED`` (the open question's menu follows); a correction
+    of a turn action already played is told that it is final (``final``, by index)."""
+    for index, understood in enumerate(parsed.understood):
+        outcome.reject(understood.display, final.get(index, SETTLED))
     picks = [n for n in parsed.not_understood if _MENU_PICK.fullmatch(n.line)]
     for pick in picks:
         outcome.reject(pick.line.strip(), SETTLED)
@@ -153,16 +171,26 @@ def _submit(session: Session, row: Any, game: Any, seat: Any, state: Any, parsed
         for text in texts:
             outcome.reject(shown[text], "the game has not started yet")
         return
+    texts, done_as = _changes_of_mind(session, game, seat, state, parsed, outcome)
+    if not texts:
+        return
     decision = state.decision_id(seat.seat_index)
-    outbox.fold_into_next(session, game.id, seat.seat_index, read_as=[shown[t] for t in texts])
+    read_as = {u.text: u.display + (f" ({u.note})" if "instead of" in (u.note or "") else "")
+               for u in parsed.understood}
+    outbox.fold_into_next(session, game.id, seat.seat_index,
+                          read_as=[done_as.get(t) or read_as.get(t, t) for t in texts])
     result = games.submit(session, game.id, seat.seat_index, texts, origin=f"inbound:{row.id}",
                           now=now, decision_id=decision, inbound_message_id=row.id)
     outbox.was_folded(session, game.id, seat.seat_index)
     outcome.result = result.to_dict()
+    shown.update({t: shown.get("VOTE " + t.split(maxsplit=1)[1], t) for t in done_as})
     for text in result.done:
-        outcome.add_done(shown.get(text, text))
+        outcome.add_done(done_as.get(text) or shown.get(text, text))
     for refused in result.not_done:
-        outcome.reject(shown.get(refused["command"], refused["command"]), refused["reason"])
+        reason = refused["reason"]
+        if refused["command"] in done_as:
+            reason = reason.split(": ", 1)[-1] + "; nothing was changed"
+        outcome.reject(shown.get(refused["command"], refused["command"]), reason)
     for text in result.ignored:
         outcome.reject(shown.get(text, text), "not tried after the command before it failed")
     if not result.done and not result.not_done and result.message:
@@ -170,6 +198,55 @@ def _submit(session: Session, row: Any, game: Any, seat: Any, state: Any, parsed
             outcome.reject(shown.get(text, text), result.message)
     if seat.seat_index in result.notified:
         outcome.told = True
+
+
+def _changes_of_mind(session: Session, game: Any, seat: Any, state: Any, parsed: Any,
+                     outcome: _Outcome) -> tuple[list[str], dict[str, str]]:
+    """The texts to submit, and how a changed vote is told. A VOTE from a seat that has
+    voted in the vote still open changes its vote (``REVOTE``); a correction of an earlier
+    reply's turn action is refused in plain words (turn actions are final once applied)."""
+    import engine
+    from pbm.replies.changes import vote_change
+
+    view = engine.view(state, seat.seat_index).to_dict()
+    final = _final(session, game, seat, state, parsed)
+    texts: list[str] = []
+    done_as: dict[str, str] = {}
+    for index, understood in enumerate(parsed.understood):
+        change = vote_change(understood.text, view)
+        if change is not None:
+            texts.append(change[0])
+            done_as[change[0]] = change[1]
+        elif index in final:
+            outcome.reject(understood.display, final[index])
+        else:
+            texts.append(understood.text)
+    return texts, done_as
+
+
+def _final(session: Session, game: Any, seat: Any, state: Any, parsed: Any) -> dict[int, str]:
+    """Why each correction of an earlier reply's turn action changes nothing (by index in
+    ``parsed.understood``): the seat's turn action was played, and it is final."""
+    import engine
+    from pbm.replies.changes import final_action_reason, is_turn_action
+
+    corrections = [i for i, u in enumerate(parsed.understood)
+                   if u.correction and is_turn_action(u.text)]
+    last = _last_command(session, game.id, seat.seat_index) if corrections else None
+    if not last or not is_turn_action(last):
+        return {}
+    reason = final_action_reason(last, engine.view(state, seat.seat_index).to_dict())
+    return dict.fromkeys(corrections, reason)
+
+
+def _last_command(session: Session, game_id: int, seat: int) -> str | None:
+    """The seat's last applied command (canonical text), if any."""
+    from pbm.models import CommandLog
+
+    return session.execute(
+        sa.select(CommandLog.command).where(CommandLog.game_id == game_id,
+                                            CommandLog.seat == seat)
+        .order_by(CommandLog.seq.desc()).limit(1)).scalar()
 
 
 def _meta(session: Session, row: Any, game: Any, seat: Any, player: Any, meta: Any,
@@ -191,6 +268,10 @@ def _meta(session: Session, row: Any, game: Any, seat: Any, player: Any, meta: A
             outcome.told = outcome.told or seat.seat_index in result.notified
         else:
             outcome.reject(name, result.message)
+    elif name == "STOP" and row.channel == EMAIL and meta.line.strip().lower().startswith(
+            "cancel"):  # "cancel" in an email is not a request to stop text messages
+        outcome.reject("cancel", "a move once applied is final (no take-backs), and there "
+                       "is nothing else to cancel; to stop text messages, text STOP")
     elif name in ("STOP", "START"):
         if not player.phone:
             outcome.reject(name, "you have no phone number with us; STOP and START are "

@@ -156,8 +156,14 @@ def me_model(seat_view: Mapping[str, Any]) -> dict[str, Any]:
     n = len(public["players"])
     loyalty = seat_view["loyalty"]
     team_note = ""
+    other_team = ""
     if n == 2:
-        team_note = "In a 2-player game each of you knows the other's team."
+        other = next((p for p in public["players"] if p["seat"] != seat_view["seat"]), None)
+        theirs = {"BRITISH": "FRENCH", "FRENCH": "BRITISH"}.get(loyalty, "")
+        if other is not None and theirs:
+            other_team = f"{other['name']} is {TEAM_NAMES.get(theirs, theirs)}."
+        team_note = "In a 2-player game each of you knows the other's team" + (
+            f": {other_team}" if other_team else ".")
     return {
         "seat": seat_view["seat"],
         "number": seat_view["seat"] + 1,
@@ -166,6 +172,7 @@ def me_model(seat_view: Mapping[str, Any]) -> dict[str, Any]:
         "loyalty_name": TEAM_NAMES.get(loyalty, loyalty),
         "loyalty_text": _LOYALTY_TEXT.get(loyalty, loyalty),
         "team_note": team_note,
+        "other_team": other_team,
         "hand": hand,
         "peeks": [{"position": int(p), "title": title_label(t)}
                   for p, t in sorted(seat_view["peeks"].items(), key=lambda kv: int(kv[0]))],
@@ -232,8 +239,8 @@ def awaited_model(seat_view: Mapping[str, Any] | None) -> dict[str, Any] | None:
             headline = f"{caller} called {article} {vote.capitalize()}: play a Vote card."
             counted = {"ATTACK": "Cannon/Torch/Water", "BRAWL": "flags",
                        "MUTINY": "Skull/Helm"}.get(vote, "")
-            sms_head = (f"{caller} called {article} {vote.capitalize()} "
-                        f"({counted} count). Play a card:")
+            sms_head = (f"{caller} called {article} {vote.capitalize()} ({counted} count: "
+                        "the part in CAPITALS). Play a card:")
             details.append(VOTE_RULE.get(vote, ""))
             details.append("Nobody learns who played which card; 1 card from the deck is "
                            "added. You draw a new card afterwards.")
@@ -248,6 +255,11 @@ def awaited_model(seat_view: Mapping[str, Any] | None) -> dict[str, Any] | None:
             if known:
                 details.append("You have seen: " + ", ".join(known) + ".")
                 sms_info = "You saw " + ", ".join(known) + "."
+        elif kind == "LETTER_OF_MARQUE" and not any(o.verb == "MARQUE" for o in menu):
+            # nobody on Tortuga or in a rowboat: the menu offers no move, say so
+            headline = ("You revealed a Letter of Marque: nobody is on Tortuga or in a "
+                        "rowboat to move now, so SAVE it for a later turn.")
+            sms_head = "Letter of Marque: nobody to move now; SAVE it."
         elif kind == "LETTER_OF_MARQUE":
             headline = ("You revealed a Letter of Marque: move a player from Tortuga or a "
                         "rowboat to the back of a ship now, or SAVE it for a later turn.")

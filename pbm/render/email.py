@@ -70,6 +70,8 @@ def _sections(ctx: MessageContext, model: Mapping[str, Any]) -> tuple[str, ...]:
     sections = SECTIONS.get(kind, ())
     if kind is MessageKind.GAME_OVER and extra.get("unmasking"):  # pbm.unmasking
         sections = (*sections[:1], "unmasking", *sections[1:])
+    if kind is MessageKind.REPLY and extra.get("brief"):  # a person who keeps failing
+        return ("reply",)
     if kind is MessageKind.REPLY and model["answers"]:
         sections = ("answers", *sections)
     if extra.get("vote_ledger") and "board" in sections:  # pbm.vote_ledger, before the board

@@ -3,6 +3,7 @@ the vote result, refusals in player words, folded notes, the headline and inbox 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 from pbm.messages import MessageContext, MessageKind, board_content_id, board_image_key
 from pbm.render.board import awaited_model, board_model, me_model
 from pbm.render.names import HELP_FILES, SYMBOL_NAMES, format_deadline, subject_for
+from pbm.render.news import all_cards_lines, card_line, news
 from pbm.render.refusals import plain_reason
 from pbm.replies.extract import REPLY_MARKER
 from pbm.replies.menu import display_command
@@ -19,11 +21,16 @@ RECAP_SKIP = frozenset({"event.refilled", "vote.cast", "turn.started"})
 RECAP_LIMIT = 25
 
 
-def recap(events: Sequence[Mapping[str, Any]], limit: int = RECAP_LIMIT) -> dict[str, Any]:
-    """Event lines for "since your last message": text, private flag; the oldest dropped."""
-    lines = [{"text": e["text"], "private": e.get("audience") is not None,
-              "kind": e.get("kind", "")}
-             for e in events if e.get("kind") not in RECAP_SKIP]
+def recap(events: Sequence[Mapping[str, Any]], limit: int = RECAP_LIMIT,
+          reader: int | None = None, names: Mapping[int, str] | None = None,
+          explained: set[str] | None = None) -> dict[str, Any]:
+    """Event lines for "since your last message", in the reader's words
+    (``pbm.render.news``): text, private flag, the effects of cards first named; the
+    oldest dropped."""
+    kept = [e for e in events if e.get("kind") not in RECAP_SKIP]
+    lines = [{"text": n["text"], "private": n["private"], "kind": n["kind"],
+              "cards": n["cards"], "priority": n["priority"], "seq": n["seq"]}
+             for n in news(kept, reader, names or {}, explained=explained)]
     dropped = max(0, len(lines) - limit)
     return {"lines": lines[dropped:], "dropped": dropped}
 
@@ -39,7 +46,7 @@ def _vote_result(events: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
                 "outcome": str(data.get("outcome", "")).lower(),
                 "symbols": [SYMBOL_NAMES.get(s, s) for s in data.get("symbols") or []],
                 "counts": {SYMBOL_NAMES.get(k, k): v for k, v in sorted(counts.items())},
-                "cards": list(data.get("cards") or []),
+                "cards": list(data.get("cards") or data.get("revealed") or []),
             }
     return None
 
@@ -49,7 +56,8 @@ _OPTIONAL_EXTRA = (
     "inviter", "message", "respond_by", "reason", "policy", "paused", "paused_hours",
     "new_name", "briefing", "you_were_replaced", "aborted", "headline", "invitation", "who",
     "played", "help", "log", "reply", "done", "rejected", "table_talk", "reply_to", "result",
-    "started", "you", "answers", "read_as", "timed_out", "timed_out_secret",
+    "started", "you", "answers", "read_as", "timed_out", "timed_out_secret", "headline_seq",
+    "brief", "last_applied",
 )
 
 
@@ -73,6 +81,7 @@ def _normalise_extra(ctx: MessageContext) -> dict[str, Any]:
     if extra.get("respond_by_hours"):
         extra["respond_by"] = _hours_text(extra["respond_by_hours"])
     extra["paused_for"] = _hours_text(extra["paused_hours"]) if extra.get("paused_hours") else None
+    extra["grace"] = _hours_text(extra["grace_hours"]) if extra.get("grace_hours") else None
     if extra.get("you") is None:
         extra["you"] = True
     result = extra.get("result")
@@ -122,6 +131,10 @@ def _model(ctx: MessageContext) -> dict[str, Any]:
     extra = _normalise_extra(ctx)
     reply = extra.get("reply") or {}
     result_event = extra.get("result") if ctx.kind is MessageKind.VOTE_RESULT else None
+    names = {p["seat"]: p["name"] for p in public["players"]} if public else {}
+    explained: set[str] = set()  # Event cards explained once per message (pbm.render.news)
+    outcome = _outcome(ctx, extra, names, explained)
+    outcome_seqs = {line["seq"] for line in outcome}
     if isinstance(result_event, Mapping) and result_event.get("audience") is not None:
         result_event = None
     model: dict[str, Any] = {
@@ -136,9 +149,13 @@ def _model(ctx: MessageContext) -> dict[str, Any]:
         if public else None,
         "me": me_model(view) if view else None,
         "awaited": awaited_model(view) if ctx.kind is not MessageKind.GAME_OVER else None,
-        "deadline": format_deadline(ctx.deadline, ctx.time_zone),
+        "deadline": format_deadline(ctx.deadline, ctx.time_zone, ctx.now),
+        "time_zone": ctx.time_zone,
         "recap": recap([e for e in ctx.events if not (
-            ctx.kind is MessageKind.VOTE_RESULT and e.get("kind") == "vote.result")]),
+            ctx.kind is MessageKind.VOTE_RESULT and e.get("kind") == "vote.result")
+            and e.get("seq") not in outcome_seqs],
+            reader=ctx.seat, names=names, explained=explained),
+        "outcome": outcome,
         "vote_result": _vote_result(
             [*ctx.events, result_event] if isinstance(result_event, Mapping) else ctx.events),
         "table_talk": list(extra.get("table_talk") or []),
@@ -153,6 +170,7 @@ def _model(ctx: MessageContext) -> dict[str, Any]:
         "help": extra.get("help"),
         "help_file": None if extra.get("help") is None
         else HELP_FILES.get(str(extra["help"]).upper(), "general"),
+        "help_cards": help_cards(extra.get("help")),
         "show_log": bool(extra.get("log")),
         "reply_to": extra.get("reply_to"),
         "question": extra.get("question"),  # the footer's "Ref: Q12.3" (pbm.inbound.answered)
@@ -168,10 +186,82 @@ def _model(ctx: MessageContext) -> dict[str, Any]:
             {**r, "reason": plain_reason(str(r["command"]), str(r["reason"]), view,
                                          model["awaited"], turn_name)}
             for r in model["rejected"]]
+    if ctx.kind is MessageKind.REPLY:
+        model["hints"] = reply_hints(model)
+        if model["hints"]:  # a hint answers the line better than a guessed command
+            model["reply"]["not_understood"] = [
+                {**n, "suggestion": None} for n in model["reply"]["not_understood"]]
+    else:
+        model["hints"] = []
     model["folded"] = _folded_notes(extra, view)
+    awaited = model["awaited"]  # the Event row's cards answer REVEAL n with one tap
+    model["reveal_taps"] = bool(extra.get("reply_to") and awaited and any(
+        o.verb == "REVEAL" for o in awaited["menu"]))
     model["headline"] = _headline(ctx, model)
     model["preview"] = _preview(model)
     return model
+
+
+_PASS = re.compile(r"\b(pass|skip|no action|nothing)\b")
+_FINAL = re.compile(r"\b(undo|cancel|take (it )?back|meant|mistake|wrong one|change (it|my)|"
+                    r"instead)\b")
+_OPTIONS = re.compile(r"\b(options?|choices|what can i|what do i|what should i|how do i|"
+                      r"what now|menu)\b")
+
+
+def reply_hints(model: Mapping[str, Any]) -> list[str]:
+    """Answers to lines a newcomer writes that are no command ("pass", "undo", "sorry I
+    meant 2", "cancel", "what are my options"): what the game allows instead."""
+    reply = model["reply"]
+    lines = [str(n.get("line", "")) for n in reply["not_understood"]]
+    lines += [str(x) for x in reply["ignored"]]
+    text = " ".join(lines).lower()
+    awaited = model["awaited"]
+    hints = []
+    if _FINAL.search(text):
+        last = model["extra"].get("last_applied")
+        applied = f"Your last move, {last}, was applied" if last else "A move once applied is"
+        hints.append(f"{applied}{' and is' if last else ''} final: the rules allow no "
+                     "take-backs." + (" Your next choice is below." if awaited else ""))
+    if _PASS.search(text):
+        hints.append("There is no passing: on your turn you take one action."
+                     if awaited and awaited["kind"] == "ACTION" else
+                     "There is no passing: answer what is awaited, or wait for your turn.")
+    if _OPTIONS.search(text) and not hints:
+        hints.append("Your options are below: reply with one of them, or its number."
+                     if awaited else "Nothing is awaited from you now; reply STATUS for "
+                     "the board.")
+    return hints
+
+
+def help_cards(topic: Any) -> list[str]:
+    """The Event card effects a HELP asks for: all of them (HELP CARDS / EVENTS), or the one
+    card named (HELP ALBATROSS, HELP black spot); from the engine's card table."""
+    if topic is None:
+        return []
+    topic = str(topic).strip()
+    if topic.upper() in ("CARDS", "EVENTS", "CARD", "EVENT"):
+        return all_cards_lines()
+    if topic.upper() in HELP_FILES:  # a command word (HELP ATLANTIS is also a card)
+        line = card_line(topic) if topic.upper() == "ATLANTIS" else ""
+        return [line] if line else []
+    line = card_line(topic)
+    return [line] if line else []
+
+
+def _outcome(ctx: MessageContext, extra: Mapping[str, Any], names: Mapping[int, str],
+             explained: set[str]) -> list[dict[str, Any]]:
+    """What the reader's own move did, for the answer to it (REPLY): the events of the
+    applied commands that this seat may see (``Result.events``), the reader's own first."""
+    result = extra.get("result")
+    if ctx.kind is not MessageKind.REPLY or not isinstance(result, Mapping):
+        return []
+    events = [e for e in result.get("events") or [] if isinstance(e, Mapping) and (
+        e.get("audience") is None or ctx.seat in (e.get("audience") or ()))]
+    lines = news([e for e in events if e.get("kind") not in RECAP_SKIP or (
+        e.get("kind") == "vote.cast" and e.get("audience") is not None)],
+        ctx.seat, names, explained=explained)
+    return sorted(lines, key=lambda line: line["priority"])
 
 
 def _folded_notes(extra: Mapping[str, Any], view: Mapping[str, Any] | None) -> list[str]:
@@ -197,7 +287,7 @@ def _preview(model: Mapping[str, Any]) -> str:
         needed = str(awaited["headline"]).rstrip(".")
         if needed not in headline:  # an answer or a notice: then what is still needed
             headline = f"{headline}. {needed}"
-        return f"{headline} by {deadline['short']}" if deadline else headline
+        return f"{headline}. {deadline['sentence'].rstrip('.')}" if deadline else headline
     return headline
 
 
@@ -220,6 +310,11 @@ def _headline(ctx: MessageContext, m: Mapping[str, Any]) -> str:
     if kind is MessageKind.STATUS:
         return "Nothing is awaited from you right now"
     if kind is MessageKind.NOTICE:
+        said = [line for line in m["recap"]["lines"]
+                if extra.get("headline_seq") is not None
+                and line["seq"] == extra["headline_seq"]]
+        if said:  # the event in the reader's words (``pbm.render.news``)
+            return str(said[0]["text"]).rstrip(".")
         if extra.get("headline"):
             return str(extra["headline"])
         return m["recap"]["lines"][-1]["text"] if m["recap"]["lines"] else "News from your game"
@@ -257,6 +352,8 @@ def _headline(ctx: MessageContext, m: Mapping[str, Any]) -> str:
                 f"card {c['position']}: {c['title']}" for c in m["viewed"])
         if m["done"]:
             return "Done: " + "; ".join(m["done"])
+        if extra.get("brief"):
+            return "Still not understood: nothing was changed"
         if m["rejected"] or m["reply"]["not_understood"]:
             return "Nothing was changed"
         return "Your reply"

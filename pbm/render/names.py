@@ -73,8 +73,12 @@ def _zone(name: str) -> ZoneInfo:
         return ZoneInfo("UTC")
 
 
-def format_deadline(deadline: datetime | None, time_zone: str) -> dict[str, str] | None:
-    """The deadline in the player's zone and in UTC (``local``, ``utc``, ``short``)."""
+def format_deadline(deadline: datetime | None, time_zone: str,
+                    now: datetime | None = None) -> dict[str, str] | None:
+    """The deadline in the player's zone and in UTC (``local``, ``utc``, ``short``), the
+    time left from ``now`` (``left``: "1 day 20 hours", empty without ``now``) and the
+    sentence a message says (``sentence``: "Reply by Thu 03 Dec 18:00 CET, in 1 day 20
+    hours.")."""
     if deadline is None:
         return None
     if deadline.tzinfo is None:
@@ -87,4 +91,19 @@ def format_deadline(deadline: datetime | None, time_zone: str) -> dict[str, str]
         "utc": f"{utc:%a %d %b, %H:%M} UTC",
         "short": f"{local:%a %d %b %H:%M} {zone}",
         "same": "1" if local.utcoffset() == utc.utcoffset() else "",
+        "left": _left(deadline, now),
+        "sentence": f"Reply by {local:%a %d %b %H:%M} {zone}"
+                    + (f", in {_left(deadline, now)}." if _left(deadline, now) else "."),
     }
+
+
+def _left(deadline: datetime, now: datetime | None) -> str:
+    from pbm.humanize import duration
+
+    if now is None:
+        return ""
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=UTC)
+    if deadline <= now:
+        return ""
+    return duration(deadline - now)

@@ -9,18 +9,33 @@ from typing import Any
 from pbm.messages import MessageContext, MessageKind
 from pbm.render.email import TEMPLATES
 from pbm.render.gsm7 import SMS_MAX_SEPTETS, fit_sms, gsm7_septets, relay_sms, to_gsm7
-from pbm.render.model import RECAP_SKIP
+from pbm.render.model import RECAP_SKIP, help_cards
 from pbm.render.names import HELP_FILES, VOTE_SECTION, short_game, short_name, title_label
 from pbm.replies.menu import MenuOption
 
 _BY_ARGUMENT_VERBS = ("VOTE", "CHOOSE", "SHOOT", "GIVE")
 
 
+#: Optional decisions: offered after the menu by their word, never numbered into it.
+OPTIONAL_VERBS = frozenset({"ATLANTIS"})
+
+
 def _sms_options(menu: Sequence[MenuOption], width: int | None, collapse: bool,
                  hand: Mapping[int, str] | None = None) -> str:
     """The menu for an SMS: ``1=VIEW _ _ 2=REVEAL _ ...``, or ``SHOOT: 1=Ann 3=Cleo`` when
     every option is one verb picked by number; names cut to ``width``; with ``collapse``
-    long lists of targets become one template (``MAROON name``)."""
+    long lists of targets become one template (``MAROON name``). An optional decision
+    (ATLANTIS) is never numbered among them: it follows as ``Or ATLANTIS (optional)``."""
+    optional = [o for o in menu if o.verb in OPTIONAL_VERBS]
+    menu = [o for o in menu if o.verb not in OPTIONAL_VERBS]
+    if not menu:
+        return " ".join(f"{o.verb} (optional)" for o in optional)
+    tail = "".join(f" Or {o.verb} (optional)." for o in optional)
+    return _sms_menu(menu, width, collapse, hand) + tail
+
+
+def _sms_menu(menu: Sequence[MenuOption], width: int | None, collapse: bool,
+              hand: Mapping[int, str] | None = None) -> str:
     plain = [o for o in menu if not o.is_template]
     verbs = {o.verb for o in plain}
     if plain and len(verbs) == 1 and next(iter(verbs)) in _BY_ARGUMENT_VERBS:
@@ -33,7 +48,7 @@ def _sms_options(menu: Sequence[MenuOption], width: int | None, collapse: bool,
             arg = option.display.split(" ", 1)[1] if " " in option.display else ""
             if verb == "VOTE" and hand is not None:
                 arg = hand.get(option.number, arg)
-            if width is not None:
+            elif width is not None:
                 arg = short_name(arg, width)
             items.append(f"{option.number}={arg}")
         if verb == "CHOOSE":
@@ -71,10 +86,40 @@ def _sms_options(menu: Sequence[MenuOption], width: int | None, collapse: bool,
     return " ".join(items)
 
 
+#: At most this many news lines at the top of one SMS (the most important first).
+SMS_NEWS_LINES = 4
+
+
+def _news_parts(lines: Sequence[Mapping[str, Any]], talk: Sequence[Mapping[str, Any]] = (),
+                limit: int = SMS_NEWS_LINES) -> tuple[list[list[str]], list[int], list[int]]:
+    """SMS parts for news ``lines`` (``pbm.render.news``) and relayed table talk, in
+    their own order, and the order to fit them in: what the reader's move did and what
+    happened to the reader first, then table talk, votes, the rest; newer before older.
+    Each line comes with its card's effect when that fits, else alone, else not at all."""
+    ranked: list[tuple[tuple[int, int], list[str]]] = []
+    for i, line in enumerate(lines):
+        text = to_gsm7(str(line["text"]))
+        effects = " ".join(f"({to_gsm7(c)})" for c in line.get("cards") or [])
+        alts = [f"{text} {effects}", text, ""] if effects else [text, ""]
+        ranked.append(((int(line["priority"]) if int(line["priority"]) < 2 else
+                       int(line["priority"]) + 1, -i), alts))
+    for j, said in enumerate(talk):
+        who = short_name(to_gsm7(str(said.get("name") or "A player")), 12)
+        text = to_gsm7(str(said.get("text") or ""))
+        alts = [f'{who} says: "{text}"', f'{who} says: "{text[:60].rstrip()}..."', ""] \
+            if len(text) > 60 else [f'{who} says: "{text}"', ""]
+        ranked.append(((2, -j), alts))
+    if len(ranked) > limit:
+        order = sorted(range(len(ranked)), key=lambda k: ranked[k][0])[:limit]
+        ranked = [ranked[k] for k in sorted(order)]
+    priority = sorted(range(len(ranked)), key=lambda k: ranked[k][0])
+    return [alts for _, alts in ranked], priority, [rank[0] for rank, _ in ranked]
+
+
 def _sms_awaited(model: Mapping[str, Any], head: str) -> str:
     awaited = model["awaited"]
     deadline = model["deadline"]
-    by = [f"By {deadline['short']}.", ""] if deadline else [""]
+    by = [deadline["sentence"], f"By {deadline['short']}.", ""] if deadline else [""]
     menu = awaited["menu"]
     hand = _vote_hand(model)
     info = awaited["sms_info"]
@@ -85,15 +130,24 @@ def _sms_awaited(model: Mapping[str, Any], head: str) -> str:
         "Reply " + _sms_options(menu, 6, True, hand),
         "Reply STATUS for your options.",
     ]
+    lines = [line for line in model["recap"]["lines"] if not (  # the prompt says it
+        awaited.get("vote") and line["kind"] == "vote.called"
+        and str(line["text"]).startswith("You called"))]
+    news, news_order, news_rank = _news_parts(lines, model["table_talk"])
     parts = [
         [head],
+        *news,
         [awaited["sms_head"], awaited["sms_head"][:60]],
         options,
         [info, info[:80], ""],
         by,
-        ["STATUS=full picture", "STATUS=all"],
+        ["NEWS/STATUS=more" if news else "STATUS=full picture", "STATUS=all"],
     ]
-    return fit_sms(parts, priority=(0, 5, 1, 4, 2, 3))
+    n = len(news)
+    urgent = [1 + k for k in news_order if news_rank[k] < 3]  # the reader's own, talk
+    priority = (0, n + 5, n + 1, n + 2, n + 4, *urgent, n + 3,
+                *[1 + k for k in news_order if news_rank[k] >= 3])
+    return fit_sms(parts, priority=priority)
 
 
 def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
@@ -116,6 +170,8 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
             [f"{again}Tortuga 1667 by text: {who} to game {game}{size}."],
             ["Reply JOIN to play or DECLINE."],
             [f"Answer by {deadline['short']}." if deadline else ""],
+            [f"Times are {model['time_zone']}: ZONE city changes it.",
+             "ZONE city sets your time.", ""],
             ["HELP for how to play.", ""],
         ])
     if kind is MessageKind.TABLE_TALK:
@@ -136,43 +192,71 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
                   MessageKind.RESUMED: "Game resumed.",
                   MessageKind.SEAT_REPLACED: f"You took over seat {me['number']}, you are "
                   f"{me['loyalty_name']}." if me else "You took over a seat.",
-                  MessageKind.GAME_STARTED: f"Game on! You are {me['loyalty_name']}."
-                  if me else "Game on!"}.get(kind, "")
+                  MessageKind.GAME_STARTED: _sms_start(me) if me else "Game on!",
+                  }.get(kind, "")
         if kind in (MessageKind.REMINDER, MessageKind.FINAL_WARNING) and extra.get(
                 "if_silent_sms"):  # what is played for this decision if no reply comes
             prefix += f" No reply = {extra['if_silent_sms']}."
-        talk = model["table_talk"]
-        if talk:
-            prefix = (prefix + f" {len(talk)} new SAY msg(s).").strip()
         if model["folded"]:
             prefix = (" ".join(model["folded"]) + " " + prefix).strip()
         return _sms_awaited(model, f"{head} {prefix}".strip())
     if kind is MessageKind.GAME_STARTED and me:
-        return fit_sms([[f"{head} game on! You are {me['loyalty_name']}, {me['where']}."],
-                        ["Reply STATUS for the board."]])
+        return fit_sms([[f"{head} {_sms_start(me)}"], [f"You are {me['where']}."],
+                        ["Reply STATUS for the board.", "STATUS=board"]])
     if kind is MessageKind.TIMED_OUT:
         if model["played"]:
             return fit_sms([[head], [f"time ran out, {model['played']} was played for you."],
                             ["STATUS=full picture", ""]])
         return fit_sms([[head], ["time ran out; the game is paused."]])
     if kind is MessageKind.GAME_OVER:
-        board = model["board"]
-        score = board["score"] if board else None
-        result = model["headline"]
-        if score:
-            result += f", British {score['british']} French {score['french']}."
-        you = f"You were {me['loyalty_name']}." if me else ""
-        everyone = ""
-        if board and board["loyalties"]:
-            everyone = "Teams: " + ", ".join(
-                f"{short_name(x['name'], 8)} {x['loyalty'][0]}" for x in board["loyalties"])
-        return fit_sms([[head], [result], [you], [everyone, ""], ["Thanks for playing!", ""]])
-    if kind is MessageKind.VOTE_RESULT and model["vote_result"]:
-        return fit_sms([[head], [model["vote_result"]["text"]], ["STATUS=full picture", ""]])
+        return _sms_game_over(model, head)
+    if kind in (MessageKind.VOTE_RESULT, MessageKind.NOTICE):
+        first = model["vote_result"]["text"] if kind is MessageKind.VOTE_RESULT and \
+            model["vote_result"] else model["headline"].rstrip(".") + "."
+        lines = [line for line in model["recap"]["lines"] if line["text"] != first]
+        news, order, _ = _news_parts(lines, model["table_talk"])
+        return fit_sms([[head], [first], *news, ["NEWS/STATUS=more" if news else
+                                                 "STATUS=full picture", ""]],
+                       priority=[0, 1, len(news) + 2, *[2 + k for k in order]])
     if kind is MessageKind.STATUS:
         return fit_sms([[head], ["Nothing is awaited from you now."],
                         [f"You are {me['where']}." if me else ""], ["LOG=recent history", ""]])
     return fit_sms([[head], [model["headline"]], ["STATUS=full picture", ""]])
+
+
+def _sms_start(me: Mapping[str, Any]) -> str:
+    """The game-start news: the seat's team (and, with 2 players, the other's) and its
+    Vote cards, whole (top/middle/bottom)."""
+    hand = " ".join(f"{c['number']}={sms_card(c['sections'])}" for c in me["hand"])
+    other = f" {me['other_team']}" if me.get("other_team") else ""
+    cards = f" Vote cards (top/mid/bottom): {hand}." if hand else ""
+    return f"Game on! You are {me['loyalty_name']}.{other}{cards}"
+
+
+def _sms_game_over(model: Mapping[str, Any], head: str) -> str:
+    """Game over by SMS: the result, the score, every loyalty unmasked, the winners named,
+    the reader's own fate."""
+    board = model["board"]
+    me = model["me"]
+    score = board["score"] if board else None
+    result = model["headline"].rstrip(".") + "."
+    scored = f"British {score['british']}, French {score['french']}." if score else ""
+    loyalties = board["loyalties"] if board and board["loyalties"] else []
+    winners = [x for x in loyalties if x["won"]]
+    won = ""
+    if me and loyalties:
+        mine = next((x for x in loyalties if x["you"]), None)
+        if mine is not None:
+            won = f"You were {mine['loyalty']}: you {'won' if mine['won'] else 'lost'}."
+    elif me:
+        won = f"You were {me['loyalty_name']}."
+    names = ", ".join(x["name"] for x in winners)
+    winners_line = f"Winners: {names}." if names else ""
+    teams = [", ".join(f"{short_name(x['name'], w)} {x['loyalty']}" for x in loyalties)
+             for w in (20, 10, 6)] if loyalties else [""]
+    return fit_sms([[head], [result], [scored, ""], [won], [winners_line, ""],
+                    [f"Teams: {t}." for t in teams if t] + [""],
+                    ["Thanks for playing!", ""]], priority=(0, 1, 3, 5, 4, 2, 6))
 
 
 # ------------------------------------------------------------------ SMS: STATUS, HELP, LOG
@@ -184,15 +268,23 @@ SMS_RANK = {"CAPTAIN": "Capt", "FIRST_MATE": "1stMate", "CABIN_BOY": "CabinBoy",
 SMS_STATUS_PARTS = 2  # STATUS by SMS: at most this many messages of 2 segments each
 
 
-def sms_card(card: Mapping[str, Any], section: str | None = None) -> str:
+def sms_card(card: Mapping[str, Any], section: str | None = None,
+             mark: str | None = None) -> str:
     """A Vote card's symbols for SMS: one section (``Cannon+Torch``) or all three
-    (``Cannon/Brit/Skull``: top, middle, bottom)."""
+    (``Cannon/Brit/Skull``: top, middle, bottom), the section ``mark`` (the one a vote
+    counts) in capitals (``TORCH/Brit/Skull``)."""
     def one(symbols: Sequence[str]) -> str:
         return "+".join(SMS_SYMBOL.get(x, x) for x in symbols) or "blank"
 
+    def few(symbols: Sequence[str]) -> str:  # a special card: 2Torch/2Fren/2Skull
+        if len(symbols) > 1 and len(set(symbols)) == 1:
+            return f"{len(symbols)}{SMS_SYMBOL.get(symbols[0], symbols[0])}"
+        return one(symbols)
+
     if section is not None:
         return one(card[section])
-    return "/".join(one(card[part]) for part in ("top", "middle", "bottom"))
+    return "/".join(few(card[part]).upper() if part == mark else few(card[part])
+                    for part in ("top", "middle", "bottom"))
 
 
 def _sms_person(public: Mapping[str, Any], seat: int, me: int | None, width: int,
@@ -277,11 +369,26 @@ def _vote_hand(model: Mapping[str, Any]) -> dict[int, str] | None:
     if not awaited or not model["me"] or not awaited.get("vote"):
         return None
     section = VOTE_SECTION.get(awaited["vote"], "top")
-    return {c["number"]: sms_card(c["sections"], section) for c in model["me"]["hand"]}
+    return {c["number"]: sms_card(c["sections"], mark=section) for c in model["me"]["hand"]}
+
+
+def sms_help_texts(topic: str) -> list[str]:
+    """The SMS help for ``topic``: one text, or two for HELP CARDS (the card commands,
+    then every card's name and how to have one explained)."""
+    cards = help_cards(topic)
+    if len(cards) > 1:
+        names = ", ".join(line.split(":", 1)[0] for line in cards)
+        return [sms_help(topic), f"Event cards: {names}. Reply HELP and a card's name for "
+                                 "what it does, e.g. HELP ALBATROSS."]
+    return [sms_help(topic)]
 
 
 def sms_help(topic: str) -> str:
-    """The short SMS help for ``topic`` ("" for the general help)."""
+    """The short SMS help for ``topic`` ("" for the general help); a card's name gives
+    that card's effect (HELP ALBATROSS, from the engine's card table)."""
+    cards = help_cards(topic)
+    if len(cards) == 1:
+        return f"{to_gsm7(cards[0])} HELP CARDS=all cards"
     name = HELP_FILES.get(topic.upper(), "general")
     return (TEMPLATES / "help" / "sms" / f"{name}.txt").read_text(encoding="utf-8").strip()
 
@@ -318,7 +425,7 @@ def _sms_messages(ctx: MessageContext, model: Mapping[str, Any]) -> list[str]:
         if model["done"] or model["rejected"] or reply["not_understood"]:
             out.append(_sms_reply(model, head, hint=False))
         if model["help"] is not None:
-            out.append(fit_sms([[head], [sms_help(str(model["help"]))]]))
+            out += [fit_sms([[head], [text]]) for text in sms_help_texts(str(model["help"]))]
         if model["show_log"]:
             out += _sms_log(model, head)
         return out[:SMS_STATUS_PARTS + 1]
@@ -327,20 +434,30 @@ def _sms_messages(ctx: MessageContext, model: Mapping[str, Any]) -> list[str]:
 
 def _sms_reply(model: Mapping[str, Any], head: str, hint: bool = True) -> str:
     reply = model["reply"]
+    if model["extra"].get("brief"):  # many replies that did nothing: a short answer
+        return fit_sms([[head], ["Not understood, nothing changed."],
+                        ["Reply a number from your last menu, STATUS for it again, or HELP.",
+                         "Reply STATUS or HELP."]])
     parts: list[list[str]] = [[head]]
     for answer in model["answers"]:
         parts.append([answer, answer[:150].rsplit(" ", 1)[0] + "..."])
-    seen = model["viewed"]
+    seen = model["viewed"] if not any(
+        line["kind"] == "event.viewed" for line in model["outcome"]) else []
     if seen:
         cards = ", ".join(f"{c['position']}={c['title']}" for c in seen)
         parts.append([f"You saw {cards} (only you know)."])
     if model["done"]:
         parts.append(["Done: " + "; ".join(model["done"]) + "."])
+    outcome, outcome_order, _ = _news_parts(model["outcome"], limit=6)
+    first_outcome = len(parts)
+    parts += outcome
     for item in model["rejected"][:1]:
         reason = str(item["reason"]).rstrip(".")
         parts.append([f"Not done: {item['command']}: {reason}.",
                       f"Not done: {item['command']}: {reason.split('. ')[-1]}.",
                       f"Not done: {item['command']}."])
+    for hint in model["hints"]:
+        parts.append([hint, ""])
     for item in reply["not_understood"][:1]:
         line = short_name(item["line"], 30)
         hint = f" Did you mean {item['suggestion']}?" if item.get("suggestion") else ""
@@ -350,7 +467,9 @@ def _sms_reply(model: Mapping[str, Any], head: str, hint: bool = True) -> str:
         names = ", ".join(m["name"] for m in reply["meta"])
         parts.append([f"OK: {names}."])
     awaited = model["awaited"]
-    if awaited:
+    if awaited and awaited["kind"] == "ATLANTIS":  # optional: offered, never awaited
+        parts.append(["Nothing awaited. You may reply ATLANTIS (optional).", ""])
+    elif awaited:
         hand = _vote_hand(model)
         options = [
             "Still awaited: " + _sms_options(awaited["menu"], None, False, hand),
@@ -361,4 +480,13 @@ def _sms_reply(model: Mapping[str, Any], head: str, hint: bool = True) -> str:
         parts.append(options)
     if hint:
         parts.append(["HELP=how to reply", ""])
-    return fit_sms(parts)
+    if not outcome:
+        return fit_sms(parts)
+    # what the move did comes right after the rest that must be said (done, not done, the
+    # menu still awaited), the reader's own lines first; the HELP hint last
+    others = [i for i in range(len(parts))
+              if not first_outcome <= i < first_outcome + len(outcome)]
+    main, last = others[:-1] if hint else others, others[-1:] if hint else []
+    return fit_sms(parts, priority=[*main[:first_outcome],
+                                    *[first_outcome + k for k in outcome_order],
+                                    *main[first_outcome:], *last])

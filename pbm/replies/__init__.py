@@ -37,6 +37,7 @@ from pbm.replies.parse import (
     parse_lines,
     suggest,
 )
+from pbm.replies.reactions import is_reaction
 
 __all__ = [
     "REPLY_MARKER",
@@ -99,8 +100,10 @@ def read_email_reply(
     """
     context = _context(seat_view, menu, invited)
     body = message_text(raw)
-    result = parse_lines(
-        bounded_lines(strip_quoted(body, max_lines), max_lines, max_bytes), context)
+    lines = bounded_lines(strip_quoted(body, max_lines), max_lines, max_bytes)
+    if is_reaction("\n".join(lines)):
+        return _reaction(lines)
+    result = parse_lines(lines, context)
     if result.empty or not (result.understood or result.meta or result.not_understood):
         # Nothing above the original: the player may have answered inline, inside it.
         inline = parse_lines(
@@ -121,5 +124,12 @@ def read_sms_reply(
     max_bytes: int = MAX_BYTES,
 ) -> ReplyResult:
     """An SMS body -> what the player said (see :func:`read_email_reply`)."""
-    return parse_lines(bounded_lines(sms_text(body), max_lines, max_bytes),
-                       _context(seat_view, menu, invited))
+    lines = bounded_lines(sms_text(body), max_lines, max_bytes)
+    if is_reaction("\n".join(lines)):
+        return _reaction(lines)
+    return parse_lines(lines, _context(seat_view, menu, invited))
+
+
+def _reaction(lines: Sequence[str]) -> ReplyResult:
+    """A phone reaction ("Liked “...”"): nothing in it is read, and it is not answered."""
+    return ReplyResult(ignored=[line for line in lines if line], reaction=True)

@@ -16,8 +16,10 @@ from pbm.replies.words import FILLER, HOLDS, SELF_WORDS, SHIPS, SYMBOLS, name_ke
 # Words that, for one keyword, are part of the phrase rather than noise.
 _EXTRA_FILLER: dict[str, frozenset[str]] = {
     "LAND": frozenset({"tortuga", "island", "ashore", "shore", "beach"}),
-    "ROW": frozenset({"rowboat", "boat", "rowing", "dinghy", "row"}),
-    "BOARD": frozenset({"board", "ship"}),
+    "ROW": frozenset({"rowboat", "boat", "rowing", "dinghy", "row", "tortuga", "island",
+                      "ashore", "shore", "beach"}),
+    "BOARD": frozenset({"board", "ship", "aboard", "onboard"}),
+    "ACCEPT": frozenset({"tortuga", "island", "ashore", "shore", "marooned"}),
     "ATTACK": frozenset({"spanish", "attack", "galleon"}),
     "MUTINY": frozenset({"mutiny"}),
     "BRAWL": frozenset({"tortuga", "brawl"}),
@@ -31,13 +33,18 @@ _EXTRA_FILLER: dict[str, frozenset[str]] = {
     "ATLANTIS": frozenset({"atlantis"}),
     "REVEAL": frozenset({"over"}),
     "SAVE": frozenset({"letter", "marque", "it", "for", "later"}),
-    "VOTE": frozenset({"with"}),
+    "VOTE": frozenset({"with", "flag", "flags", "symbol", "symbols", "sign", "showing"}),
     "PLACE": frozenset({"starting", "start"}),
+    "GIVE": frozenset({"map", "treasure"}),
 }
 
 
 #: Words that decline a successful Attack's treasure (``TAKE NONE``).
 _DECLINE_TREASURE = frozenset({"none", "nothing", "no", "decline", "declined"})
+
+
+#: Words that name the shore of Tortuga ("row to Tortuga").
+_ASHORE = frozenset({"tortuga", "island", "ashore", "shore", "beach"})
 
 
 _TAKES_NAME = {"MAROON", "SHOOT", "GIVE", "MARQUE", "FORCE"}
@@ -77,6 +84,9 @@ def _scan(keyword: str, toks: Sequence[str], ctx: ParseContext) -> _Args:
             continue
         if tok in ("one", "1") and nxt == "of":  # "one of 1 or 4"
             i += 2
+            continue
+        if tok == "one" and nxt in ("with", "showing", "that", "which", "having", "where"):
+            i += 1  # "the one with the torch"
             continue
         if tok == "one" and i > 0 and _is_pronoun_one(toks[i - 1]):
             i += 1  # "the second one", "the cannon one", "this one"
@@ -163,6 +173,11 @@ def _vote_by_symbol(args: _Args, ctx: ParseContext) -> list[int]:
         hits = [int(c["number"]) for c in hand if fits(c, section)]
         if hits:
             return hits
+    # Symbols of different sections ("the Cannon/British one"): each on the same card.
+    if len(args.symbols) > 1:
+        return [int(c["number"]) for c in hand
+                if all(any(sym in (c.get(s) or []) for s in ("top", "middle", "bottom"))
+                       for _, sym in args.symbols)]
     return []
 
 
@@ -235,6 +250,12 @@ def _canonical(keyword: str, toks: Sequence[str], ctx: ParseContext) -> tuple[st
         if len(args.ships) != 1:
             raise _NoParse("MARQUE takes a player and a ship (FD or JR)")
         return f"MARQUE {seat} {args.ships[0]}", args.notes
+    if k == "ROW" and ctx.location and ctx.location.endswith("_ROWBOAT") and \
+            _ASHORE & set(toks) and not args.ships:
+        _only(args)
+        return "LAND", args.notes  # "row to Tortuga" from a rowboat: that is landing
+    if k == "ROW" and ctx.location == "TORTUGA" and _ASHORE & set(toks):
+        raise _NoParse("you are on Tortuga already")
     if k == "ROW":
         _only(args, "ships")
         if len(args.ships) > 1:

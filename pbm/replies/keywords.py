@@ -22,7 +22,7 @@ from pbm.replies.parse_types import (
     _AmbiguousName,
     _NoParse,
 )
-from pbm.replies.words import FILLER, META, VERBS, fold, name_key, read_int
+from pbm.replies.words import FILLER, META, VERBS, fold, name_key, read_int, verb_word
 
 _NAME_VERBS = ("MAROON", "SHOOT", "GIVE", "MARQUE", "FORCE")
 
@@ -160,7 +160,7 @@ def _menu_pick(line: str, toks: list[str], ctx: ParseContext) -> Understood | No
     return _try_keywords(line, [option.verb], rest, ctx, note)
 
 
-def _meta(line: str, head: str, rest: list[str]) -> Meta | NotUnderstood:
+def _meta(line: str, head: str, rest: list[str]) -> Meta | NotUnderstood | None:
     name = META[head]
     if name == "HELP":
         topic = ""
@@ -168,20 +168,36 @@ def _meta(line: str, head: str, rest: list[str]) -> Meta | NotUnderstood:
             if tok.upper() in _HELP_TOPICS:
                 topic = tok.upper()
                 break
-            if tok in VERBS:
-                topic = VERBS[tok][0]
+            if verb_word(tok) is not None:  # "help voting": VOTE
+                topic = VERBS[verb_word(tok) or tok][0]
                 break
             if tok in META:
                 topic = META[tok]
                 break
-            if tok not in FILLER:
-                topic = tok.upper()
+            if tok not in FILLER and tok not in ("me", "us", "i", "please", "pls"):
+                # a card's name may take words: HELP black spot
+                topic = " ".join(rest[rest.index(tok):]).upper()
                 break
         return Meta(line, "HELP", topic)
     if name == "STOP" and rest and not all(t in FILLER for t in rest):
+        if all(t in _OPT_OUT_WORDS or t in FILLER for t in rest):
+            return Meta(line, "STOP")  # "stop texting me", "please stop sending messages"
+        if any(t in VERBS or t in META or t in _GAME_WORDS for t in rest):
+            return None  # "stop the mutiny!!": table talk about the game, not an opt-out
         return NotUnderstood(line, "STOP takes no more words", "STOP")
     return Meta(line, name)
 
+
+#: Words after STOP that ask us to stop messaging ("stop texting me").
+_OPT_OUT_WORDS = frozenset({
+    "texting", "texts", "text", "messaging", "messages", "message", "sending", "send",
+    "emails", "emailing", "email", "mailing", "mails", "contacting", "spamming", "spam",
+    "bothering", "me", "us", "these", "those", "all", "sms", "notifications", "pinging",
+})
+
+#: Words of the game: after STOP they make table talk ("stop the attack"), not an opt-out.
+_GAME_WORDS = frozenset({"him", "her", "them", "captain", "pirates", "crew", "ship", "vote",
+                         "voting", "cheating", "war"})
 
 #: HELP topics that are not command words.
 _HELP_TOPICS = frozenset({"TURN", "CARDS", "EVENTS", "ACTIONS", "TALK", "VOTES", "RANKS"})

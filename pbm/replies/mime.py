@@ -86,14 +86,21 @@ def message_text(raw: bytes | str | EmailMessage) -> str:
     if body.get_content_subtype() == "html":
         # Some clients send an empty text/plain next to the real HTML; the HTML wins then.
         return html_to_text(text)
-    if not text.strip():
-        try:
-            html_part = msg.get_body(preferencelist=("html",))
-        except (KeyError, ValueError, AttributeError):
-            html_part = None
-        if html_part is not None:
-            return html_to_text(_part_text(html_part)[:SCAN_CHARS])
+    try:
+        html_part = msg.get_body(preferencelist=("html",))
+    except (KeyError, ValueError, AttributeError):
+        html_part = None
+    if html_part is not None:
+        html = _part_text(html_part)[:SCAN_CHARS]
+        # Text the player struck through is taken back; the text part has lost the strike.
+        if not text.strip() or _STRUCK_RE.search(html):
+            return html_to_text(html)
     return normalize_text(text)
+
+
+#: HTML that strikes text through.
+_STRUCK_RE = re.compile(r"<(?:s|strike|del)\b|text-decoration[^;\"'>]*line-through",
+                        re.IGNORECASE)
 
 
 _STOP_IDS = frozenset(
@@ -117,6 +124,7 @@ class _HTMLText(HTMLParser):
         self.parts: list[str] = []
         self.skip_depth = 0  # inside style/script/head
         self.quote_stack: list[str] = []  # tags that opened a quoted block
+        self.struck: list[str] = []  # tags that opened struck-through text
         self.stopped = False
 
     @staticmethod
@@ -152,6 +160,14 @@ class _HTMLText(HTMLParser):
         if self._is_stop(attrs):
             self.stopped = True
             return
+        if self.struck:
+            if tag == self.struck[-1] and tag not in self._VOID:
+                self.struck.append(tag)
+            return
+        if tag not in self._VOID and (tag in ("s", "strike", "del") or "line-through" in (
+                attrs.get("style", "").lower())):
+            self.struck.append(tag)
+            return
         if self._is_quote(tag, attrs) and tag not in self._VOID:
             self.quote_stack.append(tag)
             self.parts.append("\n" + _QUOTE_PLACEHOLDER + "\n")
@@ -169,11 +185,15 @@ class _HTMLText(HTMLParser):
             if tag == self.quote_stack[-1]:
                 self.quote_stack.pop()
             return
+        if self.struck:
+            if tag == self.struck[-1]:
+                self.struck.pop()
+            return
         if tag in self._BLOCK:
             self.parts.append("\n")
 
     def handle_data(self, data: str) -> None:
-        if self.stopped or self.skip_depth or self.quote_stack:
+        if self.stopped or self.skip_depth or self.quote_stack or self.struck:
             return
         self.parts.append(re.sub(r"[ \t\r\n]+", " ", data))
 

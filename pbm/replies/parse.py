@@ -21,8 +21,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
+from pbm.replies.corrections import Outcome, correct, has_words, reply_units
 from pbm.replies.keywords import _ask, _menu_pick, _understood, suggest
+from pbm.replies.korean import to_english_lines
 from pbm.replies.menu import find_option
 from pbm.replies.parse_types import Meta, NotUnderstood, ParseContext, ReplyResult, Understood
 from pbm.replies.sentence import _NO_VERB, _SAY_RE, SAY_LIMIT, _invitation, _verb_start, parse_line
@@ -45,7 +48,7 @@ __all__ = [
 
 
 _SPLIT_RE = re.compile(
-    r"\s*(?:;|,|\bthen\b|\band\b|\bbut\b|&|\+|\s/\s|(?P<stop>[.!?]+)(?=\s))\s*",
+    r"\s*(?:;|,|\bthen\b|\band\b|\bbut\b|&|\+|\s/\s|\s[-\u2013\u2014]+\s|(?P<stop>[.!?]+)(?=\s))\s*",
     re.IGNORECASE)
 
 
@@ -89,6 +92,24 @@ def _is_courtesy(line: str, ctx: ParseContext) -> bool:
     return bool(own) and bool(key) and key in (name_key(own), name_key(own.split()[0]))
 
 
+def _without_self_introduction(line: str, ctx: ParseContext) -> str:
+    """"Cleo here: VOTE 2", "it's Cleo - vote 2" -> "VOTE 2" (the sender's own name)."""
+    own = ctx.names.get(ctx.seat) if ctx.seat is not None else None
+    match = _INTRO_RE.match(line)
+    if not own or not match:
+        return line
+    if name_key(match.group("name")) not in (name_key(own), name_key(own.split()[0])):
+        return line
+    return line[match.end():] or line
+
+
+_INTRO_RE = re.compile(
+    r"^\s*(?:(?:hi|hey|hello|yo)[\s,!]+)?(?:it'?s\s+|this\s+is\s+)?"
+    r"(?P<name>[^\W\d_][\w'-]*)"
+    r"(?:\s+(?:here|speaking)[\s:,!.\-\u2013\u2014]*|\s*[:,.!\-\u2013\u2014]+\s*)",
+    re.IGNORECASE)
+
+
 def _pasted_menu_line(line: str, ctx: ParseContext) -> Understood | NotUnderstood | None:
     """A line of the prompt's menu pasted back whole ("3 = SHOOT Cleo  shoot Cleo: ...")."""
     if not ctx.menu:
@@ -119,48 +140,83 @@ def _pasted_menu_line(line: str, ctx: ParseContext) -> Understood | NotUnderstoo
     return _understood(line, option.command, ctx, f"option {option.number}")
 
 
+def _read_line(line: str, ctx: ParseContext, after_command: bool) -> list[tuple[str, Outcome]]:
+    """One line (or correction unit) -> its pieces, each with what it was read as."""
+    line = _without_self_introduction(line, ctx)
+    if _is_courtesy(line, ctx):
+        return [(line, None)]
+    pasted: Outcome = _pasted_menu_line(line, ctx)
+    if pasted is None and ctx.invited and ctx.seat is None:
+        pasted = _invitation(tokens(line), line)
+    pieces = [line] if pasted is not None else split_commands(line)
+    read: list[tuple[str, Outcome]] = []
+    for piece in pieces:
+        outcome = pasted if pasted is not None else parse_line(piece, ctx)
+        if isinstance(outcome, NotUnderstood) and outcome.reason == _NO_VERB \
+                and after_command:
+            outcome = None  # after a command, a line without one is a signature's
+        after_command = after_command or isinstance(outcome, Understood | Meta)
+        read.append((piece, outcome))
+        if isinstance(outcome, NotUnderstood):
+            read += [(p, None) for p in pieces[len(read):]]
+            break
+    return read
+
+
+def _add(result: ReplyResult, read: list[tuple[str, Outcome]]) -> bool:
+    """Sort read pieces into ``result``; True when a piece was not understood (the reading
+    stops there: the pieces after it are ignored)."""
+    for index, (piece, outcome) in enumerate(read):
+        if outcome is None:  # chatter: no verb, number or name in it
+            result.ignored.append(piece)
+        elif isinstance(outcome, Understood):
+            result.understood.append(outcome)
+        elif isinstance(outcome, Meta):
+            result.meta.append(outcome)
+        else:
+            result.not_understood.append(outcome)
+            result.ignored.extend(p for p, _ in read[index + 1 :])
+            return True
+    return False
+
+
 def parse_lines(lines: Sequence[str], ctx: ParseContext) -> ReplyResult:
-    """Sort a reply's lines into understood, meta, not understood and ignored.
+    """Sort a reply's lines into understood, meta, not understood, retracted and ignored.
 
     Lines are read top to bottom. Greetings, sign-offs and chatter (lines with no command
     word, number or name in them, sentences that merely start with a verb-ish word, and
     what the player says they will not do) are ignored. The first line that looks like a
     command but is not understood, or is ambiguous, is reported (with a suggestion, or every
     reading it fits); it and every line after it change nothing, and the lines after it are
-    listed as ignored.
+    listed as ignored. A correction ("REVEAL 2, no wait, 4") replaces the command before
+    it; a command taken back with nothing in its place is retracted (see
+    ``pbm.replies.corrections``); when it is unclear which the player wants, nothing is
+    applied and the player is asked.
     """
+    lines = to_english_lines(lines, ctx.names, invited=ctx.invited and ctx.seat is None)
     result = ReplyResult()
-    stopped = False
-    for line in lines:
-        if not line.strip():
+    units = reply_units(lines, enabled=not (ctx.invited and ctx.seat is None))
+    stopped = failed = False  # failed: the unit just before stopped the reading
+    marker: str | None = None  # a marker alone at the end of the unit before ("no wait")
+    for unit in units:
+        if marker and not unit.correction and unit.text.strip():
+            unit = replace(unit, marker=marker)  # "REVEAL 2 / no wait / REVEAL 3"
+        if unit.correction or has_words(unit.text):  # a blank line keeps it
+            marker = unit.marker if unit.correction and not has_words(unit.text) else None
+        if unit.carry_only:
+            continue  # "VOTE 2, actually" + a next line: that line is the correction
+        if stopped and not (unit.correction and failed):
+            if unit.text.strip():
+                result.ignored.append(unit.text.strip())
+            failed = False
             continue
-        if stopped:
-            result.ignored.append(line)
-            continue
-        if _is_courtesy(line, ctx):
-            result.ignored.append(line)
-            continue
-        pasted = _pasted_menu_line(line, ctx)
-        if pasted is None and ctx.invited and ctx.seat is None:
-            pasted = _invitation(tokens(line), line)
-        pieces = [line] if pasted is not None else split_commands(line)
-        for index, piece in enumerate(pieces):
-            outcome = pasted if pasted is not None else parse_line(piece, ctx)
-            if isinstance(outcome, NotUnderstood) and outcome.reason == _NO_VERB \
-                    and (result.understood or result.meta):
-                outcome = None  # after a command, a line without one is a signature's
-            if outcome is None:  # chatter: no verb, number or name in it
-                result.ignored.append(piece)
-                continue
-            if isinstance(outcome, Understood):
-                result.understood.append(outcome)
-            elif isinstance(outcome, Meta):
-                result.meta.append(outcome)
-            else:
-                result.not_understood.append(outcome)
-                result.ignored.extend(pieces[index + 1 :])
-                stopped = True
-                break
+        if unit.correction:
+            stopped = correct(result, unit, ctx, failed=failed, read_line=_read_line,
+                              add=_add)
+        elif unit.text.strip():
+            stopped = _add(result, _read_line(unit.text, ctx,
+                                              bool(result.understood or result.meta)))
+        failed = stopped
     if any(n.ambiguous for n in result.not_understood):
         # An ambiguous line voids the whole reply: the player is asked, nothing is applied.
         result.ignored[:0] = [u.line for u in result.understood]

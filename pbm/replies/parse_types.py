@@ -24,6 +24,10 @@ class Understood:
     display: str  # as the player reads it, e.g. "MAROON Cleo"
     legal_now: bool
     note: str | None = None  # e.g. "option 2" or "read 'atack' as ATTACK"
+    #: Said after a correction marker with nothing before it in the reply ("sorry, I meant
+    #: VOTE 3"): it corrects an earlier reply. (A correction of a command in the same reply
+    #: has replaced it already; its note says "instead of ...".)
+    correction: bool = False
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,15 @@ class NotUnderstood:
         return len(self.candidates) > 1
 
 
+@dataclass(frozen=True)
+class Retracted:
+    """A command the player took back in the same reply ("REVEAL 3 - forget that")."""
+
+    line: str
+    display: str
+    marker: str  # the words that took it back, as written
+
+
 @dataclass
 class ReplyResult:
     """Everything one reply said, line by line, sorted into four buckets."""
@@ -60,6 +73,10 @@ class ReplyResult:
     meta: list[Meta] = field(default_factory=list)
     not_understood: list[NotUnderstood] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
+    #: Commands the player took back without a replacement: nothing of them is applied.
+    retracted: list[Retracted] = field(default_factory=list)
+    #: The whole reply is a phone reaction to a message ("Liked “...”"): not an answer.
+    reaction: bool = False
 
     @property
     def commands(self) -> list[Command]:
@@ -69,14 +86,14 @@ class ReplyResult:
     @property
     def empty(self) -> bool:
         """True when the reply held nothing but ignored lines."""
-        return not (self.understood or self.meta or self.not_understood)
+        return not (self.understood or self.meta or self.not_understood or self.retracted)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form, for ``MessageContext.extra["reply"]``."""
         return {
             "understood": [
                 {"line": u.line, "text": u.text, "display": u.display,
-                 "legal_now": u.legal_now, "note": u.note}
+                 "legal_now": u.legal_now, "note": u.note, "correction": u.correction}
                 for u in self.understood
             ],
             "meta": [
@@ -89,6 +106,9 @@ class ReplyResult:
                 for n in self.not_understood
             ],
             "ignored": list(self.ignored),
+            "retracted": [{"line": r.line, "display": r.display, "marker": r.marker}
+                          for r in self.retracted],
+            "reaction": self.reaction,
         }
 
 
@@ -118,6 +138,7 @@ class ParseContext:
         """Build the context from ``engine.view(state, seat).to_dict()`` (or None)."""
         if not seat_view:
             return cls(invited=invited)
+        seat_view = as_vote_change(seat_view)
         seat = int(seat_view["seat"])
         location = None
         for p in seat_view["public"]["players"]:
@@ -136,6 +157,23 @@ class ParseContext:
     def display(self, canonical: str) -> str:
         """Canonical text as the player reads it."""
         return display_command(canonical, self.seat_view) if self.seat_view else canonical
+
+
+def as_vote_change(seat_view: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The view of a seat that has voted in a vote still open, as the vote prompt was: its
+    hand as it voted from and every answer it could give (a new VOTE changes its vote).
+    Any other view is returned as it is."""
+    cast = seat_view.get("cast_vote")
+    if not cast or seat_view.get("pending"):
+        return seat_view
+    hand = list(cast["hand"])
+    legal = [f"VOTE {i}" for i in range(1, len(hand) + 1)]
+    if "EL_DORADO" in (seat_view.get("kept") or []):
+        legal += [f"VOTE {i} {j}" for i in range(1, len(hand) + 1)
+                  for j in range(i + 1, len(hand) + 1)]
+    decision = {"seat": seat_view["seat"], "kind": "VOTE", "legal": legal,
+                "context": {"vote": cast["vote"], "changing": True}}
+    return {**seat_view, "hand": hand, "pending": [decision]}
 
 
 class _NoParse(Exception):

@@ -35,6 +35,7 @@ from pbm.replies.words import (
     name_key,
     number_of,
     read_int,
+    verb_word,
 )
 
 #: The longest table talk relayed; longer SAY text is cut (and the player told).
@@ -48,7 +49,12 @@ _SAY_RE = re.compile(r"^[\W_]*(?:say|tell|chat|msg)\b[\s:,.\-]*(.*)$", re.IGNORE
 
 
 def _fuzzy_verb(word: str) -> str | None:
-    """A verb word one typo away from ``word`` (unique), for words of 4+ letters."""
+    """A verb word one typo away from ``word`` (unique), for words of 4+ letters; a
+    three-letter word only by two letters swapped ("rwo": ROW)."""
+    if len(word) == 3 and word.isalpha():
+        swapped = {v for v in VERBS if len(v) == 3 and v != word
+                   and OSA.distance(word, v) == 1 and sorted(word) == sorted(v)}
+        return next(iter(swapped)) if len(swapped) == 1 else None
     if len(word) < 4 or not word.isalpha():
         return None
     hits = set()
@@ -200,6 +206,9 @@ def _invitation(toks: Sequence[str], line: str) -> Meta | None:
     """YES / NO to an invitation, in the many ways people say it."""
     text = " ".join(toks)
     text = re.sub(r"^(?:hi|hello|hey|dear|ahoy|well|oh|ah|um|hmm|haha|lol)\b\s*", "", text)
+    text = re.sub(r"^(?:thanks?|thank\s+you|thx)(?:\s+(?:so\s+much|a\s+lot))?(?:\s+for\s+"
+                  r"(?:the\s+|your\s+)?(?:invite|invitation|asking|thinking\s+of\s+me))?\s*"
+                  r"(?:but\s+)?", "", text)
     yes, no = INVITE_YES_RE.match(text), INVITE_NO_RE.match(text)
     if yes and no:  # the longer phrase wins: "no problem" over "no"
         return Meta(line, "JOIN") if yes.end() > no.end() else Meta(line, "DECLINE")
@@ -229,6 +238,12 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
             return answer
     if not raw_toks:
         return None
+    topic = _help_question(raw_toks)
+    if topic is not None:
+        return Meta(line, "HELP", topic)  # "what can I do now?", "how does voting work?"
+    one_of_two = _one_of_two(line, raw_toks, ctx)
+    if one_of_two is not None:
+        return one_of_two
     if "TAKE NONE" in ctx.legal and _declines_treasure(raw_toks):
         return _understood(line, "TAKE NONE", ctx, None)  # "decline" is also for invitations
     start = _verb_start(raw_toks)
@@ -259,6 +274,8 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
                                      f"to do it, reply {outcome.display}", outcome.display)
             return outcome
     toks = _strip_leading(raw_toks)
+    if any(t in NEGATIONS for t in toks[:4]):
+        return None  # "not the water card", "do NOT use the letter": what they will not do
     while len(toks) > 1 and toks[0] in ("the", "a", "my") and toks[1] in NUMBER_WORDS:
         toks = toks[1:]  # "the second one"
     if len(toks) > 1 and toks[0] in _OPTION_WORDS and read_int(toks[1]) is not None:
@@ -290,6 +307,58 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
     if not _has_signal(toks):
         return None
     return NotUnderstood(line, _NO_VERB, suggest(line, ctx))
+
+
+def _one_of_two(line: str, toks: Sequence[str], ctx: ParseContext
+                ) -> Understood | NotUnderstood | None:
+    """"the latter", "the first one": one of the two Event cards a forced seat is offered.
+    An ordinal that is also the position of the other offered card is asked back."""
+    offered = [int(c.split()[1]) for c in ctx.legal if c.startswith("CHOOSE ")]
+    if len(offered) != 2 or any(number_of(t) is not None and t not in _PAIR_WORDS
+                                and t not in _PAIR_FILLER
+                                for t in toks):
+        return None
+    words = [t for t in toks if t not in _PAIR_FILLER and t not in FILLER
+             and t not in LEADING_FILLER]
+    if len(words) != 1 or words[0] not in _PAIR_WORDS:
+        return None
+    index = _PAIR_WORDS[words[0]]
+    chosen = offered[index]
+    literal = number_of(words[0])
+    if literal is not None and literal in offered and literal != chosen:
+        return _ask(line, f"'{words[0]}' could be position {literal} or the {words[0]} of the "
+                    "two cards offered", [f"CHOOSE {literal}", f"CHOOSE {chosen}"])
+    return _understood(line, f"CHOOSE {chosen}", ctx, f"read '{words[0]}' as position {chosen}")
+
+
+#: Words that pick one of two offered cards (index into the pair).
+_PAIR_WORDS = {"former": 0, "first": 0, "1st": 0, "latter": 1, "last": 1, "second": 1,
+               "2nd": 1, "later": 1}
+_PAIR_FILLER = frozenset({"one", "two", "them", "both", "choose", "pick", "take", "reveal",
+                          "flip", "go", "with", "of", "the", "card", "i", "ll", "option"})
+
+
+def _help_question(toks: Sequence[str]) -> str | None:
+    """The HELP topic of a question about how to play ("how do I vote?": VOTE; "what can I
+    do now?": ""), or None when the words are not such a question."""
+    if len(toks) < 3 or toks[0] not in ("what", "how", "which", "whats", "what's") or (
+            toks[1] not in _QUESTION_AUX):
+        return None
+    if any(number_of(t) is not None and t != "one" for t in toks):
+        return None  # "which is card 3?": about a thing, not how to play
+    topic: str | None = None
+    for tok in toks[2:]:
+        word = verb_word(tok)
+        if word is not None and word not in ("see", "play", "make", "go", "check"):
+            return VERBS[word][0]
+        if tok in ("options", "choices", "commands", "moves", "do", "send", "reply", "play",
+                   "card", "cards", "answer", "write"):
+            topic = ""
+    return topic
+
+
+_QUESTION_AUX = frozenset({"can", "do", "should", "must", "may", "are", "does", "is", "shall",
+                           "now", "am", "my", "options"})
 
 
 #: The reason given for a line with no command word that fits nothing awaited.

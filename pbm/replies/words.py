@@ -28,7 +28,7 @@ VERBS: dict[str, tuple[str, ...]] = {
     "marque": ("MARQUE",), "letter": ("MARQUE",), "lom": ("MARQUE",),
     "map": ("MAP",),
     "move": ("ROW", "LAND", "BOARD", "SHIFT", "MARQUE"),
-    "go": ("ACCEPT", "LAND", "ROW", "BOARD"),
+    "go": ("ACCEPT", "LAND", "ROW", "BOARD"), "head": ("ACCEPT", "LAND", "ROW", "BOARD"),
     # answers
     "save": ("SAVE",), "keep": ("SAVE",),
     "discard": ("DISCARD",),
@@ -50,7 +50,7 @@ META: dict[str, str] = {
     "aide": "HELP", "ayuda": "HELP",
     "status": "STATUS", "state": "STATUS", "info": "STATUS", "where": "STATUS",
     "say": "SAY", "tell": "SAY", "chat": "SAY", "msg": "SAY",
-    "log": "LOG", "history": "LOG", "recap": "LOG",
+    "log": "LOG", "history": "LOG", "recap": "LOG", "news": "LOG",
     "join": "JOIN",
     "decline": "DECLINE",
     "stop": "STOP", "unsubscribe": "STOP", "stopall": "STOP", "cancel": "STOP",
@@ -126,7 +126,13 @@ INVITE_NO_RE = re.compile(
     r"^(?:no|n|nope|nah|sorry|not\s+this\s+time|not\s+now|no\s+thanks?|no\s+thank\s+you|"
     r"i\s+(?:can'?t|cannot|won'?t)|can'?t\s+(?:make|join|play)|i'?ll\s+pass|pass|"
     r"count\s+me\s+out|i'?m\s+out|not\s+interested|i\s+decline|decline|nein|non|"
-    r"leider\s+nicht|maybe\s+next\s+time|next\s+time|unfortunately)\b",
+    r"leider\s+nicht|maybe\s+next\s+time|next\s+time|unfortunately|"
+    r"(?:i'?ll|i\s+will|i'?m\s+going\s+to|i'?m\s+gonna|gonna|i\s+think\s+i'?ll|i'?d\s+better)"
+    r"\s+(?:sit\s+(?:this|that)\s+(?:one\s+)?out|pass|skip\s+(?:this|it|that)|give\s+it\s+a\s+miss|"
+    r"have\s+to\s+pass|bow\s+out)|"
+    r"(?:i'?m\s+)?sitting\s+(?:this|that)\s+(?:one\s+)?out|not\s+for\s+me|i'?d\s+rather\s+not|"
+    r"i\s+(?:have|need)\s+to\s+(?:pass|decline|skip)|i'?m\s+not\s+(?:playing|joining|in)|"
+    r"i\s+don'?t\s+(?:want\s+to|wanna)\s+(?:play|join)|count\s+me\s+out)\b",
     re.IGNORECASE,
 )
 
@@ -136,7 +142,7 @@ FILLER = _words(
     "slots and or with on at of in into to from hold holds area ship ships boat treasure "
     "treasures chest chests please pls plz now then thanks thx player seat event events "
     "galleon vote call for go get choose reveal pick between is as it my your his her their "
-    "over up back crewmate onto aboard toward towards it's its option opt ok okay using use "
+    "over up back crewmate onto toward towards it's its option opt ok okay using use "
     "by"
 )
 
@@ -186,10 +192,19 @@ def fold(text: str) -> str:
     "Dmitriy" in an SMS matches "Дмитрий"): the form words are compared in."""
     text = text.translate(_QUOTES)
     if not text.isascii():
-        text = "".join(ch if ch.isascii() else anyascii(ch) or ch for ch in text)
+        # Emoji and other pictographs are decoration ("🗡 shoot Carol", "vote 3 ✅"): a
+        # space, never words (anyascii would spell "🔫" as ":gun:").
+        text = "".join(" " if _is_pictograph(ch) else ch if ch.isascii() else
+                       anyascii(ch) or ch for ch in text)
     text = unicodedata.normalize("NFKD", text)
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     return text.casefold()
+
+
+def _is_pictograph(ch: str) -> bool:
+    """True for emoji, symbols, their joiners and variation selectors."""
+    return (unicodedata.category(ch) in ("So", "Sk", "Cs", "Co", "Mn", "Cf") and not (
+        unicodedata.combining(ch))) or ch in "\u200d\ufe0f\ufe0e\u20e3"
 
 
 TOKEN_RE = re.compile(r"\d+(?:st|nd|rd|th)?|[^\W\d_]+(?:'[^\W\d_]+)?|\?", re.UNICODE)
@@ -212,6 +227,15 @@ def read_int(token: str) -> int | None:
         return int(token)
     except ValueError:
         return None
+
+
+def verb_word(tok: str) -> str | None:
+    """``tok`` as a verb word, also inflected: "voting" -> "vote", "rows" -> "row"."""
+    for word in (tok, tok.removesuffix("ing"), tok.removesuffix("ing") + "e",
+                 tok.removesuffix("s"), tok.removesuffix("ed"), tok.removesuffix("d")):
+        if word in VERBS:
+            return word
+    return None
 
 
 def number_of(token: str) -> int | None:

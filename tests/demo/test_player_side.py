@@ -118,6 +118,69 @@ def test_the_sms_only_player_reached_the_end_and_never_read_a_question_mark(
     assert len(replies) >= 5  # it played its own decisions, from its texts alone
 
 
+def _events(folder: Path) -> list[dict[str, object]]:
+    import sqlite3
+
+    db = sqlite3.connect(folder / "tortuga.db")
+    return [{"seq": seq, "kind": kind, "text": text, "audience": audience,
+             "data": json.loads(data)} for seq, kind, text, audience, data in db.execute(
+        "select seq, kind, text, audience, data_json from game_events order by seq")]
+
+
+def test_the_sms_only_player_learned_from_its_texts_what_happened_to_it(
+        finished_game: Path) -> None:
+    """Issue 23: from its texts alone, the SMS seat learned every card it revealed (and
+    its effect), every vote result it took part in, every change that happened to it, and
+    at the end every player's loyalty."""
+    from pbm.render.gsm7 import to_gsm7
+    from pbm.render.news import CARDS, card_line
+
+    phone = seats()[SMS_SEAT].phone
+    texts = [json.loads(line)["body"] for line in
+             (finished_game / "outbox" / "sms.jsonl").read_text().splitlines()
+             if json.loads(line)["to"] == phone]
+    everything = " ".join(texts)
+    me = SMS_SEAT
+    learned = {"revealed": 0, "votes": 0, "changes": 0}
+    participants: list[int] = []
+    for event in _events(finished_game):
+        data = event["data"]
+        assert isinstance(data, dict)
+        kind = event["kind"]
+        if kind == "vote.called":
+            participants = [*(data.get("participants") or []), data.get("caller")]
+        if kind == "event.revealed" and data.get("seat") == me:
+            name = CARDS[str(data["title"])][0]
+            assert f"You revealed {name}" in everything, name
+            assert to_gsm7(card_line(str(data["title"]))) in everything, name
+            learned["revealed"] += 1
+        if kind == "vote.result" and me in participants:
+            outcome = str(event["text"]).rsplit(":", 1)[1].strip()
+            assert outcome in everything, outcome
+            learned["votes"] += 1
+        if kind == "pawn.marooned" and data.get("seat") == me:
+            assert "You were marooned" in everything
+            learned["changes"] += 1
+        if kind == "card.given" and data.get("target") == me and data.get("seat") != me:
+            assert "gave you the" in everything
+            learned["changes"] += 1
+        if kind == "vote_card.lost" and data.get("seat") == me and event["audience"]:
+            assert str(event["text"]) in everything
+            learned["changes"] += 1
+        if kind == "pawn.moved" and data.get("seat") == me and data.get("by") not in (
+                "ROW", "BOARD", "LAND"):
+            assert "You were moved" in everything or "You moved" in everything
+            learned["changes"] += 1
+    assert learned["revealed"] >= 1 and learned["votes"] >= 1, learned
+    over = next(t for t in texts if "Game over" in t)
+    teams = re.search(r"Teams: (.*?)\.", over)
+    assert teams is not None, over
+    for name in NAMES:  # every loyalty unmasked, by name
+        assert re.search(re.escape(to_gsm7(name)) + r" (British|French|Dutch)",
+                         teams.group(1)), (name, over)
+    assert "Winners:" in over, over
+
+
 def image_server(images: dict[str, bytes]):  # type: ignore[no-untyped-def]
     """A Playwright route handler answering ``/cid/<Content-ID>`` with that image part."""
     def serve(route, request):  # type: ignore[no-untyped-def]
@@ -184,12 +247,21 @@ def test_prompt_vote_notice_and_game_over_emails_show_the_board_in_chromium(
                     # nothing sticks out: a reader never scrolls sideways, and a one-tap
                     # button stays inside the menu's box however long the name in it
                     assert page.evaluate("document.documentElement.scrollWidth") <= width
-                    outside = page.eval_on_selector_all("a.tap", """taps => taps.filter(a => {
+                    outside = page.eval_on_selector_all(
+                        "table.menu a.tap", """taps => taps.filter(a => {
                         const cell = a.closest('table').parentElement.getBoundingClientRect();
                         const box = a.getBoundingClientRect();
                         return box.left < cell.left - 1 || box.right > cell.right + 1;
                     }).map(a => a.textContent)""")
                     assert outside == [], (name, width, outside)
+                    if name == "game_over":  # the chart's labels read on a phone
+                        from pbm.unmasking import CHART_LABEL_PX
+
+                        natural, shown = page.eval_on_selector(
+                            'img[alt^="Treasure per team"]',
+                            "img => [img.naturalWidth, img.getBoundingClientRect().width]")
+                        assert natural > 0
+                        assert CHART_LABEL_PX * shown / natural >= 11, (width, shown)
                     page.screenshot(path=str(out / f"{name}-{width}.png"), full_page=True)
                     page.close()
         finally:
@@ -201,3 +273,4 @@ def test_prompt_vote_notice_and_game_over_emails_show_the_board_in_chromium(
     if os.environ.get("PBM_UPDATE_DOCS") and docs.is_dir():  # the README's pictures
         shutil.copyfile(out / "prompt-1200.png", docs / "prompt-desktop.png")
         shutil.copyfile(out / "prompt-390.png", docs / "prompt-phone.png")
+        shutil.copyfile(out / "game_over-390.png", docs / "game-over-phone.png")

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from engine import DecisionKind, Hold, NotYourDecisionError, pending, public_view
+from engine import (
+    DecisionKind,
+    Hold,
+    IllegalCommandError,
+    NotYourDecisionError,
+    pending,
+    public_view,
+    view,
+)
 from engine.cards import VOTE_DECK, Symbol
 from tests.engine.helpers import VoteIds, check_invariants, game, legal_texts, of_kind, play, result
 
@@ -239,3 +247,85 @@ def test_take_is_offered_only_into_the_captains_own_ship(ids: VoteIds) -> None:
     s, _ = attack(ids, [C, T], deck=T)
     takes = [c for c in pending(s)[0].legal if str(c) != "TAKE NONE"]
     assert all(c.source is None and c.to in Hold for c in takes)  # type: ignore[attr-defined]
+
+
+def test_a_seat_may_change_its_secret_vote_while_the_vote_is_open(ids: VoteIds) -> None:
+    # Issue 25: a later answer from the same seat replaces its vote until the vote closes.
+    cannon, torch, water = ids.get(top=C), ids.get(top=T), ids.get(top=W)
+    s = game(5, fd=[0, 1, 2], jr=[3, 4], turn=0,
+             hands={0: [ids.get(top=C)], 1: [ids.get(top=T)], 2: [water, cannon, torch]},
+             vote_deck_top=[ids.get(top=C)])
+    s, _ = play(s, (0, "ATTACK"), (2, "VOTE 1"))
+    assert s.hands[2] == [cannon, torch]
+    serial, answered = s.stage_serial, public_view(s).vote
+    s, events = play(s, (2, "REVOTE 3"))
+    assert s.hands[2] == [water, cannon]  # the water card is back in its place
+    assert [(e.kind, e.audience) for e in events] == [("vote.changed", frozenset({2}))]
+    assert s.stage_serial == serial and public_view(s).vote == answered
+    assert not of_kind(events, "vote.cast")  # the table hears nothing
+    check_invariants(s)
+    s, events = play(s, (0, "VOTE 1"), (1, "VOTE 1"))
+    assert result(events) == "SUCCESS"  # two cannons and two torches, no water
+
+
+def test_a_vote_cannot_be_changed_by_a_seat_that_has_not_voted_or_once_it_closed(
+        ids: VoteIds) -> None:
+    s = game(5, fd=[0, 1, 2], jr=[3, 4], turn=0)
+    s, _ = play(s, (0, "ATTACK"), (2, "VOTE 1"))
+    with pytest.raises(NotYourDecisionError):
+        play(s, (1, "REVOTE 2"))
+    with pytest.raises(IllegalCommandError, match="already your vote"):
+        play(s, (2, "REVOTE 1"))
+    with pytest.raises(IllegalCommandError):
+        play(s, (2, "REVOTE 4"))
+    s, _ = play(s, (1, "VOTE 1"), (0, "VOTE 1"))
+    with pytest.raises(NotYourDecisionError):
+        play(s, (2, "REVOTE 2"))
+
+
+def test_the_seat_view_shows_its_own_cast_vote_numbered_as_its_prompt_was(
+        ids: VoteIds) -> None:
+    s = game(5, fd=[0, 1, 2], jr=[3, 4], turn=0)
+    hand = list(s.hands[2])
+    s, _ = play(s, (0, "ATTACK"), (2, "VOTE 2"))
+    cast = view(s, 2).to_dict()["cast_vote"]
+    assert cast["cards"] == [2] and [c["id"] for c in cast["hand"]] == hand
+    assert view(s, 1).to_dict()["cast_vote"] is None
+    assert view(s, 0).to_dict()["cast_vote"] is None
+
+
+def test_random_games_with_changed_votes_replay_to_the_same_state() -> None:
+    # Seed + command log replay to the same state, changed votes included.
+    import random
+
+    from engine import apply, new_game, replay, to_json
+    from engine.simulate import random_command
+    from engine.state import VoteStage
+    from engine.votes import change_options
+
+    changed = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        names = ["A", "B", "C", "D", "E"][: 3 + seed % 3]
+        s = new_game(names, seed)
+        log: list[tuple[int, object]] = []
+        for _ in range(250):
+            if s.over:
+                break
+            voters = s.stage.answered() if isinstance(s.stage, VoteStage) else ()
+            if voters and rng.random() < 0.5:
+                seat = rng.choice(voters)
+                options = change_options(s, seat)
+                if options:
+                    command: object = rng.choice(options)
+                    changed += 1
+                    s, _ = apply(s, seat, command)  # type: ignore[arg-type]
+                    log.append((seat, command))
+                    check_invariants(s)
+                    continue
+            decision = rng.choice(pending(s))
+            command = random_command(rng, decision)
+            s, _ = apply(s, decision.seat, command)  # type: ignore[arg-type]
+            log.append((decision.seat, command))
+        assert to_json(replay(names, seed, None, log)) == to_json(s)  # type: ignore[arg-type]
+    assert changed > 10

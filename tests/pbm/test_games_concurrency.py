@@ -74,3 +74,48 @@ def test_two_processes_submitting_at_once_never_lose_or_double_apply_a_command(
         assert games.replay_matches(session, game_id)
         game = session.get(Game, game_id)
         assert game is not None and game.state_version == log[-1].state_version
+
+
+def test_two_transactions_writing_one_alert_at_once_write_one_row_and_fail_neither(
+    pg_db_url: str, now: datetime
+) -> None:
+    """The outbox's dedupe key is written with one INSERT ... ON CONFLICT DO NOTHING: a
+    check first would see nothing while the other transaction has not committed, and the
+    second INSERT would then fail (and set the reply it was part of aside)."""
+    import threading
+
+    import sqlalchemy as sa
+
+    from pbm import outbox
+    from pbm.models import OutboundMessage
+
+    eng = db.get_engine(pg_db_url)
+    first = db.session_scope(eng)
+    session = first.__enter__()
+    assert outbox.alert_admin(session, None, "x", "y", now=now, dedupe="same") is not None
+    outcome: list[Any] = []
+
+    def second() -> None:
+        try:
+            with db.session_scope(eng) as other:
+                other.execute(sa.text("SET application_name = 'second-writer'"))
+                outcome.append(outbox.alert_admin(other, None, "x", "y", now=now,
+                                                  dedupe="same"))
+        except Exception as exc:  # the failure this test is about
+            outcome.append(exc)
+
+    thread = threading.Thread(target=second)
+    thread.start()
+    with eng.connect() as watch:  # the second writer waits on the first's uncommitted row
+        for _ in range(600):
+            waiting = watch.execute(sa.text(
+                "SELECT count(*) FROM pg_stat_activity WHERE application_name = "
+                "'second-writer' AND wait_event_type = 'Lock'")).scalar()
+            if waiting or not thread.is_alive():
+                break
+            watch.execute(sa.text("SELECT pg_sleep(0.05)"))
+    first.__exit__(None, None, None)  # commit
+    thread.join(30)
+
+    assert outcome == [None], "the second writer wrote nothing and raised nothing"
+    assert len(rows(eng, OutboundMessage, dedupe_key="admin:same")) == 1

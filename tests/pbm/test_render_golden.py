@@ -24,6 +24,7 @@ from tests.fixtures.seatviews import scenario
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
 DEADLINE = datetime(2025, 3, 5, 18, 0, tzinfo=UTC)
+NOW = datetime(2025, 3, 3, 22, 0, tzinfo=UTC)  # 1 day 20 hours before the deadline
 
 EVENTS = [
     {"kind": "turn.started", "text": "It is Dmitri's turn.", "audience": None, "data": {}},
@@ -41,6 +42,18 @@ VOTE_RESULT = {"kind": "vote.result", "audience": None,
                         "cards": ["Cannon / British / Skull", "Torch / French / Helm",
                                   "Torch / British / Skull", "Water / French / Helm"],
                         "counts": {"CANNON": 1, "TORCH": 2, "WATER": 1}}}
+REVEAL_BLACK_SPOT = [  # seat 3 (Dmitri) revealed a Black Spot while on Tortuga
+    {"seq": 10, "kind": "event.revealed", "text": "Dmitri revealed Black Spot (card 4).",
+     "audience": None, "data": {"seat": 3, "position": 4, "title": "BLACK_SPOT"}},
+    {"seq": 11, "kind": "pawn.marooned", "text": "Dmitri was marooned from Tortuga to Tortuga.",
+     "audience": None, "data": {"seat": 3, "source": "TORTUGA", "cause": "BLACK_SPOT"}},
+    {"seq": 12, "kind": "vote_card.lost", "audience": None, "data": {"seat": 3, "lost": True},
+     "text": "Dmitri was marooned on Tortuga again and lost a Vote card."},
+    {"seq": 13, "kind": "vote_card.lost", "audience": [3], "data": {"seat": 3, "card": 3},
+     "text": "You lost the Vote card Torch / French / Skull."},
+    {"seq": 14, "kind": "event.refilled", "audience": None, "data": {"position": 4},
+     "text": "A new face-down Event card was laid at 4."},
+]
 PLAYERS = [{"seat": i, "number": i + 1, "name": n}
            for i, n in enumerate(("Ann", "Bartholomew", "Cleo", "Dmitri", "Émile"))]
 
@@ -64,7 +77,7 @@ def _ctx(kind: MessageKind, view: dict[str, Any] | None, **extra: Any) -> Messag
     visible = [e for e in events if e["audience"] is None or seat in e["audience"]]
     return MessageContext(kind=kind, game_id=7, game_name="Nassau", seat=seat,
                           player_name=name, time_zone="America/New_York", seat_view=view,
-                          events=visible, deadline=DEADLINE,
+                          events=visible, deadline=DEADLINE, now=NOW,
                           extra={"reply_to": "play+Zq7tK2mB9x@tortuga.example",
                                  "players": PLAYERS, **extra})
 
@@ -86,7 +99,8 @@ def cases() -> dict[str, MessageContext]:
         "vote_result": _ctx(MessageKind.VOTE_RESULT, scenario("waiting"), result=VOTE_RESULT,
                             events=[VOTE_RESULT]),
         "reminder": _ctx(MessageKind.REMINDER, scenario("vote"), events=[]),
-        "final_warning": _ctx(MessageKind.FINAL_WARNING, turn, policy="default", events=[]),
+        "final_warning": _ctx(MessageKind.FINAL_WARNING, turn, policy="default", events=[],
+                               grace_hours=1),
         "timed_out": _ctx(MessageKind.TIMED_OUT, scenario("waiting"), played="VIEW 1 3",
                           you=True, events=[]),
         "paused": _ctx(MessageKind.PAUSED, scenario("waiting"), reason="Ann is on holiday"),
@@ -108,6 +122,45 @@ def cases() -> dict[str, MessageContext]:
                                        "meta": [], "not_understood": [], "ignored": []},
                                 done=["REVEAL 3"], rejected=[], help="VOTE", log=False),
         "status": _ctx(MessageKind.STATUS, turn),
+        # the answer to a REVEAL says what it did, to the sender first (issue 23)
+        "reply_reveal_black_spot": _ctx(
+            MessageKind.REPLY, scenario("waiting"), events=[],
+            reply={"understood": [{"line": "4", "text": "REVEAL 4", "display": "REVEAL 4",
+                                   "legal_now": True, "note": ""}],
+                   "meta": [], "not_understood": [], "ignored": []},
+            done=["REVEAL 4"], rejected=[], help=None, log=False,
+            result={"events": REVEAL_BLACK_SPOT}),
+        "reply_vote_caller": _ctx(
+            MessageKind.REPLY, scenario("waiting"), events=[],
+            reply={"understood": [], "meta": [], "not_understood": [], "ignored": []},
+            done=["VOTE 1"], rejected=[], help=None, log=False,
+            result={"events": [
+                {"seq": 20, "kind": "vote.cast", "text": "You played Cannon / British / Helm.",
+                 "audience": [3], "data": {"seat": 3, "cards": [1]}},
+                {**VOTE_RESULT, "seq": 21, "text": "The Mutiny vote shows helm, helm, "
+                 "skull: the Mutiny fails.", "data": {**VOTE_RESULT["data"],
+                                                      "vote": "MUTINY", "caller": 3}}]}),
+        "notice_marooned": _ctx(MessageKind.NOTICE, scenario("waiting"), headline_seq=31,
+                                headline="Ann was marooned from the Jolly Roger to Tortuga.",
+                                events=[{"seq": 30, "kind": "event.revealed", "audience": None,
+                                         "text": "Bartholomew revealed Pistol (card 2).",
+                                         "data": {"seat": 1, "position": 2, "title": "PISTOL"}},
+                                        {"seq": 31, "kind": "pawn.marooned", "audience": None,
+                                         "text": "Ann was marooned from the Jolly Roger to "
+                                                 "Tortuga.",
+                                         "data": {"seat": 0, "source": "JR",
+                                                  "cause": "PISTOL"}}]),
+        "help_cards": _ctx(MessageKind.REPLY, scenario("waiting"), events=[],
+                           reply={"understood": [], "meta": [{"name": "HELP", "arg": "CARDS"}],
+                                  "not_understood": [], "ignored": []},
+                           done=[], rejected=[], help="CARDS", log=False),
+        "help_albatross": _ctx(MessageKind.REPLY, scenario("waiting"), events=[],
+                               reply={"understood": [],
+                                      "meta": [{"name": "HELP", "arg": "ALBATROSS"}],
+                                      "not_understood": [], "ignored": []},
+                               done=[], rejected=[], help="ALBATROSS", log=False),
+        "game_started_two_player": _ctx(MessageKind.GAME_STARTED, scenario("two_player"),
+                                        started=True, events=[]),
         "game_over": _ctx(MessageKind.GAME_OVER, _over_view(), aborted=False,
                           reason="the Spanish Armada arrived", events=[
                               {"kind": "game.over", "audience": None, "data": {},
@@ -152,3 +205,22 @@ def test_the_board_picture_matches_its_golden_png() -> None:
     actual = Image.open(io.BytesIO(png))
     assert actual.size == expected.size
     assert actual.convert("RGB").tobytes() == expected.convert("RGB").tobytes()
+
+
+def test_no_message_says_s_in_brackets_tortuga_to_tortuga_or_a_line_twice() -> None:
+    """Plain words (issue 23): no "(s)", no "from Tortuga to Tortuga", no line said twice
+    in one message; no SMS lists an optional decision (ATLANTIS) as awaited or numbers it
+    into a menu."""
+    import re
+
+    for name, ctx in cases().items():
+        for text in (render(ctx, Channel.EMAIL).text, render(ctx, Channel.SMS).sms or ""):
+            assert "(s)" not in text, (name, text)
+            assert "Tortuga to Tortuga" not in text, (name, text)
+            lines = [x.strip() for x in text.splitlines()  # sentences, not board rows
+                     if len(x.strip()) > 12 and x.strip()[-1] in ".!?"]
+            repeated = {x for x in lines if lines.count(x) > 1}
+            assert not repeated, (name, repeated)
+        sms = render(ctx, Channel.SMS).sms or ""
+        assert not re.search(r"awaited: [^.]*ATLANTIS", sms), (name, sms)
+        assert not re.search(r"\d+=ATLANTIS", sms), (name, sms)

@@ -29,7 +29,7 @@ def test_deadlines_show_the_players_zone_and_utc() -> None:
     naive = format_deadline(datetime(2025, 7, 1, 16, 30), "Asia/Kolkata")
     assert naive is not None and naive["local"].endswith("22:00 IST")
     text = render(cases()["prompt_turn"], Channel.EMAIL).text
-    assert "Reply by Wed 05 Mar 2025, 13:00 EST (Wed 05 Mar, 18:00 UTC)." in text
+    assert "Reply by Wed 05 Mar 2025, 13:00 EST (Wed 05 Mar, 18:00 UTC), in 44 hours." in text
 
 
 def test_table_talk_is_escaped_in_html_and_kept_verbatim_in_text() -> None:
@@ -117,7 +117,8 @@ def test_messages_without_a_game_state_render() -> None:
 
 def test_the_email_asks_for_replies_above_the_marker_only_when_something_is_awaited() -> None:
     preview, marker = render(cases()["prompt_vote"], Channel.EMAIL).text.splitlines()[:2]
-    assert preview == "Ann called an Attack: play a Vote card by Wed 05 Mar 13:00 EST."
+    assert preview == ("Ann called an Attack: play a Vote card. "
+                       "Reply by Wed 05 Mar 13:00 EST, in 44 hours.")
     assert marker == "--- Reply above this line ---"
     assert "Reply above this line" not in render(cases()["paused"], Channel.EMAIL).text
 

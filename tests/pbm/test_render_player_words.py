@@ -125,7 +125,10 @@ def test_sms_status_gives_the_whole_picture_in_two_texts_of_two_segments() -> No
 def test_every_sms_vote_prompt_shows_the_symbols_even_beside_atlantis() -> None:
     for name in ("prompt_vote", "prompt_vote_el_dorado"):
         sms = render(cases()[name], Channel.SMS).sms or ""
-        assert re.search(r"1=(Cannon|Torch|Water|Skull|Helm|Brit|Fren)", sms), sms
+        # each whole card (top/middle/bottom), the part being voted in capitals
+        assert re.search(r"1=(?i:Cannon|Torch|Water)[^ /]*/(?i:Brit|Fren)[^ /]*/"
+                         r"(?i:Skull|Helm)", sms), sms
+        assert re.search(r"=[A-Z+]{4,}(/|\b)", sms), sms
     ctx = cases()["prompt_vote"]
     view = dict(ctx.seat_view or {})
     view["kept"] = ["ATLANTIS"]
@@ -135,7 +138,7 @@ def test_every_sms_vote_prompt_shows_the_symbols_even_beside_atlantis() -> None:
     view["public"] = public
     sms = render(MessageContext(**{**ctx.__dict__, "seat_view": view}), Channel.SMS).sms or ""
     assert "ATLANTIS" in sms and "VOTE 1" not in sms
-    assert re.search(r"1=(Cannon|Torch|Water)", sms), sms
+    assert re.search(r"1=(?i:Cannon|Torch|Water)", sms), sms
 
 
 def test_help_and_log_answer_by_sms_in_short_form() -> None:
@@ -181,7 +184,8 @@ def test_table_talk_is_relayed_faithfully_in_ucs2_and_cut_with_a_pointer() -> No
 def test_the_email_preview_says_what_is_needed_and_by_when() -> None:
     email = render(cases()["prompt_turn"], Channel.EMAIL)
     first = email.text.splitlines()[0]
-    assert first == "Your turn: choose one action by Wed 05 Mar 13:00 EST."
+    # the deadline is a sentence of its own, never glued to the headline
+    assert first == "Your turn: choose one action. Reply by Wed 05 Mar 13:00 EST, in 44 hours."
     assert email.html is not None
     body = email.html[email.html.index("<body"):]
     preheader = re.search(r'<div class="preheader" style="display:none[^"]*">([^<&]+)', body)

@@ -47,7 +47,10 @@ def scramble_secrets(state: engine.GameState, keep: int, rng: random.Random
             (seat, cards if seat == keep else tuple(rng.sample(range(len(VOTE_DECK)),
                                                                len(cards))))
             for seat, cards in s.stage.played)
-        s.stage = replace(s.stage, played=played)
+        # The hand each seat voted from (it may change its vote from it) is a secret too.
+        hands = tuple((seat, hand if seat == keep else (*s.hands[seat], *dict(played)[seat]))
+                      for seat, hand in s.stage.hands)
+        s.stage = replace(s.stage, played=played, hands=hands)
     return s
 
 

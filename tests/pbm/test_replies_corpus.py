@@ -40,6 +40,8 @@ def mismatches(name: str, result: ReplyResult) -> list[str]:
             problems.append(f"automatic reply recognised: {why!r}")
         if spec["automatic"]:
             return problems  # the service never parses a robot's mail
+    if bool(spec.get("reaction")) != result.reaction:
+        problems.append(f"phone reaction recognised: {result.reaction}")
     got = [u.text for u in result.understood]
     if got != spec["commands"]:
         problems.append(f"commands {got} != {spec['commands']}")
@@ -57,6 +59,13 @@ def mismatches(name: str, result: ReplyResult) -> list[str]:
         if want.get("ambiguous") and not (bad.ambiguous and all(
                 c in (bad.suggestion or "") for c in bad.candidates)):
             problems.append(f"{bad.line!r} is not asked back with every reading")
+    taken = [r.display for r in result.retracted]
+    if taken != spec.get("retracted", []):
+        problems.append(f"retracted {taken} != {spec.get('retracted', [])}")
+    if "candidates" in spec and [list(n.candidates) for n in result.not_understood] != [
+            spec["candidates"]]:
+        problems.append(f"asked {[n.candidates for n in result.not_understood]}, "
+                        f"not {spec['candidates']}")
     for line in spec.get("ignored", []):
         if line not in result.ignored:
             problems.append(f"{line!r} not listed as ignored")

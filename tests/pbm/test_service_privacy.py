@@ -367,9 +367,18 @@ def sms_vote_cards(sms: str) -> tuple[str, list[tuple[int, str]]] | None:
     match = re.search(r"called an? (Attack|Mutiny|Brawl) \([^)]*\)\. Play a card: (.*)", sms)
     if match is None:
         return None
-    pairs = re.findall(r"\b(\d+)=(" + SYMBOL_WORD + r"(?:\+" + SYMBOL_WORD + r")*)",
-                       match.group(2))
-    return SECTION_OF_VOTE[match.group(1)], [(int(k), v) for k, v in pairs]
+    section = SECTION_OF_VOTE[match.group(1)]
+    index = ("top", "middle", "bottom").index(section)
+    offered = []
+    # each whole card, top/middle/bottom, the counted part in capitals: 1=Torch/Brit/HELM
+    for k, whole in re.findall(r"\b(\d+)=(\S+/\S+/\S+?)(?=\s|$)", match.group(2)):
+        part = whole.split("/")[index]
+        double = re.fullmatch(r"(\d)(\w+)", part)
+        words = [double.group(2)] * int(double.group(1)) if double else part.split("+")
+        full = {"Brit": "British", "Fren": "French"}
+        offered.append((int(k), "+".join(full.get(w.capitalize(), w.capitalize())
+                                         for w in words)))
+    return section, offered
 
 
 # ---------------------------------------------------------------- scanning one table

@@ -61,9 +61,22 @@ def test_every_button_of_a_prompt_reads_as_its_option_in_the_reply_parser(
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         page = browser.new_page(viewport={"width": 390, "height": 844})
         page.set_content(html)
-        links = page.eval_on_selector_all("a.tap", "els => els.map(e => e.href)")
+        links = page.eval_on_selector_all("a.tap:not(.fill):not(.chip)",
+                                          "els => els.map(e => e.href)")
+        fills = page.eval_on_selector_all("a.tap.fill, a.tap.chip",
+                                          "els => els.map(e => e.href)")
+        # anything styled as a button (a filled, rounded box) is a link (issue 23)
+        untappable = page.evaluate("""() => [...document.querySelectorAll('body *')]
+            .filter(e => {
+                const s = getComputedStyle(e);
+                const filled = s.backgroundColor !== 'rgba(0, 0, 0, 0)'
+                    && s.backgroundColor !== 'transparent';
+                const small = e.getBoundingClientRect().width < 300;
+                return filled && small && parseFloat(s.borderTopLeftRadius) > 0
+                    && !e.closest('a');
+            }).map(e => e.className + ': ' + e.textContent.trim().slice(0, 30))""")
         wide = page.evaluate("document.documentElement.scrollWidth")
-        outside = page.eval_on_selector_all("a.tap", """taps => taps.filter(a => {
+        outside = page.eval_on_selector_all("table.menu a.tap", """taps => taps.filter(a => {
             const cell = a.closest('table').parentElement.getBoundingClientRect();
             const box = a.getBoundingClientRect();
             return box.left < cell.left - 1 || box.right > cell.right + 1;
@@ -75,7 +88,15 @@ def test_every_button_of_a_prompt_reads_as_its_option_in_the_reply_parser(
     assert wide <= 390, "the prompt scrolls sideways on a phone"
     assert outside == [], f"buttons sticking out of the menu: {outside}"
 
+    assert untappable == [], f"styled as buttons but not links: {untappable}"
     assert len(links) == len(options) >= 3
+    templates = [o for o in build_menu(view) if o.is_template and o.example]
+    assert len(fills) >= len(templates) >= 2  # VIEW / REVEAL / FORCE: a prefilled body
+    for link in fills:  # a chip's REVEAL n, a template's example: legal as they stand
+        [body] = parse_qs(urlsplit(link).query)["body"]
+        result = read_email_reply(f"From: a@b\r\nSubject: x\r\n\r\n{body}\r\n", view)
+        [understood] = result.understood
+        assert understood.legal_now, body
     read = set()
     for link in links:
         parts = urlsplit(link)

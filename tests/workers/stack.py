@@ -40,6 +40,8 @@ class Stack:
             "REDIS_URL": redis_url,
             "BROKER_URL": redis_url,
             "DATA_DIR": str(self.dir / "var"),
+            # every process counts into one folder, as the Procfile sets it (pbm.metrics)
+            "PROMETHEUS_MULTIPROC_DIR": str(self.dir / "metrics"),
             "MAIL_DOMAIN": DOMAIN,
             "ADMIN_EMAIL": "admin@ops.test",
             "EMAIL_TRANSPORT": "smtp",

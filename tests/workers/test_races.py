@@ -105,6 +105,28 @@ def processed(ids: Sequence[int], stack: Stack, timeout: float = 240) -> list[In
         raise
 
 
+def games_with_a_reply(last: bool = False) -> tuple[list[int], dict[int, tuple[int, bytes]]]:
+    """``GAMES`` new 3-player games, and for each the seat its first decision waits for and
+    that seat's reply with its first (``last``: last) legal answer."""
+    ids, replies = [], {}
+    for _ in range(GAMES):
+        game_id = h.new_game(h.email_players(3))
+        decision = h.pending(game_id)[0]
+        ids.append(game_id)
+        answer = decision.legal[-1] if last else decision.legal[0]
+        replies[game_id] = (decision.seat, client_reply(game_id, decision.seat, str(answer)))
+    return ids, replies
+
+
+def either_first(game_id: int, post: Callable[[], Any], other: Callable[[], Any]) -> Any:
+    """``post`` and ``other`` at once, one of them held back by up to the reply's own trip
+    to the worker (which one, and how long, seeded by the game); ``post``'s result."""
+    lead = random.Random(game_id).uniform(-0.3, 0.3)
+    row, _ = at_once(lambda: time.sleep(max(0.0, -lead)) or post(),
+                     lambda: time.sleep(max(0.0, lead)) or other())
+    return row
+
+
 # ------------------------------------------------------------------ end states
 
 
@@ -228,13 +250,7 @@ def test_two_votes_at_once_close_the_vote_once(stack: Stack) -> None:
 
 
 def test_a_reply_and_its_timeout_at_once_play_one_answer(stack: Stack) -> None:
-    ids, replies = [], {}
-    for _ in range(GAMES):
-        game_id = h.new_game(h.email_players(3))
-        decision = h.pending(game_id)[0]
-        ids.append(game_id)
-        replies[game_id] = (decision.seat, client_reply(game_id, decision.seat,
-                                                        str(decision.legal[-1])))
+    ids, replies = games_with_a_reply(last=True)
     from pbm.timing import sweep_deadlines
 
     posted = []
@@ -244,14 +260,9 @@ def test_a_reply_and_its_timeout_at_once_play_one_answer(stack: Stack) -> None:
                 session.execute(sa.update(Deadline).where(
                     Deadline.game_id == game_id, Deadline.status == DeadlineStatus.OPEN)
                     .values(due_at=h.utcnow() - timedelta(hours=3)))
-            # Either may go first, by up to the reply's own trip to the worker (seeded).
-            lead = random.Random(game_id).uniform(-0.3, 0.3)
-            row, _ = at_once(
-                lambda g=game_id, d=max(0.0, -lead): time.sleep(d) or post_email(
-                    stack, client, replies[g][1]),
-                lambda d=max(0.0, lead): time.sleep(d) or db.run_transaction(
-                    lambda s: sweep_deadlines(s, h.utcnow())))
-            posted.append(row)
+            posted.append(either_first(
+                game_id, lambda g=game_id: post_email(stack, client, replies[g][1]),
+                lambda: db.run_transaction(lambda s: sweep_deadlines(s, h.utcnow()))))
     processed(posted, stack)
 
     outcomes = {"reply": 0, "timeout": 0}
@@ -281,13 +292,7 @@ def test_a_reply_through_imap_and_the_webhook_at_once_is_applied_once(
         monkeypatch.setenv(key, value)  # this process polls, the worker applies
     reset_settings()
 
-    ids, raws = [], {}
-    for _ in range(GAMES):
-        game_id = h.new_game(h.email_players(3))
-        decision = h.pending(game_id)[0]
-        ids.append(game_id)
-        raws[game_id] = (decision.seat, client_reply(game_id, decision.seat,
-                                                     str(decision.legal[0])))
+    ids, raws = games_with_a_reply()
     posted = []
     with httpx.Client(timeout=30) as client:
         for game_id in ids:
@@ -308,23 +313,14 @@ def test_a_reply_through_imap_and_the_webhook_at_once_is_applied_once(
 
 
 def test_an_admin_pause_during_a_reply_leaves_a_consistent_game(stack: Stack) -> None:
-    ids, replies = [], {}
-    for _ in range(GAMES):
-        game_id = h.new_game(h.email_players(3))
-        decision = h.pending(game_id)[0]
-        ids.append(game_id)
-        replies[game_id] = (decision.seat, client_reply(game_id, decision.seat,
-                                                        str(decision.legal[0])))
+    ids, replies = games_with_a_reply()
     posted = []
     with httpx.Client(timeout=30) as client:
         for game_id in ids:
-            lead = random.Random(game_id).uniform(-0.3, 0.3)  # either may go first
-            row, _ = at_once(
-                lambda g=game_id, d=max(0.0, -lead): time.sleep(d) or post_email(
-                    stack, client, replies[g][1]),
-                lambda g=game_id, d=max(0.0, lead): time.sleep(d) or db.run_transaction(
-                    lambda s: games.pause(s, g, "holiday", now=h.utcnow())))
-            posted.append(row)
+            posted.append(either_first(
+                game_id, lambda g=game_id: post_email(stack, client, replies[g][1]),
+                lambda g=game_id: db.run_transaction(
+                    lambda s: games.pause(s, g, "holiday", now=h.utcnow()))))
     processed(posted, stack)
 
     applied_before_pause = 0
@@ -360,8 +356,12 @@ def _play_until_asked_again(game_id: int, seat: int) -> None:
     raise AssertionError(f"seat {seat + 1} was never asked again")
 
 
-def test_a_number_under_an_older_prompt_plays_nothing_and_gets_todays_menu(
-        stack: Stack) -> None:
+@pytest.mark.parametrize("threading", ["In-Reply-To", "only the quoted prompt"])
+@pytest.mark.parametrize("answer", ["a bare number", "a full command legal now"])
+def test_a_reply_under_an_older_prompt_plays_nothing_and_gets_todays_menu(
+        stack: Stack, answer: str, threading: str) -> None:
+    """The policy for full commands too: ``VIEW 1 2`` typed under an older prompt named
+    positions of that older row, so it is not played either; the player is asked again."""
     game_id = h.new_game(h.email_players(3))
     first = h.pending(game_id)[0]
     old_prompt = h.outbox(game_id, seat=first.seat, channel="email")[-1]
@@ -372,18 +372,22 @@ def test_a_number_under_an_older_prompt_plays_nothing_and_gets_todays_menu(
     _play_until_asked_again(game_id, first.seat)  # today's menu has an option 1 too
     state = h.state_of(game_id)
     assert state.decision_id(first.seat) not in (None, old_prompt.question)
+    legal_now = {str(c) for d in engine.pending(state) if d.seat == first.seat for c in d.legal}
+    body = "1" if answer == "a bare number" else sorted(legal_now)[0]
+    assert body == "1" or body in legal_now
     quoted = "\r\n".join("> " + line for line in old_prompt.text.splitlines())
     _, player = h.seat_row(game_id, first.seat)
+    thread = f"In-Reply-To: {old_prompt.message_id}\r\n" if threading == "In-Reply-To" else ""
     raw = (f"From: {player.email}\r\nTo: {old_prompt.reply_to}\r\nSubject: Re: x\r\n"
-           f"Message-ID: {make_msgid(domain='example.org')}\r\n"
-           f"In-Reply-To: {old_prompt.message_id}\r\n\r\n1\r\n\r\n{quoted}\r\n").encode()
+           f"Message-ID: {make_msgid(domain='example.org')}\r\n{thread}\r\n"
+           f"{body}\r\n\r\nOn Tue, Tortuga wrote:\r\n{quoted}\r\n").encode()
     before = h.commands(game_id)
     with httpx.Client(timeout=30) as client:
         [row] = processed([post_email(stack, client, raw)], stack)
 
     assert row.status == "done"
     assert h.commands(game_id) == before, "nothing is played for a settled question"
-    [answer] = [m for m in h.outbox(game_id, seat=first.seat, kind="reply")]
-    print(f"\n----- the answer to '1' under a settled question\n{answer.text}")
-    assert SETTLED in answer.text
-    assert "WHAT YOU CAN DO NOW" in answer.text and " 1 = " in answer.text, "today's menu"
+    [told] = [m for m in h.outbox(game_id, seat=first.seat, kind="reply")]
+    print(f"\n----- the answer to {body!r} under a settled question\n{told.text}")
+    assert SETTLED in told.text
+    assert "WHAT YOU CAN DO NOW" in told.text and " 1 = " in told.text, "today's menu"

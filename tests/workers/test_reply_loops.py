@@ -128,3 +128,38 @@ def test_an_out_of_office_without_headers_is_never_answered(
     deliver_all(now)
     assert len(smtp.to(str(player.email))) == before
     assert h.commands(game_id) == []
+
+
+HUMAN_TRIES = ("3번 공개", "no idea how this works", "I don't understand this game",
+               "can I see the board please", "hmm which card", "ok so",
+               "sorry, I'm lost", "blah", "la la la", "is anyone there")
+
+
+def test_a_person_who_keeps_failing_gets_an_answer_every_time_shorter_after_three(
+        setup: Env, smtp: SmtpSink) -> None:
+    """Issue 23: the loop guard stops robots, not people. Ten different replies that change
+    nothing in one hour (a person trying) get ten answers; from the fourth on, short."""
+    game_id = h.new_game(h.email_players(3, "robot.example"))
+    decision = h.pending(game_id)[0]
+    seat, player = h.seat_row(game_id, decision.seat)
+    now = h.utcnow()
+    deliver_all(now)
+    person = str(player.email)
+    start = len(smtp.to(person))
+    last_id: str | None = None
+    for text in HUMAN_TRIES:
+        mails = smtp.to(person)
+        last_id = str(mails[-1].message["Message-ID"]) if mails else last_id
+        raw = robot_mail(person, str(seat.reply_token), "Re: [Tortuga] your game", text,
+                         now, last_id)
+        stored = db.run_transaction(lambda s, raw=raw, now=now: inbound.store_email(s, raw, now))
+        inbound.process(stored.id, now)
+        deliver_all(now)
+        now += timedelta(minutes=5)
+    answers = smtp.to(person)[start:]
+    assert len(answers) == len(HUMAN_TRIES)
+    texts = [next(part.get_payload(decode=True).decode() for part in m.message.walk()
+                  if part.get_content_type() == "text/plain") for m in answers]
+    brief = ["Still not understood" in text for text in texts]
+    assert all(brief[3:]), [t.split("\n", 1)[0] for t in texts]
+    assert not any("Still not understood" in text for text in texts[:3]), texts[0]

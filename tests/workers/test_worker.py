@@ -7,6 +7,7 @@ twice once a worker runs again.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 
@@ -40,6 +41,20 @@ def enqueue_processing(row_id: int) -> None:
     from workers.enqueue import enqueue_inbound
 
     assert enqueue_inbound([row_id]) == 1
+
+
+def processing_task(row_id: int) -> str:
+    """Enqueue the processing of an inbound row as ``enqueue_inbound`` does; the task id."""
+    from workers.app import TASK_PROCESS_INBOUND, app
+
+    return str(app.send_task(TASK_PROCESS_INBOUND, args=[row_id]).id)
+
+
+def task_results(stack: Stack, task_ids: list[str]) -> list[str] | None:
+    """The results the worker logged for these tasks, once it logged every one."""
+    found = dict(re.findall(r"\[([0-9a-f-]{36})\] succeeded in [0-9.]+s: (.*)",
+                            "".join(p.log() for p in stack.processes)))
+    return [found[t].strip() for t in task_ids] if all(t in found for t in task_ids) else None
 
 
 def first_decision(game_id: int) -> tuple[int, str]:
@@ -83,12 +98,13 @@ def test_a_reply_delivered_twice_is_applied_once(stack: Stack) -> None:
     raw = h.reply_email(player.email, seat_row.reply_token, command, DOMAIN)
 
     first, second = h.store_email(raw), h.store_email(raw)
-    for _ in range(3):
-        enqueue_processing(first.id)
+    tasks = [processing_task(first.id) for _ in range(3)]
 
     assert first.id == second.id and second.created is False
-    wait_until(lambda: h.inbound_row(first.id).status == "done", 30, "the reply to be applied")
-    time.sleep(1.0)  # the other two deliveries of the task have run by now
+    # Every delivery of the task has run (the worker logs each one's result): one applied
+    # the reply, the others found it done.
+    results = wait_until(lambda: task_results(stack, tasks), 30, "the three deliveries")
+    assert sorted(results) == ["'done'", "'skipped'", "'skipped'"], results
     assert h.commands(game_id) == [(seat, command, f"inbound:{first.id}")]
 
 
