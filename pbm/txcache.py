@@ -34,7 +34,8 @@ T = TypeVar("T")
 #: the memo kinds that hold rows of each table (a write to the table forgets them)
 _KINDS_OF_TABLE = {
     "seats": ("seats",), "players": ("seats",), "deadlines": ("deadlines",),
-    "games": ("game",), "game_events": ("events", "seq", "ledger"), "command_log": ("seq",),
+    "games": ("game",), "game_events": ("events", "seq", "ledger"),
+    "command_log": ("seq", "last_command"),
     "board_images": ("board",),
 }
 _UNTRACKED_TABLES = frozenset({"inbound_messages", "outbound_messages"})
@@ -110,6 +111,9 @@ def _after_flush(session: Session, _flush: UOWTransaction) -> None:
             _bump(entries, ("seq", "game_events", obj.game_id), obj.seq)
         elif isinstance(obj, CommandLog):
             _bump(entries, ("seq", "command_log", obj.game_id), obj.seq)
+            key = ("last_command", obj.game_id, obj.seat)
+            if entries.get(key, (-1, ""))[0] < obj.seq:  # the seat's newest command
+                entries[key] = (obj.seq, obj.command)
         elif isinstance(obj, BoardImage):
             entries[("board", obj.game_id, obj.version)] = True
     for obj in session.deleted:

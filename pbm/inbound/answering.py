@@ -133,7 +133,12 @@ def _write_reply(session: Session, game: Any, seat: Any, player: Any, row: Any, 
 
 def _last_applied(session: Session, game_id: int, seat: int) -> str | None:
     """The seat's last applied command (to say that it is final when asked to undo it)."""
+    from pbm import txcache
     from pbm.models import CommandLog
+
+    written = txcache.memo(session).get(("last_command", game_id, seat))
+    if written is not None:  # this transaction applied it (``pbm.txcache``)
+        return str(written[1])
 
     return session.execute(sa.select(CommandLog.command).where(
         CommandLog.game_id == game_id, CommandLog.seat == seat).order_by(
