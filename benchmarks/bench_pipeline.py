@@ -156,6 +156,19 @@ class Bench:
             total += times.user + times.system
         return total
 
+    def worker_rss(self) -> tuple[int, int]:
+        """Resident bytes of the worker: its largest process, and all of them together."""
+        import psutil
+
+        main = psutil.Process(self.processes[1].pid)
+        sizes = []
+        for process in [main, *main.children(recursive=True)]:
+            try:
+                sizes.append(process.memory_info().rss)
+            except psutil.Error:
+                continue
+        return max(sizes), sum(sizes)
+
     def teardown(self) -> None:
         for process in self.processes:
             process.terminate()
@@ -310,6 +323,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2,
                         help="worker pool processes (prefork concurrency)")
     parser.add_argument("--web", type=int, default=1, help="web (uvicorn) processes")
+    parser.add_argument("--memory", type=int, default=0,
+                        help="then this many more replies, sampling the workers' RSS")
     parser.add_argument("--warmup", type=int, default=20,
                         help="replies of an unreported first batch (0: none)")
     args = parser.parse_args()
@@ -374,8 +389,31 @@ def main() -> None:
               f"min {min(ratios):.3f}; p99 latency {p[0.99]:.3f} s at {offered:.1f}/s; "
               f"{statements / replies:.1f} statements, {commits / replies:.2f} commits "
               f"per reply")
+        if args.memory:
+            memory(bench, args.memory, args.batch)
     finally:
         bench.teardown()
+
+
+def memory(bench: Bench, total: int, batch: int) -> None:
+    """``total`` more replies in batches; the worker processes' resident memory (the
+    largest pool process, and all together) after each tenth of them."""
+    done, step, samples = 0, max(total // 10, batch), []
+    next_sample = 0
+    while done < total:
+        if done >= next_sample:
+            samples.append((done, *bench.worker_rss()))
+            next_sample += step
+        _, n = bench.replies_round(batch)
+        if n == 0:
+            break  # every game is over
+        done += n
+    samples.append((done, *bench.worker_rss()))
+    print("worker RSS over " + str(done) + " replies (replies: largest process / all, MB): "
+          + ", ".join(f"{d}: {big / 2**20:.0f}/{every / 2**20:.0f}" for d, big, every in samples))
+    first, last = samples[1] if len(samples) > 2 else samples[0], samples[-1]
+    print(f"worker RSS growth after the first tenth: largest process "
+          f"{(last[1] - first[1]) / 2**20:+.1f} MB, all {(last[2] - first[2]) / 2**20:+.1f} MB")
 
 
 if __name__ == "__main__":
