@@ -111,7 +111,9 @@ def _write_reply(session: Session, game: Any, seat: Any, player: Any, row: Any, 
         extra["result"] = outcome.result
     if brief:
         extra["brief"] = True
-    last = _last_applied(session, game.id, seat.seat_index)
+    # "undo", "sorry I meant 2" are lines no command reads: only then is the last move told
+    last = _last_applied(session, game.id, seat.seat_index) \
+        if parsed.not_understood or parsed.ignored else None
     if last:
         extra["last_applied"] = last
     events = None

@@ -11,6 +11,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Session
 
+from pbm import logs
 from pbm.config import Settings, get_settings
 from pbm.inbound.answered import answered_question
 from pbm.inbound.answering import _ask_to_answer_the_game
@@ -38,6 +39,11 @@ def process(inbound_id: int, now: datetime) -> str:
     also marks it ``done`` or ``ignored``. Transient database errors release the row and
     propagate (the task retries); any other error quarantines the message.
     """
+    with logs.context(inbound_id=inbound_id):  # the game and seat bound later end with it
+        return _process(inbound_id, now)
+
+
+def _process(inbound_id: int, now: datetime) -> str:
     from pbm.db import is_conflict, run_transaction
 
     settings = get_settings()

@@ -130,7 +130,7 @@ def test_an_out_of_office_without_headers_is_never_answered(
     assert h.commands(game_id) == []
 
 
-HUMAN_TRIES = ("3번 공개", "no idea how this works", "I don't understand this game",
+HUMAN_TRIES = ("ich verstehe das nicht", "no idea how this works", "I don't understand this game",
                "can I see the board please", "hmm which card", "ok so",
                "sorry, I'm lost", "blah", "la la la", "is anyone there")
 
