@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbm.i18n import glossary
+from pbm.i18n.translate import _, is_korean
 from pbm.messages import MessageContext, MessageKind
 from pbm.render.email import TEMPLATES
 from pbm.render.gsm7 import SMS_MAX_SEPTETS, fit_sms, gsm7_septets, relay_sms, to_gsm7
@@ -29,9 +31,24 @@ def _sms_options(menu: Sequence[MenuOption], width: int | None, collapse: bool,
     optional = [o for o in menu if o.verb in OPTIONAL_VERBS]
     menu = [o for o in menu if o.verb not in OPTIONAL_VERBS]
     if not menu:
-        return " ".join(f"{o.verb} (optional)" for o in optional)
-    tail = "".join(f" Or {o.verb} (optional)." for o in optional)
+        return " ".join(_("{verb} (optional)").format(verb=_command_words(o.verb))
+                        for o in optional)
+    tail = "".join(_(" Or {verb} (optional).").format(verb=_command_words(o.verb))
+                   for o in optional)
     return _sms_menu(menu, width, collapse, hand) + tail
+
+
+def _command_words(command: str) -> str:
+    """A command as the reader writes it: English as it is; a Korean reader gets the
+    glossary's verb (``REVEAL 3`` -> ``공개 3``), which ``pbm.replies.korean`` reads back."""
+    if not is_korean():
+        return command
+    verb, sep, rest = command.partition(" ")
+    try:
+        word = glossary.term("actions", verb.upper(), "ko")
+    except KeyError:
+        return command
+    return word + sep + rest
 
 
 def _sms_menu(menu: Sequence[MenuOption], width: int | None, collapse: bool,
@@ -43,7 +60,7 @@ def _sms_menu(menu: Sequence[MenuOption], width: int | None, collapse: bool,
         items = []
         for option in menu:
             if option.is_template or option.verb != verb:
-                items.append(f"{option.number}={option.display}")
+                items.append(f"{option.number}={_command_words(option.display)}")
                 continue
             arg = option.display.split(" ", 1)[1] if " " in option.display else ""
             if verb == "VOTE" and hand is not None:
@@ -52,10 +69,10 @@ def _sms_menu(menu: Sequence[MenuOption], width: int | None, collapse: bool,
                 arg = short_name(arg, width)
             items.append(f"{option.number}={arg}")
         if verb == "CHOOSE":
-            return " ".join(f"{o.number}=card {o.number}" for o in plain)
+            return " ".join(_("{n}=card {n}").format(n=o.number) for o in plain)
         if collapse and verb in ("SHOOT", "GIVE"):
-            return f"{verb} name or seat no."
-        return ("" if verb == "VOTE" else f"{verb}: ") + " ".join(items)
+            return _("{verb} name or seat no.").format(verb=_command_words(verb))
+        return ("" if verb == "VOTE" else f"{_command_words(verb)}: ") + " ".join(items)
     items: list[str] = []
     seen_templates: set[str] = set()
     for option in menu:
@@ -63,8 +80,8 @@ def _sms_menu(menu: Sequence[MenuOption], width: int | None, collapse: bool,
         if collapse and not option.is_template and option.verb in (
                 "MAROON", "MARQUE", "SHOOT", "GIVE") and len(
                 [o for o in menu if o.verb == option.verb]) > 1:
-            template = {"MAROON": "MAROON name", "MARQUE": "MARQUE name FD/JR",
-                        "SHOOT": "SHOOT name", "GIVE": "GIVE name"}[option.verb]
+            template = {"MAROON": _("MAROON name"), "MARQUE": _("MARQUE name FD/JR"),
+                        "SHOOT": _("SHOOT name"), "GIVE": _("GIVE name")}[option.verb]
             if template in seen_templates:
                 continue
             seen_templates.add(template)
@@ -76,13 +93,13 @@ def _sms_menu(menu: Sequence[MenuOption], width: int | None, collapse: bool,
             continue
         if width is not None and option.verb in ("MAROON", "SHOOT", "GIVE", "MARQUE") \
                 and not option.is_template:
-            verb, _, rest = display.partition(" ")
+            verb, _sep, rest = display.partition(" ")
             if option.verb == "MARQUE":
-                name, _, ship = rest.rpartition(" ")
+                name, _sep, ship = rest.rpartition(" ")
                 display = f"{verb} {short_name(name, width)} {ship}"
             else:
                 display = f"{verb} {short_name(rest, width)}"
-        items.append(f"{option.number}={display}")
+        items.append(f"{option.number}={_command_words(display)}")
     return " ".join(items)
 
 
@@ -113,22 +130,24 @@ def _news_parts(lines: Sequence[Mapping[str, Any]], talk: Sequence[Mapping[str, 
         order = sorted(range(len(ranked)), key=lambda k: ranked[k][0])[:limit]
         ranked = [ranked[k] for k in sorted(order)]
     priority = sorted(range(len(ranked)), key=lambda k: ranked[k][0])
-    return [alts for _, alts in ranked], priority, [rank[0] for rank, _ in ranked]
+    return [alts for _rank, alts in ranked], priority, [rank[0] for rank, _alts in ranked]
 
 
 def _sms_awaited(model: Mapping[str, Any], head: str) -> str:
     awaited = model["awaited"]
     deadline = model["deadline"]
-    by = [deadline["sentence"], f"By {deadline['short']}.", ""] if deadline else [""]
+    by = [deadline["sentence"], _("By {when}.").format(when=deadline["short"]), ""] \
+        if deadline else [""]
     menu = awaited["menu"]
     hand = _vote_hand(model)
     info = awaited["sms_info"]
+    reply = _("Reply ")
     options = [
-        "Reply " + _sms_options(menu, None, False, hand),
-        "Reply " + _sms_options(menu, 10, False, hand),
-        "Reply " + _sms_options(menu, 6, False, hand),
-        "Reply " + _sms_options(menu, 6, True, hand),
-        "Reply STATUS for your options.",
+        reply + _sms_options(menu, None, False, hand),
+        reply + _sms_options(menu, 10, False, hand),
+        reply + _sms_options(menu, 6, False, hand),
+        reply + _sms_options(menu, 6, True, hand),
+        _("Reply STATUS for your options."),
     ]
     lines = [line for line in model["recap"]["lines"] if not (  # the prompt says it
         awaited.get("vote") and line["kind"] == "vote.called"
@@ -141,7 +160,7 @@ def _sms_awaited(model: Mapping[str, Any], head: str) -> str:
         options,
         [info, info[:80], ""],
         by,
-        ["NEWS/STATUS=more" if news else "STATUS=full picture", "STATUS=all"],
+        [_("NEWS/STATUS=more") if news else _("STATUS=full picture"), _("STATUS=all")],
     ]
     n = len(news)
     urgent = [1 + k for k in news_order if news_rank[k] < 3]  # the reader's own, talk
@@ -155,7 +174,7 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
     kind = ctx.kind
     extra = model["extra"]
     game = short_game(ctx.game_name)
-    head = f"Tortuga {game}:"
+    head = _("Tortuga {game}:").format(game=game)
     awaited = model["awaited"]
     me = model["me"]
     if kind is MessageKind.INVITATION or (
@@ -188,15 +207,16 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
                             MessageKind.FINAL_WARNING, MessageKind.RESUMED,
                             MessageKind.SEAT_REPLACED, MessageKind.GAME_STARTED,
                             MessageKind.NOTICE):
-        prefix = {MessageKind.REMINDER: "Reminder!", MessageKind.FINAL_WARNING: "LAST CALL!",
-                  MessageKind.RESUMED: "Game resumed.",
+        prefix = {MessageKind.REMINDER: _("Reminder!"),
+                  MessageKind.FINAL_WARNING: _("LAST CALL!"),
+                  MessageKind.RESUMED: _("Game resumed."),
                   MessageKind.SEAT_REPLACED: f"You took over seat {me['number']}, you are "
                   f"{me['loyalty_name']}." if me else "You took over a seat.",
                   MessageKind.GAME_STARTED: _sms_start(me) if me else "Game on!",
                   }.get(kind, "")
         if kind in (MessageKind.REMINDER, MessageKind.FINAL_WARNING) and extra.get(
                 "if_silent_sms"):  # what is played for this decision if no reply comes
-            prefix += f" No reply = {extra['if_silent_sms']}."
+            prefix += _(" No reply = {default}.").format(default=extra["if_silent_sms"])
         if model["folded"]:
             prefix = (" ".join(model["folded"]) + " " + prefix).strip()
         return _sms_awaited(model, f"{head} {prefix}".strip())
@@ -214,7 +234,7 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
         first = model["vote_result"]["text"] if kind is MessageKind.VOTE_RESULT and \
             model["vote_result"] else model["headline"].rstrip(".") + "."
         lines = [line for line in model["recap"]["lines"] if line["text"] != first]
-        news, order, _ = _news_parts(lines, model["table_talk"])
+        news, order, _ranks = _news_parts(lines, model["table_talk"])
         return fit_sms([[head], [first], *news, ["NEWS/STATUS=more" if news else
                                                  "STATUS=full picture", ""]],
                        priority=[0, 1, len(news) + 2, *[2 + k for k in order]])
@@ -399,7 +419,7 @@ def _sms_log(model: Mapping[str, Any], head: str) -> list[str]:
              and e.get("kind") not in RECAP_SKIP]
     messages: list[str] = []
     budget = SMS_MAX_SEPTETS - gsm7_septets(head) - 12
-    for _ in range(SMS_STATUS_PARTS):
+    for _part in range(SMS_STATUS_PARTS):
         chunk: list[str] = []
         while lines and gsm7_septets(" ".join([lines[-1], *chunk])) <= budget:
             chunk.insert(0, lines.pop())
@@ -416,7 +436,7 @@ def _sms_log(model: Mapping[str, Any], head: str) -> list[str]:
 def _sms_messages(ctx: MessageContext, model: Mapping[str, Any]) -> list[str]:
     """Every SMS of one message: STATUS, and a reply asking for HELP or LOG, may take two
     (each at most 2 segments); everything else is one."""
-    head = f"Tortuga {to_gsm7(short_game(ctx.game_name))}:"
+    head = _("Tortuga {game}:").format(game=to_gsm7(short_game(ctx.game_name)))
     if ctx.kind is MessageKind.STATUS:
         return _sms_status(model, head)
     if ctx.kind is MessageKind.REPLY and (model["help"] is not None or model["show_log"]):
@@ -445,41 +465,47 @@ def _sms_reply(model: Mapping[str, Any], head: str, hint: bool = True) -> str:
         line["kind"] == "event.viewed" for line in model["outcome"]) else []
     if seen:
         cards = ", ".join(f"{c['position']}={c['title']}" for c in seen)
-        parts.append([f"You saw {cards} (only you know)."])
+        parts.append([_("You saw {cards} (only you know).").format(cards=cards)])
     if model["done"]:
-        parts.append(["Done: " + "; ".join(model["done"]) + "."])
-    outcome, outcome_order, _ = _news_parts(model["outcome"], limit=6)
+        parts.append([_("Done: {moves}.").format(moves="; ".join(
+            _command_words(d) for d in model["done"]))])
+    outcome, outcome_order, _ranks = _news_parts(model["outcome"], limit=6)
     first_outcome = len(parts)
     parts += outcome
     for item in model["rejected"][:1]:
         reason = str(item["reason"]).rstrip(".")
-        parts.append([f"Not done: {item['command']}: {reason}.",
-                      f"Not done: {item['command']}: {reason.split('. ')[-1]}.",
-                      f"Not done: {item['command']}."])
+        command = _command_words(str(item["command"]))
+        parts.append([_("Not done: {command}: {reason}.").format(command=command, reason=reason),
+                      _("Not done: {command}: {reason}.").format(
+                          command=command, reason=reason.split(". ")[-1]),
+                      _("Not done: {command}.").format(command=command)])
     for hint in model["hints"]:
         parts.append([hint, ""])
     for item in reply["not_understood"][:1]:
         line = short_name(item["line"], 30)
-        hint = f" Did you mean {item['suggestion']}?" if item.get("suggestion") else ""
-        parts.append([f'Not understood: "{line}".{hint}', f"Not understood.{hint}"])
+        hint = _(" Did you mean {suggestion}?").format(
+            suggestion=_command_words(str(item["suggestion"]))) if item.get("suggestion") else ""
+        parts.append([_('Not understood: "{line}".{hint}').format(line=line, hint=hint),
+                      _("Not understood.{hint}").format(hint=hint)])
     if reply["meta"] and not (model["done"] or model["rejected"] or reply["not_understood"]
                               or model["answers"]):
         names = ", ".join(m["name"] for m in reply["meta"])
-        parts.append([f"OK: {names}."])
+        parts.append([_("OK: {names}.").format(names=names)])
     awaited = model["awaited"]
     if awaited and awaited["kind"] == "ATLANTIS":  # optional: offered, never awaited
-        parts.append(["Nothing awaited. You may reply ATLANTIS (optional).", ""])
+        parts.append([_("Nothing awaited. You may reply ATLANTIS (optional)."), ""])
     elif awaited:
         hand = _vote_hand(model)
+        still = _("Still awaited: ")
         options = [
-            "Still awaited: " + _sms_options(awaited["menu"], None, False, hand),
-            "Still awaited: " + _sms_options(awaited["menu"], 10, False, hand),
-            "Still awaited: " + _sms_options(awaited["menu"], 6, True, hand),
-            "Reply STATUS for your options.",
+            still + _sms_options(awaited["menu"], None, False, hand),
+            still + _sms_options(awaited["menu"], 10, False, hand),
+            still + _sms_options(awaited["menu"], 6, True, hand),
+            _("Reply STATUS for your options."),
         ]
         parts.append(options)
     if hint:
-        parts.append(["HELP=how to reply", ""])
+        parts.append([_("HELP=how to reply"), ""])
     if not outcome:
         return fit_sms(parts)
     # what the move did comes right after the rest that must be said (done, not done, the
