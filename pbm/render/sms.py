@@ -43,12 +43,24 @@ def _command_words(command: str) -> str:
     glossary's verb (``REVEAL 3`` -> ``공개 3``), which ``pbm.replies.korean`` reads back."""
     if not is_korean():
         return command
-    verb, sep, rest = command.partition(" ")
-    try:
-        word = glossary.term("actions", verb.upper(), "ko")
-    except KeyError:
-        return command
-    return word + sep + rest
+    return " ".join(_korean_word(word) for word in command.split(" "))
+
+
+#: Words of commands the glossary has no action for, in a Korean reader's SMS.
+KOREAN_COMMAND_WORDS = {"MARQUE": "허가증", "FOUNTAIN": "샘", "ACCEPT": "수락", "TO": "→",
+                        "NONE": "없음", "BRITISH": "영국", "FRENCH": "프랑스", "name": "이름",
+                        "ATLANTIS": "아틀란티스", "JOIN": "참가", "DECLINE": "거절"}
+
+
+def _korean_word(word: str) -> str:
+    if word in KOREAN_COMMAND_WORDS:
+        return KOREAN_COMMAND_WORDS[word]
+    if word.isupper() and word.isalpha():
+        try:
+            return glossary.term("actions", word, "ko")
+        except KeyError:
+            return word
+    return word
 
 
 def _sms_menu(menu: Sequence[MenuOption], width: int | None, collapse: bool,
@@ -283,6 +295,9 @@ def _sms_game_over(model: Mapping[str, Any], head: str) -> str:
 
 SMS_SYMBOL = {"CANNON": "Cannon", "TORCH": "Torch", "WATER": "Water", "BRITISH": "Brit",
               "FRENCH": "Fren", "SKULL": "Skull", "HELM": "Helm"}
+#: The symbols in a Korean SMS (the glossary's words, the flags by their country).
+SMS_SYMBOL_KO = {"CANNON": "대포", "TORCH": "횃불", "WATER": "물", "BRITISH": "영국",
+                 "FRENCH": "프랑스", "SKULL": "해골", "HELM": "키"}
 SMS_RANK = {"CAPTAIN": "Capt", "FIRST_MATE": "1stMate", "CABIN_BOY": "CabinBoy",
             "GOVERNOR": "Gov"}
 SMS_STATUS_PARTS = 2  # STATUS by SMS: at most this many messages of 2 segments each
@@ -293,16 +308,21 @@ def sms_card(card: Mapping[str, Any], section: str | None = None,
     """A Vote card's symbols for SMS: one section (``Cannon+Torch``) or all three
     (``Cannon/Brit/Skull``: top, middle, bottom), the section ``mark`` (the one a vote
     counts) in capitals (``TORCH/Brit/Skull``)."""
+    names = SMS_SYMBOL_KO if is_korean() else SMS_SYMBOL
+
     def one(symbols: Sequence[str]) -> str:
-        return "+".join(SMS_SYMBOL.get(x, x) for x in symbols) or "blank"
+        return "+".join(names.get(x, x) for x in symbols) or _("blank")
 
     def few(symbols: Sequence[str]) -> str:  # a special card: 2Torch/2Fren/2Skull
         if len(symbols) > 1 and len(set(symbols)) == 1:
-            return f"{len(symbols)}{SMS_SYMBOL.get(symbols[0], symbols[0])}"
+            return f"{len(symbols)}{names.get(symbols[0], symbols[0])}"
         return one(symbols)
 
     if section is not None:
         return one(card[section])
+    if is_korean():  # Hangul has no capitals: the counted part in brackets
+        return "/".join(f"[{few(card[part])}]" if part == mark else few(card[part])
+                        for part in ("top", "middle", "bottom"))
     return "/".join(few(card[part]).upper() if part == mark else few(card[part])
                     for part in ("top", "middle", "bottom"))
 
