@@ -213,6 +213,7 @@ def awaited_model(seat_view: Mapping[str, Any] | None) -> dict[str, Any] | None:
     player = next(p for p in public["players"] if p["seat"] == me)
     details: list[str] = []
     sms_info = ""
+    sms_short = ""  # a shorter SMS headline, for the UCS-2 budget of a Korean SMS
     if not decisions:  # only the Atlantis standing order is possible
         headline = _("Nothing is awaited from you now, but you may order Atlantis.")
         sms_head = _("Nothing awaited; you may order ATLANTIS.")
@@ -228,6 +229,7 @@ def awaited_model(seat_view: Mapping[str, Any] | None) -> dict[str, Any] | None:
             headline = _("Your turn{step}: choose one action.").format(step=step)
             sms_head = _("Your turn{step}, {where}.").format(step=step,
                                                              where=_short_where(player))
+            sms_short = _("Your turn{step}.").format(step=step)
             details.append(_("You are {where}.").format(where=_where(player)))
             if of > 1:
                 details.append(_("In a 2-player game you take 2 actions per turn: you may "
@@ -258,6 +260,7 @@ def awaited_model(seat_view: Mapping[str, Any] | None) -> dict[str, Any] | None:
                 sms_head = _("{caller} called {article} {vote} ({counted} count: the part in "
                              "CAPITALS). Play a card:").format(caller=caller, article=article,
                                                                vote=word, counted=counted)
+            sms_short = _("{vote} vote: play a card:").format(vote=word)
             details.append(_(VOTE_RULE[vote]) if vote in VOTE_RULE else "")
             details.append(_("Nobody learns who played which card; 1 card from the deck is "
                              "added. You draw a new card afterwards."))
@@ -320,6 +323,7 @@ def awaited_model(seat_view: Mapping[str, Any] | None) -> dict[str, Any] | None:
         "details": [x for x in details if x],
         "sms_head": sms_head,
         "sms_info": sms_info,
+        "sms_short": sms_short,
         "vote": (decisions[0].get("context") or {}).get("vote") if decisions else None,
         "menu": menu,
         "example": _example(menu),

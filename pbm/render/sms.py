@@ -38,6 +38,23 @@ def _sms_options(menu: Sequence[MenuOption], width: int | None, collapse: bool,
     return _sms_menu(menu, width, collapse, hand) + tail
 
 
+def _korean_verbs(menu: Sequence[MenuOption]) -> str:
+    """The shortest Korean menu: each option's number and verb (``1=확인 2=공개``), one
+    template per verb whose targets are many."""
+    items: list[str] = []
+    for option in menu:
+        if option.verb in OPTIONAL_VERBS:
+            continue
+        word = _command_words(option.verb)
+        if option.is_template:
+            items.append(_command_words(option.display))
+        elif option.verb == "VOTE":
+            items.append(f"{option.number}")
+        else:
+            items.append(f"{option.number}={word}")
+    return " ".join(items)
+
+
 def _command_words(command: str) -> str:
     """A command as the reader writes it: English as it is; a Korean reader gets the
     glossary's verb (``REVEAL 3`` -> ``공개 3``), which ``pbm.replies.korean`` reads back."""
@@ -161,6 +178,11 @@ def _sms_awaited(model: Mapping[str, Any], head: str) -> str:
         reply + _sms_options(menu, 6, True, hand),
         _("Reply STATUS for your options."),
     ]
+    head_alts = [awaited["sms_head"], awaited["sms_head"][:60]]
+    if is_korean():  # 134 UTF-16 units: shorter forms before giving up the menu
+        options[-1:-1] = [reply + _sms_options(menu, 4, True, hand),
+                          reply + _korean_verbs(menu)]
+        head_alts = [awaited["sms_head"], awaited["sms_short"] or awaited["sms_head"][:40]]
     lines = [line for line in model["recap"]["lines"] if not (  # the prompt says it
         awaited.get("vote") and line["kind"] == "vote.called"
         and str(line["text"]).startswith("You called"))]
@@ -168,7 +190,7 @@ def _sms_awaited(model: Mapping[str, Any], head: str) -> str:
     parts = [
         [head],
         *news,
-        [awaited["sms_head"], awaited["sms_head"][:60]],
+        head_alts,
         options,
         [info, info[:80], ""],
         by,
@@ -176,7 +198,8 @@ def _sms_awaited(model: Mapping[str, Any], head: str) -> str:
     ]
     n = len(news)
     urgent = [1 + k for k in news_order if news_rank[k] < 3]  # the reader's own, talk
-    priority = (0, n + 5, n + 1, n + 2, n + 4, *urgent, n + 3,
+    first = (n + 2, n + 1) if is_korean() else (n + 1, n + 2)  # Korean: the menu first
+    priority = (0, n + 5, *first, n + 4, *urgent, n + 3,
                 *[1 + k for k in news_order if news_rank[k] >= 3])
     return fit_sms(parts, priority=priority)
 
