@@ -39,6 +39,8 @@ def _ranks(player: Mapping[str, Any]) -> str:
 
 
 def _where(player: Mapping[str, Any]) -> str:
+    if is_korean():
+        return _short_where(player)
     loc = player["location"]
     ranks = _ranks(player)
     if loc in SHIP_NAMES:
@@ -175,7 +177,8 @@ def me_model(seat_view: Mapping[str, Any]) -> dict[str, Any]:
         "number": seat_view["seat"] + 1,
         "name": seat_view["name"],
         "loyalty": loyalty,
-        "loyalty_name": TEAM_NAMES.get(loyalty, loyalty),
+        "loyalty_name": game_word("teams", loyalty, TEAM_NAMES.get(loyalty, loyalty))
+        if loyalty in TEAM_NAMES else loyalty,
         "loyalty_text": _LOYALTY_TEXT.get(loyalty, loyalty),
         "team_note": team_note,
         "other_team": other_team,

@@ -324,6 +324,11 @@ SMS_SYMBOL_KO = {"CANNON": "대포", "TORCH": "횃불", "WATER": "물", "BRITISH
 SMS_RANK = {"CAPTAIN": "Capt", "FIRST_MATE": "1stMate", "CABIN_BOY": "CabinBoy",
             "GOVERNOR": "Gov"}
 SMS_STATUS_PARTS = 2  # STATUS by SMS: at most this many messages of 2 segments each
+#: A Korean STATUS: each of its 2 messages at most 3 UCS-2 parts (201 UTF-16 units), given
+#: to ``fit_sms`` in septets (it scales 306 septets to 134 units for a Korean reader).
+STATUS_KO_SEPTETS = 459
+SMS_RANK_KO = {"CAPTAIN": "선장", "FIRST_MATE": "항해사", "CABIN_BOY": "초보선원",
+               "GOVERNOR": "총독"}
 
 
 def sms_card(card: Mapping[str, Any], section: str | None = None,
@@ -353,8 +358,9 @@ def sms_card(card: Mapping[str, Any], section: str | None = None,
 def _sms_person(public: Mapping[str, Any], seat: int, me: int | None, width: int,
                 kept_cards: bool = True) -> str:
     player = next(p for p in public["players"] if p["seat"] == seat)
-    name = "you" if seat == me else short_name(to_gsm7(player["name"]), width)
-    ranks = "+".join(SMS_RANK.get(r, r) for r in player.get("ranks") or [])
+    name = _("you") if seat == me else short_name(to_gsm7(player["name"]), width)
+    rank_names = SMS_RANK_KO if is_korean() else SMS_RANK
+    ranks = "+".join(rank_names.get(r, r) for r in player.get("ranks") or [])
     kept = ",".join(title_label(t) for t in player.get("kept") or []) if kept_cards and \
         seat != me else ""
     return name + (f" {ranks}" if ranks else "") + (f" ({kept})" if kept else "")
@@ -368,18 +374,19 @@ def sms_board(public: Mapping[str, Any], me: int | None, width: int = 10,
     for ship in public["ships"]:
         code = ship["ship"]
         line = ", ".join(_sms_person(public, s, me, width, kept)
-                         for s in ship["line"]) or "empty"
+                         for s in ship["line"]) or _("empty")
         rower = public["rowboats"].get(code)
-        boat = f"; rowboat {_sms_person(public, rower, me, width, kept)}" \
+        boat = _("; rowboat {who}").format(who=_sms_person(public, rower, me, width, kept)) \
             if rower is not None else ""
-        parts.append(f"{code}: {line}{boat}; holds B{ship['british']} F{ship['french']}.")
+        parts.append(_("{ship}: {line}{boat}; holds B{british} F{french}.").format(
+            ship=code, line=line, boat=boat, british=ship["british"], french=ship["french"]))
     ashore = ", ".join(_sms_person(public, s, me, width, kept)
-                       for s in public["tortuga"]) or "nobody"
-    parts.append(f"Tortuga: {ashore}; B{public['tortuga_british']} "
-                 f"F{public['tortuga_french']}.")
+                       for s in public["tortuga"]) or _("nobody")
+    parts.append(_("Tortuga: {who}; B{british} F{french}.").format(
+        who=ashore, british=public["tortuga_british"], french=public["tortuga_french"]))
     score = public["score"]
-    parts.append(f"Galleon {public['galleon']}. Score B{score['british']} "
-                 f"F{score['french']}.")
+    parts.append(_("Galleon {galleon}. Score B{british} F{french}.").format(
+        galleon=public["galleon"], british=score["british"], french=score["french"]))
     return " ".join(parts)
 
 
@@ -393,37 +400,44 @@ def _sms_status(model: Mapping[str, Any], head: str) -> list[str]:
     board = [sms_board(board_view, seat, w, kept) for kept in (True, False)
              for w in (12, 8, 5)]
     n = SMS_STATUS_PARTS
-    first = fit_sms([[f"{head} (1/{n}) Turn {board_view['turn_number']}."],
-                     [f"You are {me['loyalty_name']}." if me else ""], board])
-    secrets: list[list[str]] = [[f"{head} (2/{n})"]]
+    limit = STATUS_KO_SEPTETS if is_korean() else SMS_MAX_SEPTETS
+    first = fit_sms([[_("{head} (1/{n}) Turn {turn}.").format(
+                        head=head, n=n, turn=board_view["turn_number"])],
+                     [_("You are {team}.").format(team=me["loyalty_name"]) if me else ""],
+                     board], limit=limit)
+    secrets: list[list[str]] = [[_("{head} (2/{n})").format(head=head, n=n)]]
     if me:
         hand = " ".join(f"{c['number']}={sms_card(c['sections'])}" for c in me["hand"])
-        secrets.append([f"Vote cards (top/mid/bottom): {hand}." if hand
-                        else "No Vote cards.", f"Cards: {hand}." if hand else ""])
+        secrets.append([_("Vote cards (top/mid/bottom): {hand}.").format(hand=hand) if hand
+                        else _("No Vote cards."),
+                        _("Cards: {hand}.").format(hand=hand) if hand else ""])
         known = ", ".join(f"{p['position']}={p['title']}" for p in me["peeks"])
-        secrets.append([f"You know: {known}." if known else "You know no Event card."])
+        secrets.append([_("You know: {cards}.").format(cards=known) if known
+                        else _("You know no Event card.")])
         if me["kept"]:
-            secrets.append([f"In front of you: {', '.join(me['kept'])}.", ""])
+            secrets.append([_("In front of you: {cards}.").format(cards=", ".join(me["kept"])),
+                            ""])
     awaited = model["awaited"]
     deadline = model["deadline"]
-    by = f", by {deadline['short']}" if deadline else ""
+    by = _(", by {when}").format(when=deadline["short"]) if deadline else ""
     if awaited:
         hand_map = _vote_hand(model)
         awaited_now = awaited["sms_head"].rstrip(".:?!")
         secrets.append([f"{awaited_now}{by}.", f"{awaited_now[:60]}{by}."])
-        secrets.append(["Reply " + _sms_options(awaited["menu"], None, False, hand_map),
-                        "Reply " + _sms_options(awaited["menu"], 8, False, hand_map),
-                        "Reply " + _sms_options(awaited["menu"], 6, True, hand_map),
-                        "HELP TURN for the moves."])
+        reply = _("Reply ")
+        secrets.append([reply + _sms_options(awaited["menu"], None, False, hand_map),
+                        reply + _sms_options(awaited["menu"], 8, False, hand_map),
+                        reply + _sms_options(awaited["menu"], 6, True, hand_map),
+                        _("HELP TURN for the moves.")])
         if awaited["sms_info"]:
             secrets.append([awaited["sms_info"], ""])
     else:
         waiting = board_view.get("vote")
         who = model["board"]["turn_name"] if model["board"] else ""
-        secrets.append(["Nothing is awaited from you now" +
-                        (f"; it is {to_gsm7(who)}'s turn." if who and not waiting else ".")])
-    secrets.append(["LOG=recent history", ""])
-    return [first, fit_sms(secrets)]
+        secrets.append([_("Nothing is awaited from you now; it is {name}'s turn.").format(
+            name=to_gsm7(who)) if who and not waiting else _("Nothing is awaited from you now.")])
+    secrets.append([_("LOG=recent history"), ""])
+    return [first, fit_sms(secrets, limit=limit)]
 
 
 def _vote_hand(model: Mapping[str, Any]) -> dict[int, str] | None:

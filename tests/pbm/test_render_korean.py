@@ -75,3 +75,21 @@ def test_the_same_state_reads_in_english_for_an_english_seat_at_the_same_table()
     assert english is not None and english.startswith("Tortuga Nassau: ")
     assert not HANGUL.search(english)
     assert render(korean(ctx), Channel.SMS).sms != english
+
+
+def test_a_korean_status_is_two_messages_of_at_most_three_ucs2_parts() -> None:
+    checked = 0
+    for n in (2, 5, 9):
+        for state, seat in list(_prompts(n, 2100 + n, rename=n == 9))[::2]:
+            rendered = render(korean(context_for(MessageKind.STATUS, state, seat, [])),
+                              Channel.SMS)
+            texts = [rendered.sms, *rendered.sms_more]
+            assert len(texts) == 2
+            for text in texts:
+                assert text is not None
+                assert utf16_units(text) <= 201 and sms_segments(text) <= 3, text
+                assert HANGUL.search(text) and text.startswith("토르투가 "), text
+                assert english_words(text, [*state.names, "Nassau"]) == [], (
+                    english_words(text, [*state.names, "Nassau"]), text)
+            checked += 1
+    assert checked > 100, checked
