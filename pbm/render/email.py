@@ -33,6 +33,9 @@ def _env_for(lang: str) -> Environment:
         extensions=["jinja2.ext.i18n"],
     )
     translate.install_jinja(env, lang)
+    from pbm.render.names import command_words  # a command in the reader's words
+
+    env.filters["cmd"] = command_words
     return env
 
 

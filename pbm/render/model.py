@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from pbm.i18n.translate import _
 from pbm.messages import MessageContext, MessageKind, board_content_id, board_image_key
 from pbm.render.board import awaited_model, board_model, me_model
 from pbm.render.names import HELP_FILES, SYMBOL_NAMES, format_deadline, subject_for
@@ -304,8 +305,8 @@ def _headline(ctx: MessageContext, m: Mapping[str, Any]) -> str:
         return f"Game {ctx.game_name} has started"
     if kind in (MessageKind.PROMPT, MessageKind.STATUS, MessageKind.REMINDER,
                 MessageKind.FINAL_WARNING, MessageKind.RESUMED) and awaited:
-        prefix = {MessageKind.REMINDER: "Reminder: ",
-                  MessageKind.FINAL_WARNING: "Last call: "}.get(kind, "")
+        prefix = {MessageKind.REMINDER: _("Reminder: "),
+                  MessageKind.FINAL_WARNING: _("Last call: ")}.get(kind, "")
         return prefix + awaited["headline"]
     if kind is MessageKind.STATUS:
         return "Nothing is awaited from you right now"

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from engine.cards import EventTitle
 from pbm.i18n import dates, glossary
-from pbm.i18n.translate import N_, is_korean
+from pbm.i18n.translate import N_, _, is_korean
 
 SHIP_NAMES = {"FD": "Flying Dutchman", "JR": "Jolly Roger"}
 RANK_NAMES = {"CAPTAIN": "Captain", "FIRST_MATE": "First Mate", "CABIN_BOY": "Cabin Boy",
@@ -66,9 +66,34 @@ def game_word(section: str, key: str, english: str = "") -> str:
     return english or glossary.term(section, key, "en")
 
 
+def command_words(command: str) -> str:
+    """A command as the reader writes it: English as it is; a Korean reader gets the
+    glossary's verb (``REVEAL 3`` -> ``공개 3``), which ``pbm.replies.korean`` reads back."""
+    if not is_korean():
+        return command
+    return " ".join(korean_word(word) for word in command.split(" "))
+
+
+#: Words of commands the glossary has no action for, in a Korean reader's SMS.
+KOREAN_COMMAND_WORDS = {"MARQUE": "허가증", "FOUNTAIN": "샘", "ACCEPT": "수락", "TO": "→",
+                        "NONE": "없음", "BRITISH": "영국", "FRENCH": "프랑스", "name": "이름",
+                        "ATLANTIS": "아틀란티스", "JOIN": "참가", "DECLINE": "거절"}
+
+
+def korean_word(word: str) -> str:
+    if word in KOREAN_COMMAND_WORDS:
+        return KOREAN_COMMAND_WORDS[word]
+    if word.isupper() and word.isalpha():
+        try:
+            return glossary.term("actions", word, "ko")
+        except KeyError:
+            return word
+    return word
+
+
 def subject_for(game_name: str) -> str:
     """The subject of every message of one game (constant, so a game is one thread)."""
-    return f"[Tortuga: {game_name}] Tortuga 1667 by mail"
+    return _("[Tortuga: {game}] Tortuga 1667 by mail").format(game=game_name)
 
 
 def short_game(name: str, width: int = 20) -> str:

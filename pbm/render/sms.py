@@ -6,13 +6,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbm.i18n import glossary
 from pbm.i18n.translate import _, is_korean
 from pbm.messages import MessageContext, MessageKind
 from pbm.render.email import TEMPLATES
 from pbm.render.gsm7 import SMS_MAX_SEPTETS, fit_sms, gsm7_septets, relay_sms, to_gsm7
 from pbm.render.model import RECAP_SKIP, help_cards
-from pbm.render.names import HELP_FILES, VOTE_SECTION, short_game, short_name, title_label
+from pbm.render.names import (
+    HELP_FILES,
+    VOTE_SECTION,
+    short_game,
+    short_name,
+    title_label,
+)
+from pbm.render.names import command_words as _command_words
 from pbm.replies.menu import MenuOption
 
 _BY_ARGUMENT_VERBS = ("VOTE", "CHOOSE", "SHOOT", "GIVE")
@@ -53,31 +59,6 @@ def _korean_verbs(menu: Sequence[MenuOption]) -> str:
         else:
             items.append(f"{option.number}={word}")
     return " ".join(items)
-
-
-def _command_words(command: str) -> str:
-    """A command as the reader writes it: English as it is; a Korean reader gets the
-    glossary's verb (``REVEAL 3`` -> ``공개 3``), which ``pbm.replies.korean`` reads back."""
-    if not is_korean():
-        return command
-    return " ".join(_korean_word(word) for word in command.split(" "))
-
-
-#: Words of commands the glossary has no action for, in a Korean reader's SMS.
-KOREAN_COMMAND_WORDS = {"MARQUE": "허가증", "FOUNTAIN": "샘", "ACCEPT": "수락", "TO": "→",
-                        "NONE": "없음", "BRITISH": "영국", "FRENCH": "프랑스", "name": "이름",
-                        "ATLANTIS": "아틀란티스", "JOIN": "참가", "DECLINE": "거절"}
-
-
-def _korean_word(word: str) -> str:
-    if word in KOREAN_COMMAND_WORDS:
-        return KOREAN_COMMAND_WORDS[word]
-    if word.isupper() and word.isalpha():
-        try:
-            return glossary.term("actions", word, "ko")
-        except KeyError:
-            return word
-    return word
 
 
 def _sms_menu(menu: Sequence[MenuOption], width: int | None, collapse: bool,
