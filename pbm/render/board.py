@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbm.i18n.translate import _, is_korean
+from pbm.i18n.translate import N_, _, is_korean
 from pbm.messages import MessageContext, board_image_key
 from pbm.render.names import (
     RANK_NAMES,
@@ -141,11 +141,11 @@ def board_model(public: Mapping[str, Any], seat_view: Mapping[str, Any] | None) 
 
 
 _LOYALTY_TEXT = {
-    "BRITISH": "British: you win if the British holds and area hold more treasure than the "
-               "French at the end.",
-    "FRENCH": "French: you win if the French holds and area hold more treasure than the "
-              "British at the end.",
-    "DUTCH": "Dutch: you win alone if the game ends in a tie.",
+    "BRITISH": N_("British: you win if the British holds and area hold more treasure than "
+                  "the French at the end."),
+    "FRENCH": N_("French: you win if the French holds and area hold more treasure than the "
+                 "British at the end."),
+    "DUTCH": N_("Dutch: you win alone if the game ends in a tie."),
 }
 
 
@@ -156,9 +156,11 @@ def me_model(seat_view: Mapping[str, Any]) -> dict[str, Any]:
     hand = [{
         "number": c["number"],
         "text": c["text"],
-        "top": " + ".join(SYMBOL_NAMES.get(s, s) for s in c["top"]),
-        "middle": " + ".join(SYMBOL_NAMES.get(s, s) for s in c["middle"]),
-        "bottom": " + ".join(SYMBOL_NAMES.get(s, s) for s in c["bottom"]),
+        "top": " + ".join(game_word("symbols", s, SYMBOL_NAMES.get(s, s)) for s in c["top"]),
+        "middle": " + ".join(game_word("symbols", s, SYMBOL_NAMES.get(s, s))
+                             for s in c["middle"]),
+        "bottom": " + ".join(game_word("symbols", s, SYMBOL_NAMES.get(s, s))
+                             for s in c["bottom"]),
         "sections": {"top": c["top"], "middle": c["middle"], "bottom": c["bottom"]},
     } for c in seat_view["hand"]]
     n = len(public["players"])
@@ -169,9 +171,11 @@ def me_model(seat_view: Mapping[str, Any]) -> dict[str, Any]:
         other = next((p for p in public["players"] if p["seat"] != seat_view["seat"]), None)
         theirs = {"BRITISH": "FRENCH", "FRENCH": "BRITISH"}.get(loyalty, "")
         if other is not None and theirs:
-            other_team = f"{other['name']} is {TEAM_NAMES.get(theirs, theirs)}."
-        team_note = "In a 2-player game each of you knows the other's team" + (
-            f": {other_team}" if other_team else ".")
+            other_team = _("{name} is {team}.").format(
+                name=other["name"], team=game_word("teams", theirs, TEAM_NAMES[theirs]))
+        team_note = (_("In a 2-player game each of you knows the other's team: {note}").format(
+            note=other_team) if other_team
+            else _("In a 2-player game each of you knows the other's team."))
     return {
         "seat": seat_view["seat"],
         "number": seat_view["seat"] + 1,
@@ -179,7 +183,7 @@ def me_model(seat_view: Mapping[str, Any]) -> dict[str, Any]:
         "loyalty": loyalty,
         "loyalty_name": game_word("teams", loyalty, TEAM_NAMES.get(loyalty, loyalty))
         if loyalty in TEAM_NAMES else loyalty,
-        "loyalty_text": _LOYALTY_TEXT.get(loyalty, loyalty),
+        "loyalty_text": _(_LOYALTY_TEXT[loyalty]) if loyalty in _LOYALTY_TEXT else loyalty,
         "team_note": team_note,
         "other_team": other_team,
         "hand": hand,
