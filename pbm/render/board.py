@@ -35,7 +35,8 @@ def board_png(public_view: dict[str, Any]) -> bytes:
 
 
 def _ranks(player: Mapping[str, Any]) -> str:
-    return " + ".join(RANK_NAMES.get(r, r) for r in player.get("ranks") or [])
+    return " + ".join(game_word("ranks", r, RANK_NAMES[r]) if r in RANK_NAMES else r
+                      for r in player.get("ranks") or [])
 
 
 def _where(player: Mapping[str, Any]) -> str:
@@ -81,7 +82,8 @@ def board_model(public: Mapping[str, Any], seat_view: Mapping[str, Any] | None) 
         code = ship["ship"]
         rower = public["rowboats"].get(code)
         ships.append({
-            "code": code, "name": SHIP_NAMES[code], "crew": crew(ship["line"]),
+            "code": code, "name": game_word("ships", code, SHIP_NAMES[code]),
+            "crew": crew(ship["line"]),
             "british": ship["british"], "french": ship["french"],
             "rowboat": None if rower is None else players[rower]["name"],
             "rowboat_you": rower is not None and rower == me,
@@ -96,7 +98,8 @@ def board_model(public: Mapping[str, Any], seat_view: Mapping[str, Any] | None) 
     if vote:
         answered = set(vote["answered"])
         vote_model = {
-            "kind": vote["kind"], "name": vote["kind"].capitalize(),
+            "kind": vote["kind"],
+            "name": game_word("actions", vote["kind"], vote["kind"].capitalize()),
             "caller": players[vote["caller"]]["name"],
             "participants": [players[s]["name"] for s in vote["participants"]],
             "waiting": [players[s]["name"] for s in vote["participants"] if s not in answered],
@@ -127,10 +130,12 @@ def board_model(public: Mapping[str, Any], seat_view: Mapping[str, Any] | None) 
         "exhausted": public.get("exhausted", False),
         "sudden_death": public.get("sudden_death", False),
         "winner": public.get("winner"),
-        "winner_name": TEAM_NAMES.get(public.get("winner") or "", ""),
+        "winner_name": game_word("teams", public["winner"], TEAM_NAMES[public["winner"]])
+        if public.get("winner") in TEAM_NAMES else "",
         "end_reason": score.get("reason"),
         "loyalties": None if loyalties is None else [
-            {"name": players[s]["name"], "loyalty": TEAM_NAMES.get(x, x),
+            {"name": players[s]["name"],
+             "loyalty": game_word("teams", x, TEAM_NAMES[x]) if x in TEAM_NAMES else x,
              "won": x == public.get("winner"), "you": s == me}
             for s, x in enumerate(loyalties)
         ],
