@@ -146,8 +146,12 @@ def voice(event: Mapping[str, Any], reader: int | None, names: Mapping[int, str]
         word = glossary.term("actions", vote, "ko") if vote in (
             "ATTACK", "MUTINY", "BRAWL") else vote
         won = str(data.get("outcome", "")) == "SUCCESS"
+        shown = ", ".join(glossary.term("symbols", x, "ko") if (
+            "symbols", x) in glossary.terms() else x for x in data.get("symbols") or [])
         text = (_("The {vote} vote succeeded.") if won
                 else _("The {vote} vote failed.")).format(vote=word)
+        if shown:
+            text = _("{result} Cards shown: {symbols}.").format(result=text, symbols=shown)
         return (MINE if data.get("caller") == reader else VOTE), text
     if kind == "timeout.played" and mine:
         return TO_YOU, _("You ran out of time: a safe default was played for you.")

@@ -197,26 +197,30 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
             kind in (MessageKind.REMINDER, MessageKind.FINAL_WARNING) and extra.get("invitation")):
         inviter = extra.get("inviter")
         players = extra.get("players") or []
-        who = f"{short_name(inviter, 20)} invites you" if inviter else "You are invited"
-        size = f" ({len(players)} players)" if players else ""
+        who = _("{name} invites you").format(name=short_name(inviter, 20)) if inviter \
+            else _("You are invited")
+        size = _(" ({n} players)").format(n=len(players)) if players else ""
         deadline = model["deadline"]
-        again = "Reminder: " if kind is not MessageKind.INVITATION else ""
+        again = _("Reminder: ") if kind is not MessageKind.INVITATION else ""
         return fit_sms([
-            [f"{again}Tortuga 1667 by text: {who} to game {game}{size}."],
-            ["Reply JOIN to play or DECLINE."],
-            [f"Answer by {deadline['short']}." if deadline else ""],
-            [f"Times are {model['time_zone']}: ZONE city changes it.",
-             "ZONE city sets your time.", ""],
-            ["HELP for how to play.", ""],
+            [_("{again}Tortuga 1667 by text: {who} to game {game}{size}.").format(
+                again=again, who=who, game=game, size=size)],
+            [_("Reply JOIN to play or DECLINE.")],
+            [_("Answer by {when}.").format(when=deadline["short"]) if deadline else ""],
+            [_("Times are {zone}: ZONE city changes it.").format(zone=model["time_zone"]),
+             _("ZONE city sets your time."), ""],
+            [_("HELP for how to play."), ""],
         ])
     if kind is MessageKind.TABLE_TALK:
-        speaker = short_name(str(extra.get("from") or "A player"), 20)
-        return relay_sms(f"{head} {speaker} says:", str(extra.get("text", "")),
-                         "Reply SAY text to answer all.", "(cut: LOG or email has it all)")
+        speaker = short_name(str(extra.get("from") or _("A player")), 20)
+        return relay_sms(_("{head} {name} says:").format(head=head, name=speaker),
+                         str(extra.get("text", "")), _("Reply SAY text to answer all."),
+                         _("(cut: LOG or email has it all)"))
     if kind is MessageKind.PAUSED:
-        reason = extra.get("reason") or "the admin paused it"
-        return fit_sms([[head], [f"game paused ({reason}).", "game paused."],
-                        ["Nothing is awaited until it resumes."]])
+        reason = extra.get("reason") or _("the admin paused it")
+        return fit_sms([[head], [_("game paused ({reason}).").format(reason=reason),
+                                 _("game paused.")],
+                        [_("Nothing is awaited until it resumes.")]])
     if kind is MessageKind.REPLY:
         return _sms_reply(model, head)
     if awaited and kind in (MessageKind.PROMPT, MessageKind.STATUS, MessageKind.REMINDER,
@@ -226,9 +230,10 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
         prefix = {MessageKind.REMINDER: _("Reminder!"),
                   MessageKind.FINAL_WARNING: _("LAST CALL!"),
                   MessageKind.RESUMED: _("Game resumed."),
-                  MessageKind.SEAT_REPLACED: f"You took over seat {me['number']}, you are "
-                  f"{me['loyalty_name']}." if me else "You took over a seat.",
-                  MessageKind.GAME_STARTED: _sms_start(me) if me else "Game on!",
+                  MessageKind.SEAT_REPLACED: _("You took over seat {n}, you are {team}.").format(
+                      n=me["number"], team=me["loyalty_name"]) if me
+                  else _("You took over a seat."),
+                  MessageKind.GAME_STARTED: _sms_start(me) if me else _("Game on!"),
                   }.get(kind, "")
         if kind in (MessageKind.REMINDER, MessageKind.FINAL_WARNING) and extra.get(
                 "if_silent_sms"):  # what is played for this decision if no reply comes
@@ -237,13 +242,14 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
             prefix = (" ".join(model["folded"]) + " " + prefix).strip()
         return _sms_awaited(model, f"{head} {prefix}".strip())
     if kind is MessageKind.GAME_STARTED and me:
-        return fit_sms([[f"{head} {_sms_start(me)}"], [f"You are {me['where']}."],
-                        ["Reply STATUS for the board.", "STATUS=board"]])
+        return fit_sms([[f"{head} {_sms_start(me)}"],
+                        [_("You are {where}.").format(where=me["where"])],
+                        [_("Reply STATUS for the board."), _("STATUS=board")]])
     if kind is MessageKind.TIMED_OUT:
         if model["played"]:
-            return fit_sms([[head], [f"time ran out, {model['played']} was played for you."],
-                            ["STATUS=full picture", ""]])
-        return fit_sms([[head], ["time ran out; the game is paused."]])
+            return fit_sms([[head], [_("time ran out, {move} was played for you.").format(
+                move=_command_words(str(model["played"])))], [_("STATUS=full picture"), ""]])
+        return fit_sms([[head], [_("time ran out; the game is paused.")]])
     if kind is MessageKind.GAME_OVER:
         return _sms_game_over(model, head)
     if kind in (MessageKind.VOTE_RESULT, MessageKind.NOTICE):
@@ -251,13 +257,14 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
             model["vote_result"] else model["headline"].rstrip(".") + "."
         lines = [line for line in model["recap"]["lines"] if line["text"] != first]
         news, order, _ranks = _news_parts(lines, model["table_talk"])
-        return fit_sms([[head], [first], *news, ["NEWS/STATUS=more" if news else
-                                                 "STATUS=full picture", ""]],
+        return fit_sms([[head], [first], *news, [_("NEWS/STATUS=more") if news else
+                                                 _("STATUS=full picture"), ""]],
                        priority=[0, 1, len(news) + 2, *[2 + k for k in order]])
     if kind is MessageKind.STATUS:
-        return fit_sms([[head], ["Nothing is awaited from you now."],
-                        [f"You are {me['where']}." if me else ""], ["LOG=recent history", ""]])
-    return fit_sms([[head], [model["headline"]], ["STATUS=full picture", ""]])
+        return fit_sms([[head], [_("Nothing is awaited from you now.")],
+                        [_("You are {where}.").format(where=me["where"]) if me else ""],
+                        [_("LOG=recent history"), ""]])
+    return fit_sms([[head], [model["headline"]], [_("STATUS=full picture"), ""]])
 
 
 def _sms_start(me: Mapping[str, Any]) -> str:
@@ -265,8 +272,9 @@ def _sms_start(me: Mapping[str, Any]) -> str:
     Vote cards, whole (top/middle/bottom)."""
     hand = " ".join(f"{c['number']}={sms_card(c['sections'])}" for c in me["hand"])
     other = f" {me['other_team']}" if me.get("other_team") else ""
-    cards = f" Vote cards (top/mid/bottom): {hand}." if hand else ""
-    return f"Game on! You are {me['loyalty_name']}.{other}{cards}"
+    cards = _(" Vote cards (top/mid/bottom): {hand}.").format(hand=hand) if hand else ""
+    return _("Game on! You are {team}.{other}{cards}").format(team=me["loyalty_name"],
+                                                              other=other, cards=cards)
 
 
 def _sms_game_over(model: Mapping[str, Any], head: str) -> str:
@@ -276,23 +284,25 @@ def _sms_game_over(model: Mapping[str, Any], head: str) -> str:
     me = model["me"]
     score = board["score"] if board else None
     result = model["headline"].rstrip(".") + "."
-    scored = f"British {score['british']}, French {score['french']}." if score else ""
+    scored = _("British {british}, French {french}.").format(
+        british=score["british"], french=score["french"]) if score else ""
     loyalties = board["loyalties"] if board and board["loyalties"] else []
     winners = [x for x in loyalties if x["won"]]
     won = ""
     if me and loyalties:
         mine = next((x for x in loyalties if x["you"]), None)
         if mine is not None:
-            won = f"You were {mine['loyalty']}: you {'won' if mine['won'] else 'lost'}."
+            won = (_("You were {team}: you won.") if mine["won"]
+                   else _("You were {team}: you lost.")).format(team=mine["loyalty"])
     elif me:
-        won = f"You were {me['loyalty_name']}."
+        won = _("You were {team}.").format(team=me["loyalty_name"])
     names = ", ".join(x["name"] for x in winners)
-    winners_line = f"Winners: {names}." if names else ""
+    winners_line = _("Winners: {names}.").format(names=names) if names else ""
     teams = [", ".join(f"{short_name(x['name'], w)} {x['loyalty']}" for x in loyalties)
              for w in (20, 10, 6)] if loyalties else [""]
     return fit_sms([[head], [result], [scored, ""], [won], [winners_line, ""],
-                    [f"Teams: {t}." for t in teams if t] + [""],
-                    ["Thanks for playing!", ""]], priority=(0, 1, 3, 5, 4, 2, 6))
+                    [_("Teams: {teams}.").format(teams=t) for t in teams if t] + [""],
+                    [_("Thanks for playing!"), ""]], priority=(0, 1, 3, 5, 4, 2, 6))
 
 
 # ------------------------------------------------------------------ SMS: STATUS, HELP, LOG

@@ -93,3 +93,35 @@ def test_a_korean_status_is_two_messages_of_at_most_three_ucs2_parts() -> None:
                     english_words(text, [*state.names, "Nassau"]), text)
             checked += 1
     assert checked > 100, checked
+
+
+#: Kinds whose Korean SMS is checked word by word for English game vocabulary; the others
+#: (HELP topics, LOG: English engine history; table talk quotes a player) are checked for Hangul, size and encoding.
+KOREAN_SMS_KINDS = frozenset(MessageKind) - {MessageKind.REPLY, MessageKind.TABLE_TALK}
+
+
+def test_every_message_kind_for_a_korean_seat_is_korean_well_formed_and_fits() -> None:
+    from tests.fixtures.messages import simulated_states
+
+    checked = 0
+    for n in (2, 5, 9):
+        steps = [(step.state, step.events) for step in simulated_states(n, 77)]
+        for state, events in steps[:: max(1, len(steps) // 25)]:
+            for kind in MessageKind:
+                ctx = korean(context_for(kind, state, 0, events))
+                sms = render(ctx, Channel.SMS)
+                email = render(ctx, Channel.EMAIL)
+                assert email.subject.startswith("[토르투가: "), email.subject
+                for text in (email.text, email.html or "", sms.sms or "", *sms.sms_more):
+                    assert "\ufffd" not in text and "Ã" not in text and "ì" not in text
+                assert HANGUL.search(email.text), (kind, email.text)
+                assert sms.sms is not None and HANGUL.search(sms.sms), (kind, sms.sms)
+                limit = 201 if kind is MessageKind.STATUS else SMS_MAX_UCS2_UNITS
+                for text in (sms.sms, *sms.sms_more):
+                    assert utf16_units(text) <= limit, (kind, utf16_units(text), text)
+                if kind in KOREAN_SMS_KINDS:
+                    names = [*state.names, "Nassau", "Long John"]
+                    leaked = english_words(sms.sms.replace("ZONE", ""), names)
+                    assert leaked == [], (kind, leaked, sms.sms)
+                checked += 1
+    assert checked > 500
