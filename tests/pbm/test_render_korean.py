@@ -96,7 +96,8 @@ def test_a_korean_status_is_two_messages_of_at_most_three_ucs2_parts() -> None:
 
 
 #: Kinds whose Korean SMS is checked word by word for English game vocabulary; the others
-#: (HELP topics, LOG: English engine history; table talk quotes a player) are checked for Hangul, size and encoding.
+#: (HELP topics, LOG: English engine history; table talk quotes a player) are checked for
+#: Hangul, size and encoding.
 KOREAN_SMS_KINDS = frozenset(MessageKind) - {MessageKind.REPLY, MessageKind.TABLE_TALK}
 
 
