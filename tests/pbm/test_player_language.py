@@ -89,3 +89,14 @@ def test_a_game_may_seat_players_of_both_languages(eng: Engine, now: datetime) -
     game_id = db.run_transaction(lambda s: games.create_game(s, "mixed", specs, now=now).id, eng)
 
     assert [_language(eng, game_id, s) for s in range(2)] == ["en", "ko"]  # type: ignore[arg-type]
+
+
+def test_pbm_play_lang_ko_seats_the_human_in_korean_and_the_simulated_players_in_english(
+) -> None:
+    from pbm.demo import make_table
+
+    seats = make_table(4, human="민준", human_language="ko")
+
+    assert [(s.name, s.language) for s in seats if s.language == "ko"] == [("민준", "ko")]
+    assert sum(s.language == "en" for s in seats) == 3
+    assert all(s.language == "en" for s in make_table(4, human="민준"))
