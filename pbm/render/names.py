@@ -77,7 +77,8 @@ def command_words(command: str) -> str:
 #: Words of commands the glossary has no action for, in a Korean reader's SMS.
 KOREAN_COMMAND_WORDS = {"MARQUE": "허가증", "FOUNTAIN": "샘", "ACCEPT": "수락", "TO": "→",
                         "NONE": "없음", "BRITISH": "영국", "FRENCH": "프랑스", "name": "이름",
-                        "ATLANTIS": "아틀란티스", "JOIN": "참가", "DECLINE": "거절"}
+                        "ATLANTIS": "아틀란티스", "JOIN": "참가", "DECLINE": "거절",
+                        "STATUS": "상태", "HELP": "도움말", "LOG": "기록"}
 
 
 def korean_word(word: str) -> str:
