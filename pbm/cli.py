@@ -49,13 +49,21 @@ def play(
                            help="Random seed for the game and the simulated players."),
     folder: Path | None = typer.Option(None, "--dir", metavar="DIR",
                                        help="Folder (default ./var/play-seed-N)."),
+    lang: str = typer.Option("en", "--lang", metavar="en|ko",
+                             help="Your language: ko for Korean messages (reply in Korean)."),
 ) -> None:
     """Take one seat in the terminal; the others are simulated. Reply as by email."""
+    from pbm.admin_input import InputError, check_language
     from pbm.demo import DemoError
     from pbm.play import run_play
 
     try:
-        run_play(players=players, seed=seed, name=name, folder=folder)
+        language = check_language(lang, "--lang")
+    except InputError as exc:
+        typer.echo(f"pbm play: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    try:
+        run_play(players=players, seed=seed, name=name, folder=folder, language=language)
     except DemoError as exc:
         typer.echo(f"pbm play: {exc}", err=True)
         raise typer.Exit(1) from exc

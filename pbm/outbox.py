@@ -429,6 +429,7 @@ def build_context(
         deadline=deadline,
         extra=data,
         now=now,
+        language=player.language or "en",
     )
 
 

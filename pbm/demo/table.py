@@ -110,7 +110,8 @@ class Table:
 
         db.upgrade()
         install_outbox_hook()  # new outbox rows go to the workers after each commit
-        specs = [games.PlayerSpec(s.name, email=s.email, phone=s.phone, channel=s.channel)
+        specs = [games.PlayerSpec(s.name, email=s.email, phone=s.phone, channel=s.channel,
+                                  language=s.language)
                  for s in self.specs]
         now = datetime.now(UTC)
 
