@@ -26,12 +26,15 @@ def demo(
                            help="Random seed: the same seed plays the same game."),
     folder: Path | None = typer.Option(None, "--dir", metavar="DIR",
                                        help="Folder (default ./var/demo-seed-N)."),
+    pace: float = typer.Option(0.0, min=0.0, max=60.0, metavar="SECONDS",
+                               help="Seconds each simulated player thinks before a reply "
+                                    "(to watch the game unfold)."),
 ) -> None:
     """Run a whole game with simulated players through the real service, on this machine."""
     from pbm.demo import DemoError, run_demo
 
     try:
-        run_demo(players=players, seed=seed, folder=folder, echo=typer.echo)
+        run_demo(players=players, seed=seed, folder=folder, echo=typer.echo, pace=pace)
     except DemoError as exc:
         typer.echo(f"pbm demo: {exc}", err=True)
         raise typer.Exit(1) from exc
