@@ -18,6 +18,9 @@ from pbm.games import PlayerSpec
 from pbm.timing import is_valid_zone
 
 EXAMPLE_PLAYER = '"Ann <ann@example.org> +44 7700 900123 Europe/London"'
+#: Words that name a player's language on their line (after the name): ``... ko``.
+LANGUAGE_WORDS = {"en": "en", "english": "en", "영어": "en",
+                  "ko": "ko", "korean": "ko", "한국어": "ko", "한글": "ko"}
 GAME_NAME = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?")
 NAME_WORD = re.compile(r"[^\W\d_][\w.'’-]*")
 PHONE_CHARS = frozenset("+()-.0123456789")
@@ -45,6 +48,15 @@ def suggest_game_name(name: str) -> str:
     plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
     slug = re.sub(r"[^a-z0-9]+", "-", plain).strip("-")[:40].strip("-")
     return slug or "harbour"
+
+
+def check_language(text: str, whose: str) -> str:
+    """``"ko"``, ``"Korean"``, ``"한국어"`` -> ``"ko"``; ``"en"`` -> ``"en"``; else
+    ``InputError`` naming ``whose`` language."""
+    found = LANGUAGE_WORDS.get(text.strip().lower())
+    if found:
+        return found
+    raise InputError(f"{whose}: unknown language {text.strip()!r} (en or ko)")
 
 
 def check_zone(name: str, whose: str) -> str:
@@ -89,13 +101,16 @@ def _label(position: int, name: str = "") -> str:
 
 
 def parse_player(text: str, position: int, *, default_zone: str = "UTC",
-                 region: str | None = None, prefer_sms: bool = False) -> PlayerSpec:
+                 region: str | None = None, prefer_sms: bool = False,
+                 default_language: str = "") -> PlayerSpec:
     """One player typed on one line: a name, then an email (``<a@b.org>`` or bare), a phone
-    in any common notation and an optional IANA time zone, in any order after the name."""
+    in any common notation, an optional IANA time zone and an optional language (``ko``,
+    ``en``), in any order after the name."""
     emails = [m.strip() for m in re.findall(r"<([^<>]*)>", text)]
     rest = re.sub(r"<[^<>]*>", " ", text)
     words: list[str] = []
     zones: list[str] = []
+    languages: list[str] = []
     phone_groups: list[list[str]] = []
     unknown: list[str] = []
     previous = ""
@@ -111,6 +126,9 @@ def parse_player(text: str, position: int, *, default_zone: str = "UTC",
                 phone_groups.append([])
             phone_groups[-1].append(token)
             kind = "phone"
+        elif words and token.lower() in LANGUAGE_WORDS:
+            languages.append(LANGUAGE_WORDS[token.lower()])
+            kind = "language"
         elif NAME_WORD.fullmatch(token):
             words.append(token)
             kind = "name"
@@ -126,19 +144,23 @@ def parse_player(text: str, position: int, *, default_zone: str = "UTC",
     if len(phone_groups) > 1:
         shown = " and ".join(repr(" ".join(g)) for g in phone_groups)
         raise InputError(f"{who}: did not understand {shown}: give one phone number")
-    if len(emails) > 1 or len(zones) > 1:
-        what = "email addresses" if len(emails) > 1 else "time zones"
+    if len(emails) > 1 or len(zones) > 1 or len(languages) > 1:
+        what = ("email addresses" if len(emails) > 1 else "time zones" if len(zones) > 1
+                else "languages")
         raise InputError(f"{who}: give one of each, not two {what} in {text.strip()!r}")
     return player_from_fields(position, name, emails[0] if emails else "",
                               " ".join(phone_groups[0]) if phone_groups else "",
                               zones[0] if zones else "", default_zone=default_zone,
-                              region=region, prefer_sms=prefer_sms, typed=text.strip())
+                              region=region, prefer_sms=prefer_sms, typed=text.strip(),
+                              language=languages[0] if languages else default_language)
 
 
 def player_from_fields(position: int, name: str, email: str, phone: str, zone: str, *,
                        default_zone: str = "UTC", region: str | None = None,
-                       prefer_sms: bool = False, typed: str = "") -> PlayerSpec:
-    """One player from separate fields (the web form); blank fields are absent."""
+                       prefer_sms: bool = False, typed: str = "",
+                       language: str = "") -> PlayerSpec:
+    """One player from separate fields (the web form); blank fields are absent (a blank
+    language: English for a new player, unchanged for a known one)."""
     name, email, phone, zone = (x.strip() for x in (name, email, phone, zone))
     who = _label(position, name)
     example = f"e.g. {EXAMPLE_PLAYER}" if typed else "e.g. Ann"
@@ -156,5 +178,6 @@ def player_from_fields(position: int, name: str, email: str, phone: str, zone: s
     except ValueError as exc:
         raise InputError(f"{who}: {exc}") from None
     time_zone = check_zone(zone, f"{who}") if zone else default_zone
+    lang = check_language(language, who) if language.strip() else None
     return PlayerSpec(name=name, email=email or None, phone=phone or None, time_zone=time_zone,
-                      channel="sms" if prefer_sms and phone else None)
+                      channel="sms" if prefer_sms and phone else None, language=lang)

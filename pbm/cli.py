@@ -26,12 +26,15 @@ def demo(
                            help="Random seed: the same seed plays the same game."),
     folder: Path | None = typer.Option(None, "--dir", metavar="DIR",
                                        help="Folder (default ./var/demo-seed-N)."),
+    pace: float = typer.Option(0.0, min=0.0, max=60.0, metavar="SECONDS",
+                               help="Seconds each simulated player thinks before a reply "
+                                    "(to watch the game unfold)."),
 ) -> None:
     """Run a whole game with simulated players through the real service, on this machine."""
     from pbm.demo import DemoError, run_demo
 
     try:
-        run_demo(players=players, seed=seed, folder=folder, echo=typer.echo)
+        run_demo(players=players, seed=seed, folder=folder, echo=typer.echo, pace=pace)
     except DemoError as exc:
         typer.echo(f"pbm demo: {exc}", err=True)
         raise typer.Exit(1) from exc
@@ -49,13 +52,21 @@ def play(
                            help="Random seed for the game and the simulated players."),
     folder: Path | None = typer.Option(None, "--dir", metavar="DIR",
                                        help="Folder (default ./var/play-seed-N)."),
+    lang: str = typer.Option("en", "--lang", metavar="en|ko",
+                             help="Your language: ko for Korean messages (reply in Korean)."),
 ) -> None:
     """Take one seat in the terminal; the others are simulated. Reply as by email."""
+    from pbm.admin_input import InputError, check_language
     from pbm.demo import DemoError
     from pbm.play import run_play
 
     try:
-        run_play(players=players, seed=seed, name=name, folder=folder)
+        language = check_language(lang, "--lang")
+    except InputError as exc:
+        typer.echo(f"pbm play: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    try:
+        run_play(players=players, seed=seed, name=name, folder=folder, language=language)
     except DemoError as exc:
         typer.echo(f"pbm play: {exc}", err=True)
         raise typer.Exit(1) from exc

@@ -9,7 +9,7 @@ from typing import Any
 import typer
 
 from pbm import games
-from pbm.admin_input import check_game_name, check_zone, parse_player
+from pbm.admin_input import check_game_name, check_language, check_zone, parse_player
 from pbm.cli_admin_common import (
     GAME,
     _game_id,
@@ -46,6 +46,9 @@ def create(
         None, metavar="CARDS", help="The 3 starred Event cards, comma separated (default "
                                     "ATLANTIS,EL_DORADO,FOUNTAIN_OF_YOUTH)."),
     tz: str = typer.Option("UTC", metavar="ZONE", help="Time zone of players who give none."),
+    lang: str = typer.Option("", "--lang", metavar="en|ko",
+                             help="Language of players who give none (a player line may end "
+                                  "with ko or en)."),
     sms: bool = typer.Option(False, help="Prefer SMS for players with a phone."),
     action_hours: float = typer.Option(48, metavar="HOURS", help="Hours for a turn action."),
     vote_hours: float = typer.Option(24, metavar="HOURS", help="Hours for a vote."),
@@ -63,8 +66,10 @@ def create(
     """Create a game (nobody is told until `pbm game invite`)."""
     name = check_game_name(name)
     tz = check_zone(tz, "--tz")
+    lang = check_language(lang, "--lang") if lang else ""
     region = get_settings().phone_region
-    specs = [parse_player(text, position, default_zone=tz, region=region, prefer_sms=sms)
+    specs = [parse_player(text, position, default_zone=tz, region=region, prefer_sms=sms,
+                          default_language=lang)
              for position, text in enumerate(player, start=1)]
     try:
         start, end = (int(x) for x in quiet.split("-"))
@@ -161,10 +166,13 @@ def replace(
                                help='The newcomer: "Dee <dee@example.org>", as in create.'),
     tz: str = typer.Option("UTC", metavar="ZONE",
                            help="The newcomer's time zone, unless PLAYER names one."),
+    lang: str = typer.Option("", "--lang", metavar="en|ko",
+                             help="The newcomer's language, unless PLAYER names one."),
 ) -> None:
     """Give a seat to another player (who gets a briefing of everything it knew)."""
     spec = parse_player(player, seat, default_zone=check_zone(tz, "--tz"),
-                        region=get_settings().phone_region)
+                        region=get_settings().phone_region,
+                        default_language=check_language(lang, "--lang") if lang else "")
     game_id, now = _game_id(game), now_utc()
     result = _write(lambda s: games.replace_seat(s, game_id, _seat_index(seat), spec, now=now))
     say(result.message)

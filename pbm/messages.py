@@ -61,6 +61,7 @@ class MessageContext:
     deadline: datetime | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     now: datetime | None = None  # when the message is written: the time left to a deadline
+    language: str = "en"  # the reader's language (``Player.language``): "en" or "ko"
 
 
 @dataclass(frozen=True)

@@ -149,6 +149,8 @@ class Player(SQLModel, table=True):
     quiet_end: int | None = None
     away_until: datetime | None = _ts()  # AWAY until ...: what the player said
     calendar: bool = False  # CALENDAR ON: prompts carry an iCalendar event
+    language: str = Field(default="en", max_length=8,  # "en" or "ko" (LANG KO)
+                          sa_column_kwargs={"server_default": "en"})
     created_at: datetime = _created()
 
     __table_args__ = (

@@ -478,6 +478,7 @@ def build_context(
         deadline=deadline,
         extra=data,
         now=now,
+        language=player.language or "en",
     )
 
 

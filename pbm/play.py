@@ -90,12 +90,13 @@ class TerminalSeat:
 
 def run_play(players: int = 5, seed: int = 1, name: str | None = None,
              folder: Path | None = None, out: TextIO | None = None,
-             inp: TextIO | None = None) -> None:
-    """Play one seat of a game in the terminal."""
+             inp: TextIO | None = None, language: str = "en") -> None:
+    """Play one seat of a game in the terminal (``language`` "ko": in Korean; reply in
+    Korean too, e.g. ``3번 공개``)."""
     out = out or sys.stdout
     started = time.monotonic()
     name = name or ROSTER[0]
-    seats = make_table(players, human=name)
+    seats = make_table(players, human=name, human_language=language)
     human = seats[human_seat(players, name)]
     place = fresh_folder(folder or Path("var") / f"play-seed-{seed}")
     me = TerminalSeat(human, out=out, inp=inp or sys.stdin)

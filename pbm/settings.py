@@ -1,5 +1,5 @@
 """A player's own settings, set by reply: ZONE, QUIET, AWAY / BACK, VIA, DIGEST, TALK,
-CALENDAR, and SETTINGS to see them all.
+CALENDAR, LANG, and SETTINGS to see them all.
 
 Settings belong to the player (``players`` row), not to one game: a ZONE sent in one game
 shows every later deadline of every game in that zone. AWAY is the exception that touches
@@ -32,6 +32,10 @@ from pbm.models import Deadline, Game, GameStatus, Player, Seat
 #: Games whose seats an AWAY / BACK concerns.
 ACTIVE = (GameStatus.RUNNING, GameStatus.PAUSED, GameStatus.INVITING)
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+#: LANG arguments -> ``Player.language`` (the Korean words arrive as LANG KO / LANG EN,
+#: rewritten by ``pbm.replies.korean``).
+LANGUAGE_NAMES = {"ko": "ko", "kr": "ko", "korean": "ko", "한국어": "ko", "한글": "ko",
+                  "en": "en", "eng": "en", "english": "en", "영어": "en"}
 CHANNELS = {"email": "email", "mail": "email", "e-mail": "email", "sms": "sms",
             "text": "sms", "texts": "sms", "phone": "sms", "both": "both", "all": "both"}
 
@@ -408,6 +412,14 @@ def apply(session: Session, player: Player, text: str, now: datetime) -> str:
         session.add(player)
         return ("CALENDAR ON: each prompt carries its deadline as a calendar event."
                 if player.calendar else "CALENDAR OFF: no more calendar events.")
+    if verb == "LANG":
+        language = LANGUAGE_NAMES.get(arg.lower())
+        if language is None:
+            raise SettingError("LANG takes EN or KO, e.g. LANG KO (한국어) or LANG EN (English)")
+        player.language = language
+        session.add(player)
+        return ("LANG KO: 이제부터 모든 메시지를 한국어로 보내 드립니다." if language == "ko"
+                else "LANG EN: your messages come in English from now on.")
     raise SettingError(f"{verb} is not a setting; send SETTINGS to see them all")
 
 
@@ -421,4 +433,5 @@ def summary(player: Player, now: datetime) -> str:
     return (f"SETTINGS: ZONE {player.time_zone} ({local_now(player.time_zone, now)}); "
             f"QUIET {quiet}; AWAY {away}; VIA {player.preferred_channel.upper()}; "
             f"DIGEST {on[bool(player.tell_everything)]}; TALK {on[bool(player.sms_live_talk)]}; "
-            f"CALENDAR {on[bool(player.calendar)]}.")
+            f"CALENDAR {on[bool(player.calendar)]}"
+            + ("." if player.language == "en" else f"; LANG {player.language.upper()}."))

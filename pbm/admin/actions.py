@@ -71,6 +71,7 @@ class PlayerRow:
     email: str = ""
     phone: str = ""
     time_zone: str = ""
+    language: str = ""  # "" (English, or a known player's own), "en", "ko"
 
     @property
     def blank(self) -> bool:
@@ -111,7 +112,7 @@ class CreateForm:
 
         players = [
             PlayerRow(get(f"p{i}_name")[:60], get(f"p{i}_email")[:254], get(f"p{i}_phone")[:32],
-                      get(f"p{i}_tz")[:64])
+                      get(f"p{i}_tz")[:64], get(f"p{i}_lang")[:8])
             for i in range(MAX_PLAYERS)
         ]
         return cls(
@@ -157,7 +158,7 @@ class CreateForm:
         region = _phone_region()
         return [player_from_fields(position, p.name, p.email, p.phone, p.time_zone,
                                    default_zone=self.time_zone, region=region,
-                                   prefer_sms=self.prefer_sms)
+                                   prefer_sms=self.prefer_sms, language=p.language)
                 for position, p in enumerate(self.players, start=1) if not p.blank]
 
     def validate(self) -> list[str]:
@@ -185,7 +186,7 @@ class CreateForm:
                 errors.append(f"Two players are called {p.name}; names must differ.")
             try:
                 player_from_fields(position, p.name, p.email, p.phone, p.time_zone,
-                                   region=_phone_region())
+                                   region=_phone_region(), language=p.language)
             except InputError as exc:
                 errors.append(_sentence(str(exc)))
         if not is_valid_zone(self.time_zone):
@@ -382,7 +383,8 @@ def _replace(game_id: int, values: Mapping[str, str], admin: str, now: datetime)
     seat = _seat(values)
     spec = player_from_fields(seat + 1, values.get("name", "")[:60],
                               values.get("email", "")[:254], values.get("phone", "")[:32],
-                              values.get("time_zone", ""), region=_phone_region())
+                              values.get("time_zone", ""), region=_phone_region(),
+                              language=values.get("language", "")[:8])
     _game_call("replace_seat", game_id, seat, spec, now=now)
     return f"Seat {seat + 1} now belongs to {spec.name}; they were sent what the seat knows."
 

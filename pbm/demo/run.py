@@ -15,8 +15,9 @@ from pbm.demo.workers import terminate_as_interrupt
 
 
 def run_demo(players: int = 5, seed: int = 1, folder: Path | None = None,
-             echo: Callable[[str], None] = print) -> Result:
-    """Play a whole game with simulated players; print where everything lies."""
+             echo: Callable[[str], None] = print, pace: float = 0.0) -> Result:
+    """Play a whole game with simulated players (each thinking ``pace`` seconds before a
+    reply); print where everything lies."""
     from rich.console import Console
     from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
     from rich.progress import Progress as Bar
@@ -27,7 +28,7 @@ def run_demo(players: int = 5, seed: int = 1, folder: Path | None = None,
     console = Console()
     echo(f"Demo folder: {place}")
     echo("Players: " + ", ".join(f"{s.name} ({s.channel})" for s in seats))
-    table = Table(place, seed, seats)
+    table = Table(place, seed, seats, pace=pace)
     with terminate_as_interrupt():
         try:
             table.prepare()

@@ -23,6 +23,7 @@ class SeatSpec:
     channel: str  # "email" or "sms"
     email: str | None
     phone: str | None
+    language: str = "en"  # "ko": this seat's messages are in Korean (issue 24)
 
     @property
     def address(self) -> str:
@@ -42,8 +43,10 @@ def human_seat(players: int, name: str) -> int:
     return next((i for i, n in enumerate(ROSTER[:players]) if n.casefold() == key), 0)
 
 
-def make_table(players: int, human: str | None = None) -> list[SeatSpec]:
-    """The demo's seats; ``human`` (a roster name or a new one) takes a seat by email."""
+def make_table(players: int, human: str | None = None,
+               human_language: str = "en") -> list[SeatSpec]:
+    """The demo's seats; ``human`` (a roster name or a new one) takes a seat by email, in
+    ``human_language`` ("ko": Korean messages; the simulated players read English)."""
     if not 2 <= players <= len(ROSTER):
         raise DemoError(f"Tortuga 1667 takes 2 to {len(ROSTER)} players, not {players}")
     names = list(ROSTER[:players])
@@ -57,10 +60,13 @@ def make_table(players: int, human: str | None = None) -> list[SeatSpec]:
     sms = sms_seats(players) - ({human_index} if human_index is not None else set())
     seats = []
     for i, name in enumerate(names):
-        local = "".join(ch for ch in name.lower() if ch.isalnum()) or f"player{i + 1}"
+        # an ASCII local part (a Hangul name such as 민준 is not a deliverable address)
+        local = "".join(ch for ch in name.lower() if ch.isascii() and ch.isalnum()) \
+            or f"player{i + 1}"
         seats.append(SeatSpec(
             index=i, name=name, channel="sms" if i in sms else "email",
             email=f"{local}{i + 1}@example.org", phone=f"+1555010{i + 1:04d}",
+            language=human_language if i == human_index else "en",
         ))
     return seats
 

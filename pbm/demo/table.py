@@ -78,8 +78,10 @@ class Table:
     """One demo game: folder, database, workers, players, and the loop that runs it."""
 
     def __init__(self, folder: Path, seed: int, seats: list[SeatSpec], *,
-                 players: dict[int, Seat] | None = None, game_name: str | None = None) -> None:
+                 players: dict[int, Seat] | None = None, game_name: str | None = None,
+                 pace: float = 0.0) -> None:
         self.folder = folder
+        self.pace = pace  # seconds a simulated player thinks before each reply
         self.seed = seed
         self.specs = seats
         self.env = demo_environment(folder)
@@ -110,7 +112,8 @@ class Table:
 
         db.upgrade()
         install_outbox_hook()  # new outbox rows go to the workers after each commit
-        specs = [games.PlayerSpec(s.name, email=s.email, phone=s.phone, channel=s.channel)
+        specs = [games.PlayerSpec(s.name, email=s.email, phone=s.phone, channel=s.channel,
+                                  language=s.language)
                  for s in self.specs]
         now = datetime.now(UTC)
 
@@ -255,6 +258,8 @@ class Table:
                 reply = self.seats[index].next_reply()
                 if reply is None:
                     continue
+                if self.pace:
+                    time.sleep(self.pace)
                 self.post(index, reply[0], reply[1])
                 acted = True
                 self.wait_quiet(tick=tick)  # one reply at a time: the same seed, the same game

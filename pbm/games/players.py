@@ -19,6 +19,8 @@ TOKEN_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"  # no 0/o/1/l: read aloud sa
 TOKEN_LENGTH = 16  # 80 bits
 EMAIL_RE = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
 PHONE_RE = re.compile(r"^\+[1-9]\d{6,14}$")
+#: The languages a player may read their messages in (``Player.language``).
+LANGUAGES = ("en", "ko")
 
 
 @dataclass(frozen=True)
@@ -30,6 +32,7 @@ class PlayerSpec:
     phone: str | None = None
     time_zone: str = "UTC"
     channel: str | None = None  # "email" / "sms"; default: email if there is one
+    language: str | None = None  # "en" / "ko"; default: English (a known player keeps theirs)
 
     @classmethod
     def parse(cls, text: str, time_zone: str = "UTC") -> PlayerSpec:
@@ -73,6 +76,9 @@ class PlayerSpec:
             raise InvalidRequest(f"player {shown!r}: channel must be email or sms")
         if self.channel == "sms" and not self.phone:
             raise InvalidRequest(f"player {shown!r}: SMS needs a phone number")
+        if self.language not in (None, *LANGUAGES):
+            raise InvalidRequest(f"player {shown!r}: language must be "
+                                 + " or ".join(LANGUAGES))
 
 
 #: Country calling codes of countries with one time zone (or one most people live in):
@@ -134,6 +140,7 @@ def upsert_player(session: Session, spec: PlayerSpec) -> Player:
             time_zone=spec.time_zone if spec.time_zone != "UTC" else (
                 zone_from_phone(spec.phone) or "UTC"),
             preferred_channel=spec.channel or ("email" if spec.email else "sms"),
+            language=spec.language or "en",
         )
     else:
         player.display_name = spec.name
@@ -143,6 +150,8 @@ def upsert_player(session: Session, spec: PlayerSpec) -> Player:
             player.time_zone = spec.time_zone
         if spec.channel:
             player.preferred_channel = spec.channel
+        if spec.language:
+            player.language = spec.language
     session.add(player)
     session.flush()
     return player

@@ -50,6 +50,7 @@ only, so the service renders it once per game version and reuses it;
 
 from __future__ import annotations
 
+from pbm.i18n import translate
 from pbm.messages import Channel, MessageContext, RenderedMessage, board_content_id
 from pbm.render.board import awaited_model, board_key_of, board_model, board_png, me_model
 from pbm.render.email import SECTIONS, TEMPLATES, _render_html, _render_text, _sections
@@ -147,7 +148,13 @@ __all__ = [
 
 
 def render(ctx: MessageContext, channel: Channel) -> RenderedMessage:
-    """Render one message for one recipient on one channel."""
+    """Render one message for one recipient on one channel, in the recipient's language
+    (``ctx.language``; ``pbm.i18n.translate``)."""
+    with translate.reading(ctx.language):
+        return _render(ctx, channel)
+
+
+def _render(ctx: MessageContext, channel: Channel) -> RenderedMessage:
     model = _model(ctx)
     model["sections"] = _sections(ctx, model)
     subject = subject_for(ctx.game_name)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbm.i18n.translate import N_, _, is_korean
 from pbm.messages import MessageContext, board_image_key
 from pbm.render.names import (
     RANK_NAMES,
@@ -13,6 +14,7 @@ from pbm.render.names import (
     SYMBOL_NAMES,
     TEAM_NAMES,
     VOTE_RULE,
+    game_word,
     title_label,
 )
 from pbm.replies.menu import MenuOption, build_menu
@@ -33,10 +35,13 @@ def board_png(public_view: dict[str, Any]) -> bytes:
 
 
 def _ranks(player: Mapping[str, Any]) -> str:
-    return " + ".join(RANK_NAMES.get(r, r) for r in player.get("ranks") or [])
+    return " + ".join(game_word("ranks", r, RANK_NAMES[r]) if r in RANK_NAMES else r
+                      for r in player.get("ranks") or [])
 
 
 def _where(player: Mapping[str, Any]) -> str:
+    if is_korean():
+        return _short_where(player)
     loc = player["location"]
     ranks = _ranks(player)
     if loc in SHIP_NAMES:
@@ -48,13 +53,17 @@ def _where(player: Mapping[str, Any]) -> str:
 
 
 def _short_where(player: Mapping[str, Any]) -> str:
-    """``"FD Captain+Cabin Boy"``, ``"Tortuga Governor"``, ``"in the JR rowboat"``."""
+    """``"FD Captain+Cabin Boy"``, ``"Tortuga Governor"``, ``"in the JR rowboat"`` (in the
+    reader's language: ``"FD 선장"``, ``"JR 보트"``, ``"토르투가"``)."""
     loc = player["location"]
-    ranks = "+".join(RANK_NAMES.get(r, r) for r in player.get("ranks") or [])
+    ranks = "+".join(game_word("ranks", r, RANK_NAMES.get(r, r))
+                     for r in player.get("ranks") or [])
+    if is_korean() and "GOVERNOR" in (player.get("ranks") or []):
+        return ranks  # 토르투가 총독: the rank names the place
     if loc.endswith("_ROWBOAT"):
-        return f"in the {loc.split('_')[0]} rowboat"
-    place = "Tortuga" if loc == "TORTUGA" else loc
-    return f"{place} {ranks}" if ranks else f"on {place}"
+        return _("in the {ship} rowboat").format(ship=loc.split("_")[0])
+    place = game_word("places", "TORTUGA", "Tortuga") if loc == "TORTUGA" else loc
+    return f"{place} {ranks}" if ranks else _("on {place}").format(place=place)
 
 
 def board_model(public: Mapping[str, Any], seat_view: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -73,7 +82,8 @@ def board_model(public: Mapping[str, Any], seat_view: Mapping[str, Any] | None) 
         code = ship["ship"]
         rower = public["rowboats"].get(code)
         ships.append({
-            "code": code, "name": SHIP_NAMES[code], "crew": crew(ship["line"]),
+            "code": code, "name": game_word("ships", code, SHIP_NAMES[code]),
+            "crew": crew(ship["line"]),
             "british": ship["british"], "french": ship["french"],
             "rowboat": None if rower is None else players[rower]["name"],
             "rowboat_you": rower is not None and rower == me,
@@ -88,7 +98,8 @@ def board_model(public: Mapping[str, Any], seat_view: Mapping[str, Any] | None) 
     if vote:
         answered = set(vote["answered"])
         vote_model = {
-            "kind": vote["kind"], "name": vote["kind"].capitalize(),
+            "kind": vote["kind"],
+            "name": game_word("actions", vote["kind"], vote["kind"].capitalize()),
             "caller": players[vote["caller"]]["name"],
             "participants": [players[s]["name"] for s in vote["participants"]],
             "waiting": [players[s]["name"] for s in vote["participants"] if s not in answered],
@@ -119,10 +130,12 @@ def board_model(public: Mapping[str, Any], seat_view: Mapping[str, Any] | None) 
         "exhausted": public.get("exhausted", False),
         "sudden_death": public.get("sudden_death", False),
         "winner": public.get("winner"),
-        "winner_name": TEAM_NAMES.get(public.get("winner") or "", ""),
+        "winner_name": game_word("teams", public["winner"], TEAM_NAMES[public["winner"]])
+        if public.get("winner") in TEAM_NAMES else "",
         "end_reason": score.get("reason"),
         "loyalties": None if loyalties is None else [
-            {"name": players[s]["name"], "loyalty": TEAM_NAMES.get(x, x),
+            {"name": players[s]["name"],
+             "loyalty": game_word("teams", x, TEAM_NAMES[x]) if x in TEAM_NAMES else x,
              "won": x == public.get("winner"), "you": s == me}
             for s, x in enumerate(loyalties)
         ],
@@ -133,11 +146,11 @@ def board_model(public: Mapping[str, Any], seat_view: Mapping[str, Any] | None) 
 
 
 _LOYALTY_TEXT = {
-    "BRITISH": "British: you win if the British holds and area hold more treasure than the "
-               "French at the end.",
-    "FRENCH": "French: you win if the French holds and area hold more treasure than the "
-              "British at the end.",
-    "DUTCH": "Dutch: you win alone if the game ends in a tie.",
+    "BRITISH": N_("British: you win if the British holds and area hold more treasure than "
+                  "the French at the end."),
+    "FRENCH": N_("French: you win if the French holds and area hold more treasure than the "
+                 "British at the end."),
+    "DUTCH": N_("Dutch: you win alone if the game ends in a tie."),
 }
 
 
@@ -148,9 +161,11 @@ def me_model(seat_view: Mapping[str, Any]) -> dict[str, Any]:
     hand = [{
         "number": c["number"],
         "text": c["text"],
-        "top": " + ".join(SYMBOL_NAMES.get(s, s) for s in c["top"]),
-        "middle": " + ".join(SYMBOL_NAMES.get(s, s) for s in c["middle"]),
-        "bottom": " + ".join(SYMBOL_NAMES.get(s, s) for s in c["bottom"]),
+        "top": " + ".join(game_word("symbols", s, SYMBOL_NAMES.get(s, s)) for s in c["top"]),
+        "middle": " + ".join(game_word("symbols", s, SYMBOL_NAMES.get(s, s))
+                             for s in c["middle"]),
+        "bottom": " + ".join(game_word("symbols", s, SYMBOL_NAMES.get(s, s))
+                             for s in c["bottom"]),
         "sections": {"top": c["top"], "middle": c["middle"], "bottom": c["bottom"]},
     } for c in seat_view["hand"]]
     n = len(public["players"])
@@ -161,16 +176,19 @@ def me_model(seat_view: Mapping[str, Any]) -> dict[str, Any]:
         other = next((p for p in public["players"] if p["seat"] != seat_view["seat"]), None)
         theirs = {"BRITISH": "FRENCH", "FRENCH": "BRITISH"}.get(loyalty, "")
         if other is not None and theirs:
-            other_team = f"{other['name']} is {TEAM_NAMES.get(theirs, theirs)}."
-        team_note = "In a 2-player game each of you knows the other's team" + (
-            f": {other_team}" if other_team else ".")
+            other_team = _("{name} is {team}.").format(
+                name=other["name"], team=game_word("teams", theirs, TEAM_NAMES[theirs]))
+        team_note = (_("In a 2-player game each of you knows the other's team: {note}").format(
+            note=other_team) if other_team
+            else _("In a 2-player game each of you knows the other's team."))
     return {
         "seat": seat_view["seat"],
         "number": seat_view["seat"] + 1,
         "name": seat_view["name"],
         "loyalty": loyalty,
-        "loyalty_name": TEAM_NAMES.get(loyalty, loyalty),
-        "loyalty_text": _LOYALTY_TEXT.get(loyalty, loyalty),
+        "loyalty_name": game_word("teams", loyalty, TEAM_NAMES.get(loyalty, loyalty))
+        if loyalty in TEAM_NAMES else loyalty,
+        "loyalty_text": _(_LOYALTY_TEXT[loyalty]) if loyalty in _LOYALTY_TEXT else loyalty,
         "team_note": team_note,
         "other_team": other_team,
         "hand": hand,
@@ -188,8 +206,8 @@ def _names(seat_view: Mapping[str, Any]) -> dict[int, str]:
 
 
 def _cause_text(cause: str) -> str:
-    return {"MAROON": "the Captain's maroon order", "MUTINY": "a successful Mutiny",
-            "PISTOL": "a Pistol shot", "BLACK_SPOT": "the Black Spot"}.get(
+    return {"MAROON": _("the Captain's maroon order"), "MUTINY": _("a successful Mutiny"),
+            "PISTOL": _("a Pistol shot"), "BLACK_SPOT": _("the Black Spot")}.get(
         cause, cause.replace("_", " ").lower())
 
 
@@ -207,9 +225,10 @@ def awaited_model(seat_view: Mapping[str, Any] | None) -> dict[str, Any] | None:
     player = next(p for p in public["players"] if p["seat"] == me)
     details: list[str] = []
     sms_info = ""
+    sms_short = ""  # a shorter SMS headline, for the UCS-2 budget of a Korean SMS
     if not decisions:  # only the Atlantis standing order is possible
-        headline = "Nothing is awaited from you now, but you may order Atlantis."
-        sms_head = "Nothing awaited; you may order ATLANTIS."
+        headline = _("Nothing is awaited from you now, but you may order Atlantis.")
+        sms_head = _("Nothing awaited; you may order ATLANTIS.")
         kind = "ATLANTIS"
     else:
         d = decisions[0]
@@ -217,88 +236,106 @@ def awaited_model(seat_view: Mapping[str, Any] | None) -> dict[str, Any] | None:
         c = d.get("context") or {}
         if kind == "ACTION":
             of = c.get("of", 1)
-            step = f" (action {c.get('action', 1)} of {of})" if of > 1 else ""
-            headline = f"Your turn{step}: choose one action."
-            sms_head = f"Your turn{step}, {_short_where(player)}."
-            details.append(f"You are {_where(player)}.")
+            step = _(" (action {n} of {of})").format(n=c.get("action", 1), of=of) \
+                if of > 1 else ""
+            headline = _("Your turn{step}: choose one action.").format(step=step)
+            sms_head = _("Your turn{step}, {where}.").format(step=step,
+                                                             where=_short_where(player))
+            sms_short = _("Your turn{step}.").format(step=step)
+            details.append(_("You are {where}.").format(where=_where(player)))
             if of > 1:
-                details.append("In a 2-player game you take 2 actions per turn: you may send "
-                               "both now, one per line.")
+                details.append(_("In a 2-player game you take 2 actions per turn: you may "
+                                 "send both now, one per line."))
             down = public["row"]
             peeks = {int(k): title_label(v) for k, v in seat_view["peeks"].items()}
-            sms_info = "Face down: " + " ".join(map(str, down)) + "." if down else ""
+            sms_info = _("Face down: {cards}.").format(cards=" ".join(map(str, down))) \
+                if down else ""
             known = [f"{p}={t}" for p, t in sorted(peeks.items()) if p in down]
             if known:
-                sms_info += " You saw " + ", ".join(known) + "."
+                sms_info += _(" You saw {cards}.").format(cards=", ".join(known))
         elif kind == "VOTE":
             vote = c.get("vote", "")
             caller = names.get(c.get("caller", -1), "?")
-            if c.get("caller") == me:
-                caller = "You"
             article = "an" if vote == "ATTACK" else "a"
-            headline = f"{caller} called {article} {vote.capitalize()}: play a Vote card."
-            counted = {"ATTACK": "Cannon/Torch/Water", "BRAWL": "flags",
-                       "MUTINY": "Skull/Helm"}.get(vote, "")
-            sms_head = (f"{caller} called {article} {vote.capitalize()} ({counted} count: "
-                        "the part in CAPITALS). Play a card:")
-            details.append(VOTE_RULE.get(vote, ""))
-            details.append("Nobody learns who played which card; 1 card from the deck is "
-                           "added. You draw a new card afterwards.")
+            counted = {"ATTACK": _("Cannon/Torch/Water"), "BRAWL": _("flags"),
+                       "MUTINY": _("Skull/Helm")}.get(vote, "")
+            word = game_word("actions", vote, vote.capitalize()) if vote else ""
+            if c.get("caller") == me:
+                headline = _("You called {article} {vote}: play a Vote card.").format(
+                    article=article, vote=word)
+                sms_head = _("You called {article} {vote} ({counted} count: the part in "
+                             "CAPITALS). Play a card:").format(article=article, vote=word,
+                                                               counted=counted)
+            else:
+                headline = _("{caller} called {article} {vote}: play a Vote card.").format(
+                    caller=caller, article=article, vote=word)
+                sms_head = _("{caller} called {article} {vote} ({counted} count: the part in "
+                             "CAPITALS). Play a card:").format(caller=caller, article=article,
+                                                               vote=word, counted=counted)
+            sms_short = _("{vote} vote: play a card:").format(vote=word)
+            details.append(_(VOTE_RULE[vote]) if vote in VOTE_RULE else "")
+            details.append(_("Nobody learns who played which card; 1 card from the deck is "
+                             "added. You draw a new card afterwards."))
         elif kind == "CHOOSE":
             a, b = c.get("positions", ["?", "?"])
-            by = names.get(c.get("forced_by", -1), "Someone")
-            headline = (f"{by} forced you to reveal Event card {a} or {b}: choose one. "
-                        "You reveal it and resolve it.")
-            sms_head = f"{by} forced you: reveal card {a} or {b}."
+            by = names.get(c.get("forced_by", -1), _("Someone"))
+            headline = _("{by} forced you to reveal Event card {a} or {b}: choose one. "
+                         "You reveal it and resolve it.").format(by=by, a=a, b=b)
+            sms_head = _("{by} forced you: reveal card {a} or {b}.").format(by=by, a=a, b=b)
             peeks = {int(k): title_label(v) for k, v in seat_view["peeks"].items()}
             known = [f"{p}={peeks[p]}" for p in (a, b) if p in peeks]
             if known:
-                details.append("You have seen: " + ", ".join(known) + ".")
-                sms_info = "You saw " + ", ".join(known) + "."
+                details.append(_("You have seen: {cards}.").format(cards=", ".join(known)))
+                sms_info = _("You saw {cards}.").format(cards=", ".join(known))
         elif kind == "LETTER_OF_MARQUE" and not any(o.verb == "MARQUE" for o in menu):
             # nobody on Tortuga or in a rowboat: the menu offers no move, say so
-            headline = ("You revealed a Letter of Marque: nobody is on Tortuga or in a "
-                        "rowboat to move now, so SAVE it for a later turn.")
-            sms_head = "Letter of Marque: nobody to move now; SAVE it."
+            headline = _("You revealed a Letter of Marque: nobody is on Tortuga or in a "
+                         "rowboat to move now, so SAVE it for a later turn.")
+            sms_head = _("Letter of Marque: nobody to move now; SAVE it.")
         elif kind == "LETTER_OF_MARQUE":
-            headline = ("You revealed a Letter of Marque: move a player from Tortuga or a "
-                        "rowboat to the back of a ship now, or SAVE it for a later turn.")
-            sms_head = "Letter of Marque: move someone to a ship, or SAVE it."
+            headline = _("You revealed a Letter of Marque: move a player from Tortuga or a "
+                         "rowboat to the back of a ship now, or SAVE it for a later turn.")
+            sms_head = _("Letter of Marque: move someone to a ship, or SAVE it.")
         elif kind == "SHOOT":
-            headline = "You revealed a Pistol: choose who to shoot. They are marooned."
-            sms_head = "Pistol! Who do you shoot?"
+            headline = _("You revealed a Pistol: choose who to shoot. They are marooned.")
+            sms_head = _("Pistol! Who do you shoot?")
         elif kind == "GIVE":
-            headline = "You revealed a Treasure Map: choose who gets it (you may keep it)."
-            sms_head = "Treasure Map: who gets it?"
+            headline = _("You revealed a Treasure Map: choose who gets it (you may keep it).")
+            sms_head = _("Treasure Map: who gets it?")
         elif kind == "TAKE":
             if c.get("source") == "GALLEON":
-                headline = ("Your Attack succeeded! Take 1 treasure from the Galleon: "
-                            "choose your hold.")
-                sms_head = "Attack won! Galleon treasure to which hold?"
+                headline = _("Your Attack succeeded! Take 1 treasure from the Galleon: "
+                             "choose your hold.")
+                sms_head = _("Attack won! Galleon treasure to which hold?")
             else:
-                headline = ("Your Attack succeeded! The Galleon is empty: take 1 treasure "
-                            "from a hold of the other ship into a hold of yours.")
-                sms_head = "Attack won! Take from which hold, to which?"
+                headline = _("Your Attack succeeded! The Galleon is empty: take 1 treasure "
+                             "from a hold of the other ship into a hold of yours.")
+                sms_head = _("Attack won! Take from which hold, to which?")
         elif kind == "PLACE":
-            ship = SHIP_NAMES.get(c.get("ship", ""), "your ship")
-            headline = (f"You are the Captain of the {ship}: choose the hold for its "
-                        "starting treasure.")
-            sms_head = f"Captain of the {ship}: place your starting treasure."
+            ship = game_word("ships", c["ship"], SHIP_NAMES[c["ship"]]) \
+                if c.get("ship", "") in SHIP_NAMES else _("your ship")
+            headline = _("You are the Captain of the {ship}: choose the hold for its "
+                         "starting treasure.").format(ship=ship)
+            sms_head = _("Captain of the {ship}: place your starting treasure.").format(
+                ship=ship)
         elif kind == "FOUNTAIN":
             by = c.get("by")
-            who = f" by {names[by]}" if by is not None and by in names else ""
-            headline = (f"You are about to be marooned ({_cause_text(c.get('cause', ''))}"
-                        f"{who}). You own the Fountain of Youth: stay or go?")
-            sms_head = "About to be marooned. Fountain of Youth: stay or go?"
+            who = _(" by {name}").format(name=names[by]) \
+                if by is not None and by in names else ""
+            headline = _("You are about to be marooned ({cause}{who}). You own the Fountain "
+                         "of Youth: stay or go?").format(cause=_cause_text(c.get("cause", "")),
+                                                         who=who)
+            sms_head = _("About to be marooned. Fountain of Youth: stay or go?")
         else:
-            headline = "A decision is awaited from you."
-            sms_head = "Your decision is awaited."
+            headline = _("A decision is awaited from you.")
+            sms_head = _("Your decision is awaited.")
     return {
         "kind": kind,
         "headline": headline,
         "details": [x for x in details if x],
         "sms_head": sms_head,
         "sms_info": sms_info,
+        "sms_short": sms_short,
         "vote": (decisions[0].get("context") or {}).get("vote") if decisions else None,
         "menu": menu,
         "example": _example(menu),

@@ -5,33 +5,51 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import css_inline
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+from pbm.i18n import translate
 from pbm.messages import MessageContext, MessageKind
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
-_env = Environment(
-    loader=FileSystemLoader(TEMPLATES),
-    autoescape=select_autoescape(["html"]),
-    undefined=StrictUndefined,
-    trim_blocks=True,
-    lstrip_blocks=True,
-    keep_trailing_newline=True,
-)
+
+
+@cache
+def _env_for(lang: str) -> Environment:
+    """The templates of one reader's language: Jinja2's i18n extension with that
+    language's catalogue (``pbm.i18n.translate``; English: the ids themselves)."""
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATES),
+        autoescape=select_autoescape(["html"]),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        extensions=["jinja2.ext.i18n"],
+    )
+    translate.install_jinja(env, lang)
+    from pbm.render.names import command_words  # a command in the reader's words
+
+    env.filters["cmd"] = command_words
+    return env
+
+
+_env = _env_for("en")
 
 
 def _render_text(model: Mapping[str, Any]) -> str:
-    text = _env.get_template("email/message.txt").render(**model)
+    text = _env_for(translate.current()).get_template("email/message.txt").render(**model)
     return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
 
 
 def _render_html(model: Mapping[str, Any]) -> str:
-    return css_inline.inline(_env.get_template("email/message.html").render(**model))
+    return css_inline.inline(
+        _env_for(translate.current()).get_template("email/message.html").render(**model))
 
 
 #: The sections of an email, in order, by kind (templates/email/_<section>.txt / .html).

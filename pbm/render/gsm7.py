@@ -8,6 +8,8 @@ from collections.abc import Sequence
 
 from anyascii import anyascii
 
+from pbm.i18n.translate import is_korean
+
 _GSM7_BASIC = (
     "@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞ\x1bÆæßÉ !\"#¤%&'()*+,-./0123456789:;<=>?"
     "¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà"
@@ -47,7 +49,12 @@ def sms_segments(text: str) -> int:
 def to_gsm7(text: str) -> str:
     """Text made GSM-7 safe, never with a ``?`` for a letter: straight quotes, accents
     dropped where GSM-7 lacks them, other scripts transliterated (``anyascii``:
-    "Дмитрий" -> "Dmitriy"); a character with no Latin form is left out."""
+    "Дмитрий" -> "Dmitriy"); a character with no Latin form is left out.
+
+    For a Korean reader (``pbm.i18n.translate.is_korean``) the SMS is UCS-2 anyway: only
+    the typographic quotes and dashes are made plain, Hangul and names stay as written."""
+    if is_korean():
+        return text.translate(_GSM7_REPLACE)
     out = []
     for ch in text.translate(_GSM7_REPLACE):
         if ch in _GSM7_SET:
@@ -115,8 +122,11 @@ def fit_sms(parts: Sequence[Sequence[str]], limit: int = SMS_MAX_SEPTETS,
 
     ``parts`` is a list of alternatives, longest first (the last may be ``""``); parts are
     fitted in ``priority`` order (default: first to last) and joined in their own order.
-    The result is GSM-7 and at most ``limit`` septets.
+    The result is GSM-7 and at most ``limit`` septets. For a Korean reader it is UCS-2
+    and at most ``SMS_MAX_UCS2_UNITS`` UTF-16 units (2 parts of 67), ``limit`` scaled alike.
     """
+    if is_korean():
+        return _fit_ucs2(parts, limit * SMS_MAX_UCS2_UNITS // SMS_MAX_SEPTETS, priority)
     chosen = [to_gsm7(p[-1]) for p in parts]
 
     def size(items: Sequence[str]) -> int:
@@ -134,4 +144,24 @@ def fit_sms(parts: Sequence[Sequence[str]], limit: int = SMS_MAX_SEPTETS,
         while gsm7_septets(cut) > limit - 3:  # extended characters take two septets
             cut = cut[:-1]
         text = cut.rstrip() + "..."
+    return text
+
+
+def _fit_ucs2(parts: Sequence[Sequence[str]], limit: int,
+              priority: Sequence[int] | None) -> str:
+    """``fit_sms`` counted in UTF-16 units (a Korean SMS: UCS-2, 67 units a part)."""
+    chosen = [to_gsm7(p[-1]) for p in parts]
+
+    def size(items: Sequence[str]) -> int:
+        return utf16_units(" ".join(x for x in items if x))
+
+    for i in priority if priority is not None else range(len(parts)):
+        for option in parts[i]:
+            trial = [*chosen[:i], to_gsm7(option), *chosen[i + 1 :]]
+            if size(trial) <= limit:
+                chosen = trial
+                break
+    text = " ".join(x for x in chosen if x)
+    if utf16_units(text) > limit:
+        text = cut_utf16(text, limit - 1).rstrip() + "…"
     return text

@@ -8,9 +8,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from pbm.i18n.translate import _, is_korean
 from pbm.messages import MessageContext, MessageKind, board_content_id, board_image_key
 from pbm.render.board import awaited_model, board_model, me_model
-from pbm.render.names import HELP_FILES, SYMBOL_NAMES, format_deadline, subject_for
+from pbm.render.names import (
+    HELP_FILES,
+    SYMBOL_NAMES,
+    command_words,
+    format_deadline,
+    game_word,
+    subject_for,
+)
 from pbm.render.news import all_cards_lines, card_line, news
 from pbm.render.refusals import plain_reason
 from pbm.replies.extract import REPLY_MARKER
@@ -40,6 +48,20 @@ def _vote_result(events: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
         if e.get("kind") == "vote.result":
             data = e.get("data") or {}
             counts = data.get("counts") or {}
+            if is_korean():  # the engine's sentence is English: the Korean one
+                from pbm.render import news_ko
+
+                said = news_ko.voice(e, None, {})
+                symbol = {k: game_word("symbols", k, k) for k in SYMBOL_NAMES}
+                return {
+                    "text": said[1] if said else "",
+                    "vote": game_word("actions", str(data.get("vote", "")),
+                                      str(data.get("vote", "")).capitalize()),
+                    "outcome": str(data.get("outcome", "")).lower(),
+                    "symbols": [symbol.get(s, s) for s in data.get("symbols") or []],
+                    "counts": {symbol.get(k, k): v for k, v in sorted(counts.items())},
+                    "cards": list(data.get("cards") or data.get("revealed") or []),
+                }
             return {
                 "text": e["text"],
                 "vote": str(data.get("vote", "")).capitalize(),
@@ -297,18 +319,19 @@ def _headline(ctx: MessageContext, m: Mapping[str, Any]) -> str:
     extra = m["extra"]
     if kind is MessageKind.INVITATION or (
             kind in (MessageKind.REMINDER, MessageKind.FINAL_WARNING) and extra.get("invitation")):
-        prefix = {MessageKind.REMINDER: "Reminder: ",
-                  MessageKind.FINAL_WARNING: "Last call: "}.get(kind, "")
-        return f"{prefix}You are invited to play Tortuga 1667: game {ctx.game_name}"
+        prefix = {MessageKind.REMINDER: _("Reminder: "),
+                  MessageKind.FINAL_WARNING: _("Last call: ")}.get(kind, "")
+        return prefix + _("You are invited to play Tortuga 1667: game {game}").format(
+            game=ctx.game_name)
     if kind is MessageKind.GAME_STARTED:
-        return f"Game {ctx.game_name} has started"
+        return _("Game {game} has started").format(game=ctx.game_name)
     if kind in (MessageKind.PROMPT, MessageKind.STATUS, MessageKind.REMINDER,
                 MessageKind.FINAL_WARNING, MessageKind.RESUMED) and awaited:
-        prefix = {MessageKind.REMINDER: "Reminder: ",
-                  MessageKind.FINAL_WARNING: "Last call: "}.get(kind, "")
+        prefix = {MessageKind.REMINDER: _("Reminder: "),
+                  MessageKind.FINAL_WARNING: _("Last call: ")}.get(kind, "")
         return prefix + awaited["headline"]
     if kind is MessageKind.STATUS:
-        return "Nothing is awaited from you right now"
+        return _("Nothing is awaited from you right now")
     if kind is MessageKind.NOTICE:
         said = [line for line in m["recap"]["lines"]
                 if extra.get("headline_seq") is not None
@@ -317,54 +340,62 @@ def _headline(ctx: MessageContext, m: Mapping[str, Any]) -> str:
             return str(said[0]["text"]).rstrip(".")
         if extra.get("headline"):
             return str(extra["headline"])
-        return m["recap"]["lines"][-1]["text"] if m["recap"]["lines"] else "News from your game"
+        return m["recap"]["lines"][-1]["text"] if m["recap"]["lines"] else _(
+            "News from your game")
     if kind is MessageKind.VOTE_RESULT:
         vr = m["vote_result"]
-        return vr["text"] if vr else "The vote is over"
+        return vr["text"] if vr else _("The vote is over")
     if kind is MessageKind.TIMED_OUT:
         if not m["timed_out_you"]:
-            who = extra.get("who") or "A player"
-            return f"{who} ran out of time" + (
-                f": {m['played']} was played for them" if m["played"] else "")
+            who = extra.get("who") or _("A player")
+            if m["played"]:
+                return _("{who} ran out of time: {move} was played for them").format(
+                    who=who, move=command_words(str(m["played"])))
+            return _("{who} ran out of time").format(who=who)
         if m["played"]:
-            return f"Time ran out: {m['played']} was played for you"
+            return _("Time ran out: {move} was played for you").format(
+                move=command_words(str(m["played"])))
         if extra.get("paused"):
-            return "Time ran out: the game is paused"
-        return "Time ran out: a default answer was played for you"
+            return _("Time ran out: the game is paused")
+        return _("Time ran out: a default answer was played for you")
     if kind is MessageKind.PAUSED:
-        return f"Game {ctx.game_name} is paused"
+        return _("Game {game} is paused").format(game=ctx.game_name)
     if kind is MessageKind.RESUMED:
-        return f"Game {ctx.game_name} is running again"
+        return _("Game {game} is running again").format(game=ctx.game_name)
     if kind is MessageKind.SEAT_REPLACED:
         if extra.get("you_were_replaced"):
-            return f"You have left game {ctx.game_name}"
+            return _("You have left game {game}").format(game=ctx.game_name)
         if extra.get("briefing", m["me"] is not None) and m["me"]:
-            return f"Welcome aboard: you take over a seat in game {ctx.game_name}"
-        new = extra.get("new_name") or "A new player"
-        return f"{new} takes over {extra.get('old_name') or 'a seat'}'s seat"
+            return _("Welcome aboard: you take over a seat in game {game}").format(
+                game=ctx.game_name)
+        new = extra.get("new_name") or _("A new player")
+        return _("{new} takes over {old}'s seat").format(
+            new=new, old=extra.get("old_name") or _("a seat"))
     if kind is MessageKind.TABLE_TALK:
-        return f"{extra.get('from', 'A player')} says"
+        return _("{name} says").format(name=extra.get("from", _("A player")))
     if kind is MessageKind.REPLY:
         if m["answers"] and not (m["done"] or m["rejected"]):
             return settings_headline(m["answers"])
         if m["viewed"]:
-            return "You saw " + " and ".join(
-                f"card {c['position']}: {c['title']}" for c in m["viewed"])
+            return _("You saw {cards}").format(cards=_(" and ").join(
+                _("card {n}: {title}").format(n=c["position"], title=c["title"])
+                for c in m["viewed"]))
         if m["done"]:
-            return "Done: " + "; ".join(m["done"])
+            return _("Done: {moves}").format(moves="; ".join(command_words(d)
+                                                            for d in m["done"]))
         if extra.get("brief"):
-            return "Still not understood: nothing was changed"
+            return _("Still not understood: nothing was changed")
         if m["rejected"] or m["reply"]["not_understood"]:
-            return "Nothing was changed"
-        return "Your reply"
+            return _("Nothing was changed")
+        return _("Your reply")
     if kind is MessageKind.GAME_OVER:
         board = m["board"]
         if extra.get("aborted"):
-            return "The game was stopped"
+            return _("The game was stopped")
         if board and board["winner_name"]:
-            return f"Game over: the {board['winner_name']} win"
-        return "Game over"
-    return f"Game {ctx.game_name}"
+            return _("Game over: the {team} win").format(team=board["winner_name"])
+        return _("Game over")
+    return _("Game {game}").format(game=ctx.game_name)
 
 
 def settings_headline(answers: Sequence[str]) -> str:

@@ -7,6 +7,8 @@ from datetime import UTC, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from engine.cards import EventTitle
+from pbm.i18n import dates, glossary
+from pbm.i18n.translate import N_, _, is_korean
 
 SHIP_NAMES = {"FD": "Flying Dutchman", "JR": "Jolly Roger"}
 RANK_NAMES = {"CAPTAIN": "Captain", "FIRST_MATE": "First Mate", "CABIN_BOY": "Cabin Boy",
@@ -16,11 +18,12 @@ SYMBOL_NAMES = {"CANNON": "Cannon", "TORCH": "Torch", "WATER": "Water", "BRITISH
                 "FRENCH": "French", "SKULL": "Skull", "HELM": "Helm"}
 VOTE_SECTION = {"ATTACK": "top", "BRAWL": "middle", "MUTINY": "bottom"}
 VOTE_RULE = {
-    "ATTACK": "Attack counts the top symbols: it succeeds with at least 1 Cannon and more "
-              "Torches than Waters; then the Captain takes 1 treasure.",
-    "BRAWL": "Brawl counts the flags: the side with more flags gets both Tortuga treasures "
-             "(a tie splits them 1 and 1).",
-    "MUTINY": "Mutiny counts the bottom symbols: more Skulls than Helms maroons the Captain.",
+    "ATTACK": N_("Attack counts the top symbols: it succeeds with at least 1 Cannon and more "
+                 "Torches than Waters; then the Captain takes 1 treasure."),
+    "BRAWL": N_("Brawl counts the flags: the side with more flags gets both Tortuga treasures "
+                "(a tie splits them 1 and 1)."),
+    "MUTINY": N_("Mutiny counts the bottom symbols: more Skulls than Helms maroons the "
+                 "Captain."),
 }
 #: HELP topics -> templates/help/<file>.txt
 HELP_FILES = {
@@ -39,16 +42,59 @@ HELP_FILES = {
 
 
 def title_label(title: str) -> str:
-    """``"LETTER_OF_MARQUE"`` -> ``"Letter of Marque"``."""
+    """``"LETTER_OF_MARQUE"`` -> ``"Letter of Marque"`` (a Korean reader: the glossary's
+    "사략 허가증")."""
+    if is_korean():
+        try:
+            return glossary.event_name(title, "ko")
+        except KeyError:
+            pass
     try:
         return EventTitle(title).label
     except ValueError:
         return title.replace("_", " ").title()
 
 
+def game_word(section: str, key: str, english: str = "") -> str:
+    """A game term as the reader reads it: the glossary's Korean for a Korean reader, else
+    ``english`` (the word English messages have always used; the glossary's when empty)."""
+    if is_korean():
+        try:
+            return glossary.term(section, key, "ko")
+        except KeyError:
+            return english or key
+    return english or glossary.term(section, key, "en")
+
+
+def command_words(command: str) -> str:
+    """A command as the reader writes it: English as it is; a Korean reader gets the
+    glossary's verb (``REVEAL 3`` -> ``공개 3``), which ``pbm.replies.korean`` reads back."""
+    if not is_korean():
+        return command
+    return " ".join(korean_word(word) for word in command.split(" "))
+
+
+#: Words of commands the glossary has no action for, in a Korean reader's SMS.
+KOREAN_COMMAND_WORDS = {"MARQUE": "허가증", "FOUNTAIN": "샘", "ACCEPT": "수락", "TO": "→",
+                        "NONE": "없음", "BRITISH": "영국", "FRENCH": "프랑스", "name": "이름",
+                        "ATLANTIS": "아틀란티스", "JOIN": "참가", "DECLINE": "거절",
+                        "STATUS": "상태", "HELP": "도움말", "LOG": "기록"}
+
+
+def korean_word(word: str) -> str:
+    if word in KOREAN_COMMAND_WORDS:
+        return KOREAN_COMMAND_WORDS[word]
+    if word.isupper() and word.isalpha():
+        try:
+            return glossary.term("actions", word, "ko")
+        except KeyError:
+            return word
+    return word
+
+
 def subject_for(game_name: str) -> str:
     """The subject of every message of one game (constant, so a game is one thread)."""
-    return f"[Tortuga: {game_name}] Tortuga 1667 by mail"
+    return _("[Tortuga: {game}] Tortuga 1667 by mail").format(game=game_name)
 
 
 def short_game(name: str, width: int = 20) -> str:
@@ -86,6 +132,18 @@ def format_deadline(deadline: datetime | None, time_zone: str,
     local = deadline.astimezone(_zone(time_zone))
     utc = deadline.astimezone(UTC)
     zone = local.tzname() or time_zone
+    if is_korean():  # Babel's Korean forms (pbm.i18n.dates): "12월 3일 (목) 오후 6:00 KST"
+        moment = dates.deadline_text(deadline, time_zone, "ko")
+        left = dates.time_left(deadline, now, "ko") if now is not None and deadline > (
+            now if now.tzinfo else now.replace(tzinfo=UTC)) else ""
+        return {
+            "local": moment,
+            "utc": dates.deadline_text(deadline, "UTC", "ko"),
+            "short": moment,
+            "same": "1" if local.utcoffset() == utc.utcoffset() else "",
+            "left": left,
+            "sentence": f"{moment}까지 답장" + (f" ({left})." if left else "."),
+        }
     return {
         "local": f"{local:%a %d %b %Y, %H:%M} {zone}",
         "utc": f"{utc:%a %d %b, %H:%M} UTC",

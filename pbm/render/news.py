@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engine.cards import EVENT_CARD_TABLE
+from pbm.i18n.translate import is_korean
 
 #: Where a pawn can be, as the engine's events say it (``data["source"]`` / ``["to"]``).
 WHERE = {"FD": "the Flying Dutchman", "JR": "the Jolly Roger", "TORTUGA": "Tortuga",
@@ -98,7 +99,11 @@ def voice(event: Mapping[str, Any], reader: int | None, names: Mapping[int, str]
     """(priority, sentence) of ``event`` for ``reader``; None to leave it out.
 
     ``events`` are the other events of the same message (to drop a public line whose
-    private twin the reader also has)."""
+    private twin the reader also has). A Korean reader's lines: ``pbm.render.news_ko``."""
+    if is_korean():
+        from pbm.render import news_ko
+
+        return news_ko.voice(event, reader, names, events)
     kind = str(event.get("kind", ""))
     data = event.get("data") or {}
     text = plain(str(event.get("text", "")))
@@ -240,7 +245,7 @@ def news(events: Iterable[Mapping[str, Any]], reader: int | None, names: Mapping
             continue
         seen_text.add(text)
         cards = []
-        if explain:
+        if explain and not is_korean():  # Korean card effects: not in the catalogue yet
             for code in _cards_named(event, text):
                 if code not in done:
                     done.add(code)

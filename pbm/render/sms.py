@@ -6,11 +6,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbm.i18n.translate import _, is_korean
 from pbm.messages import MessageContext, MessageKind
 from pbm.render.email import TEMPLATES
 from pbm.render.gsm7 import SMS_MAX_SEPTETS, fit_sms, gsm7_septets, relay_sms, to_gsm7
 from pbm.render.model import RECAP_SKIP, help_cards
-from pbm.render.names import HELP_FILES, VOTE_SECTION, short_game, short_name, title_label
+from pbm.render.names import (
+    HELP_FILES,
+    VOTE_SECTION,
+    short_game,
+    short_name,
+    title_label,
+)
+from pbm.render.names import command_words as _command_words
 from pbm.replies.menu import MenuOption
 
 _BY_ARGUMENT_VERBS = ("VOTE", "CHOOSE", "SHOOT", "GIVE")
@@ -29,9 +37,28 @@ def _sms_options(menu: Sequence[MenuOption], width: int | None, collapse: bool,
     optional = [o for o in menu if o.verb in OPTIONAL_VERBS]
     menu = [o for o in menu if o.verb not in OPTIONAL_VERBS]
     if not menu:
-        return " ".join(f"{o.verb} (optional)" for o in optional)
-    tail = "".join(f" Or {o.verb} (optional)." for o in optional)
+        return " ".join(_("{verb} (optional)").format(verb=_command_words(o.verb))
+                        for o in optional)
+    tail = "".join(_(" Or {verb} (optional).").format(verb=_command_words(o.verb))
+                   for o in optional)
     return _sms_menu(menu, width, collapse, hand) + tail
+
+
+def _korean_verbs(menu: Sequence[MenuOption]) -> str:
+    """The shortest Korean menu: each option's number and verb (``1=확인 2=공개``), one
+    template per verb whose targets are many."""
+    items: list[str] = []
+    for option in menu:
+        if option.verb in OPTIONAL_VERBS:
+            continue
+        word = _command_words(option.verb)
+        if option.is_template:
+            items.append(_command_words(option.display))
+        elif option.verb == "VOTE":
+            items.append(f"{option.number}")
+        else:
+            items.append(f"{option.number}={word}")
+    return " ".join(items)
 
 
 def _sms_menu(menu: Sequence[MenuOption], width: int | None, collapse: bool,
@@ -43,7 +70,7 @@ def _sms_menu(menu: Sequence[MenuOption], width: int | None, collapse: bool,
         items = []
         for option in menu:
             if option.is_template or option.verb != verb:
-                items.append(f"{option.number}={option.display}")
+                items.append(f"{option.number}={_command_words(option.display)}")
                 continue
             arg = option.display.split(" ", 1)[1] if " " in option.display else ""
             if verb == "VOTE" and hand is not None:
@@ -52,10 +79,10 @@ def _sms_menu(menu: Sequence[MenuOption], width: int | None, collapse: bool,
                 arg = short_name(arg, width)
             items.append(f"{option.number}={arg}")
         if verb == "CHOOSE":
-            return " ".join(f"{o.number}=card {o.number}" for o in plain)
+            return " ".join(_("{n}=card {n}").format(n=o.number) for o in plain)
         if collapse and verb in ("SHOOT", "GIVE"):
-            return f"{verb} name or seat no."
-        return ("" if verb == "VOTE" else f"{verb}: ") + " ".join(items)
+            return _("{verb} name or seat no.").format(verb=_command_words(verb))
+        return ("" if verb == "VOTE" else f"{_command_words(verb)}: ") + " ".join(items)
     items: list[str] = []
     seen_templates: set[str] = set()
     for option in menu:
@@ -63,8 +90,8 @@ def _sms_menu(menu: Sequence[MenuOption], width: int | None, collapse: bool,
         if collapse and not option.is_template and option.verb in (
                 "MAROON", "MARQUE", "SHOOT", "GIVE") and len(
                 [o for o in menu if o.verb == option.verb]) > 1:
-            template = {"MAROON": "MAROON name", "MARQUE": "MARQUE name FD/JR",
-                        "SHOOT": "SHOOT name", "GIVE": "GIVE name"}[option.verb]
+            template = {"MAROON": _("MAROON name"), "MARQUE": _("MARQUE name FD/JR"),
+                        "SHOOT": _("SHOOT name"), "GIVE": _("GIVE name")}[option.verb]
             if template in seen_templates:
                 continue
             seen_templates.add(template)
@@ -76,13 +103,13 @@ def _sms_menu(menu: Sequence[MenuOption], width: int | None, collapse: bool,
             continue
         if width is not None and option.verb in ("MAROON", "SHOOT", "GIVE", "MARQUE") \
                 and not option.is_template:
-            verb, _, rest = display.partition(" ")
+            verb, _sep, rest = display.partition(" ")
             if option.verb == "MARQUE":
-                name, _, ship = rest.rpartition(" ")
+                name, _sep, ship = rest.rpartition(" ")
                 display = f"{verb} {short_name(name, width)} {ship}"
             else:
                 display = f"{verb} {short_name(rest, width)}"
-        items.append(f"{option.number}={display}")
+        items.append(f"{option.number}={_command_words(display)}")
     return " ".join(items)
 
 
@@ -113,23 +140,30 @@ def _news_parts(lines: Sequence[Mapping[str, Any]], talk: Sequence[Mapping[str, 
         order = sorted(range(len(ranked)), key=lambda k: ranked[k][0])[:limit]
         ranked = [ranked[k] for k in sorted(order)]
     priority = sorted(range(len(ranked)), key=lambda k: ranked[k][0])
-    return [alts for _, alts in ranked], priority, [rank[0] for rank, _ in ranked]
+    return [alts for _rank, alts in ranked], priority, [rank[0] for rank, _alts in ranked]
 
 
 def _sms_awaited(model: Mapping[str, Any], head: str) -> str:
     awaited = model["awaited"]
     deadline = model["deadline"]
-    by = [deadline["sentence"], f"By {deadline['short']}.", ""] if deadline else [""]
+    by = [deadline["sentence"], _("By {when}.").format(when=deadline["short"]), ""] \
+        if deadline else [""]
     menu = awaited["menu"]
     hand = _vote_hand(model)
     info = awaited["sms_info"]
+    reply = _("Reply ")
     options = [
-        "Reply " + _sms_options(menu, None, False, hand),
-        "Reply " + _sms_options(menu, 10, False, hand),
-        "Reply " + _sms_options(menu, 6, False, hand),
-        "Reply " + _sms_options(menu, 6, True, hand),
-        "Reply STATUS for your options.",
+        reply + _sms_options(menu, None, False, hand),
+        reply + _sms_options(menu, 10, False, hand),
+        reply + _sms_options(menu, 6, False, hand),
+        reply + _sms_options(menu, 6, True, hand),
+        _("Reply STATUS for your options."),
     ]
+    head_alts = [awaited["sms_head"], awaited["sms_head"][:60]]
+    if is_korean():  # 134 UTF-16 units: shorter forms before giving up the menu
+        options[-1:-1] = [reply + _sms_options(menu, 4, True, hand),
+                          reply + _korean_verbs(menu)]
+        head_alts = [awaited["sms_head"], awaited["sms_short"] or awaited["sms_head"][:40]]
     lines = [line for line in model["recap"]["lines"] if not (  # the prompt says it
         awaited.get("vote") and line["kind"] == "vote.called"
         and str(line["text"]).startswith("You called"))]
@@ -137,15 +171,16 @@ def _sms_awaited(model: Mapping[str, Any], head: str) -> str:
     parts = [
         [head],
         *news,
-        [awaited["sms_head"], awaited["sms_head"][:60]],
+        head_alts,
         options,
         [info, info[:80], ""],
         by,
-        ["NEWS/STATUS=more" if news else "STATUS=full picture", "STATUS=all"],
+        [_("NEWS/STATUS=more") if news else _("STATUS=full picture"), _("STATUS=all")],
     ]
     n = len(news)
     urgent = [1 + k for k in news_order if news_rank[k] < 3]  # the reader's own, talk
-    priority = (0, n + 5, n + 1, n + 2, n + 4, *urgent, n + 3,
+    first = (n + 2, n + 1) if is_korean() else (n + 1, n + 2)  # Korean: the menu first
+    priority = (0, n + 5, *first, n + 4, *urgent, n + 3,
                 *[1 + k for k in news_order if news_rank[k] >= 3])
     return fit_sms(parts, priority=priority)
 
@@ -155,73 +190,81 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
     kind = ctx.kind
     extra = model["extra"]
     game = short_game(ctx.game_name)
-    head = f"Tortuga {game}:"
+    head = _("Tortuga {game}:").format(game=game)
     awaited = model["awaited"]
     me = model["me"]
     if kind is MessageKind.INVITATION or (
             kind in (MessageKind.REMINDER, MessageKind.FINAL_WARNING) and extra.get("invitation")):
         inviter = extra.get("inviter")
         players = extra.get("players") or []
-        who = f"{short_name(inviter, 20)} invites you" if inviter else "You are invited"
-        size = f" ({len(players)} players)" if players else ""
+        who = _("{name} invites you").format(name=short_name(inviter, 20)) if inviter \
+            else _("You are invited")
+        size = _(" ({n} players)").format(n=len(players)) if players else ""
         deadline = model["deadline"]
-        again = "Reminder: " if kind is not MessageKind.INVITATION else ""
+        again = _("Reminder: ") if kind is not MessageKind.INVITATION else ""
         return fit_sms([
-            [f"{again}Tortuga 1667 by text: {who} to game {game}{size}."],
-            ["Reply JOIN to play or DECLINE."],
-            [f"Answer by {deadline['short']}." if deadline else ""],
-            [f"Times are {model['time_zone']}: ZONE city changes it.",
-             "ZONE city sets your time.", ""],
-            ["HELP for how to play.", ""],
+            [_("{again}Tortuga 1667 by text: {who} to game {game}{size}.").format(
+                again=again, who=who, game=game, size=size)],
+            [_("Reply JOIN to play or DECLINE.")],
+            [_("Answer by {when}.").format(when=deadline["short"]) if deadline else ""],
+            [_("Times are {zone}: ZONE city changes it.").format(zone=model["time_zone"]),
+             _("ZONE city sets your time."), ""],
+            [_("HELP for how to play."), ""],
         ])
     if kind is MessageKind.TABLE_TALK:
-        speaker = short_name(str(extra.get("from") or "A player"), 20)
-        return relay_sms(f"{head} {speaker} says:", str(extra.get("text", "")),
-                         "Reply SAY text to answer all.", "(cut: LOG or email has it all)")
+        speaker = short_name(str(extra.get("from") or _("A player")), 20)
+        return relay_sms(_("{head} {name} says:").format(head=head, name=speaker),
+                         str(extra.get("text", "")), _("Reply SAY text to answer all."),
+                         _("(cut: LOG or email has it all)"))
     if kind is MessageKind.PAUSED:
-        reason = extra.get("reason") or "the admin paused it"
-        return fit_sms([[head], [f"game paused ({reason}).", "game paused."],
-                        ["Nothing is awaited until it resumes."]])
+        reason = extra.get("reason") or _("the admin paused it")
+        return fit_sms([[head], [_("game paused ({reason}).").format(reason=reason),
+                                 _("game paused.")],
+                        [_("Nothing is awaited until it resumes.")]])
     if kind is MessageKind.REPLY:
         return _sms_reply(model, head)
     if awaited and kind in (MessageKind.PROMPT, MessageKind.STATUS, MessageKind.REMINDER,
                             MessageKind.FINAL_WARNING, MessageKind.RESUMED,
                             MessageKind.SEAT_REPLACED, MessageKind.GAME_STARTED,
                             MessageKind.NOTICE):
-        prefix = {MessageKind.REMINDER: "Reminder!", MessageKind.FINAL_WARNING: "LAST CALL!",
-                  MessageKind.RESUMED: "Game resumed.",
-                  MessageKind.SEAT_REPLACED: f"You took over seat {me['number']}, you are "
-                  f"{me['loyalty_name']}." if me else "You took over a seat.",
-                  MessageKind.GAME_STARTED: _sms_start(me) if me else "Game on!",
+        prefix = {MessageKind.REMINDER: _("Reminder!"),
+                  MessageKind.FINAL_WARNING: _("LAST CALL!"),
+                  MessageKind.RESUMED: _("Game resumed."),
+                  MessageKind.SEAT_REPLACED: _("You took over seat {n}, you are {team}.").format(
+                      n=me["number"], team=me["loyalty_name"]) if me
+                  else _("You took over a seat."),
+                  MessageKind.GAME_STARTED: _sms_start(me) if me else _("Game on!"),
                   }.get(kind, "")
         if kind in (MessageKind.REMINDER, MessageKind.FINAL_WARNING) and extra.get(
                 "if_silent_sms"):  # what is played for this decision if no reply comes
-            prefix += f" No reply = {extra['if_silent_sms']}."
+            prefix += _(" No reply = {default}.").format(default=extra["if_silent_sms"])
         if model["folded"]:
             prefix = (" ".join(model["folded"]) + " " + prefix).strip()
         return _sms_awaited(model, f"{head} {prefix}".strip())
     if kind is MessageKind.GAME_STARTED and me:
-        return fit_sms([[f"{head} {_sms_start(me)}"], [f"You are {me['where']}."],
-                        ["Reply STATUS for the board.", "STATUS=board"]])
+        return fit_sms([[f"{head} {_sms_start(me)}"],
+                        [_("You are {where}.").format(where=me["where"])],
+                        [_("Reply STATUS for the board."), _("STATUS=board")]])
     if kind is MessageKind.TIMED_OUT:
         if model["played"]:
-            return fit_sms([[head], [f"time ran out, {model['played']} was played for you."],
-                            ["STATUS=full picture", ""]])
-        return fit_sms([[head], ["time ran out; the game is paused."]])
+            return fit_sms([[head], [_("time ran out, {move} was played for you.").format(
+                move=_command_words(str(model["played"])))], [_("STATUS=full picture"), ""]])
+        return fit_sms([[head], [_("time ran out; the game is paused.")]])
     if kind is MessageKind.GAME_OVER:
         return _sms_game_over(model, head)
     if kind in (MessageKind.VOTE_RESULT, MessageKind.NOTICE):
         first = model["vote_result"]["text"] if kind is MessageKind.VOTE_RESULT and \
             model["vote_result"] else model["headline"].rstrip(".") + "."
         lines = [line for line in model["recap"]["lines"] if line["text"] != first]
-        news, order, _ = _news_parts(lines, model["table_talk"])
-        return fit_sms([[head], [first], *news, ["NEWS/STATUS=more" if news else
-                                                 "STATUS=full picture", ""]],
+        news, order, _ranks = _news_parts(lines, model["table_talk"])
+        return fit_sms([[head], [first], *news, [_("NEWS/STATUS=more") if news else
+                                                 _("STATUS=full picture"), ""]],
                        priority=[0, 1, len(news) + 2, *[2 + k for k in order]])
     if kind is MessageKind.STATUS:
-        return fit_sms([[head], ["Nothing is awaited from you now."],
-                        [f"You are {me['where']}." if me else ""], ["LOG=recent history", ""]])
-    return fit_sms([[head], [model["headline"]], ["STATUS=full picture", ""]])
+        return fit_sms([[head], [_("Nothing is awaited from you now.")],
+                        [_("You are {where}.").format(where=me["where"]) if me else ""],
+                        [_("LOG=recent history"), ""]])
+    return fit_sms([[head], [model["headline"]], [_("STATUS=full picture"), ""]])
 
 
 def _sms_start(me: Mapping[str, Any]) -> str:
@@ -229,8 +272,9 @@ def _sms_start(me: Mapping[str, Any]) -> str:
     Vote cards, whole (top/middle/bottom)."""
     hand = " ".join(f"{c['number']}={sms_card(c['sections'])}" for c in me["hand"])
     other = f" {me['other_team']}" if me.get("other_team") else ""
-    cards = f" Vote cards (top/mid/bottom): {hand}." if hand else ""
-    return f"Game on! You are {me['loyalty_name']}.{other}{cards}"
+    cards = _(" Vote cards (top/mid/bottom): {hand}.").format(hand=hand) if hand else ""
+    return _("Game on! You are {team}.{other}{cards}").format(team=me["loyalty_name"],
+                                                              other=other, cards=cards)
 
 
 def _sms_game_over(model: Mapping[str, Any], head: str) -> str:
@@ -240,32 +284,42 @@ def _sms_game_over(model: Mapping[str, Any], head: str) -> str:
     me = model["me"]
     score = board["score"] if board else None
     result = model["headline"].rstrip(".") + "."
-    scored = f"British {score['british']}, French {score['french']}." if score else ""
+    scored = _("British {british}, French {french}.").format(
+        british=score["british"], french=score["french"]) if score else ""
     loyalties = board["loyalties"] if board and board["loyalties"] else []
     winners = [x for x in loyalties if x["won"]]
     won = ""
     if me and loyalties:
         mine = next((x for x in loyalties if x["you"]), None)
         if mine is not None:
-            won = f"You were {mine['loyalty']}: you {'won' if mine['won'] else 'lost'}."
+            won = (_("You were {team}: you won.") if mine["won"]
+                   else _("You were {team}: you lost.")).format(team=mine["loyalty"])
     elif me:
-        won = f"You were {me['loyalty_name']}."
+        won = _("You were {team}.").format(team=me["loyalty_name"])
     names = ", ".join(x["name"] for x in winners)
-    winners_line = f"Winners: {names}." if names else ""
+    winners_line = _("Winners: {names}.").format(names=names) if names else ""
     teams = [", ".join(f"{short_name(x['name'], w)} {x['loyalty']}" for x in loyalties)
              for w in (20, 10, 6)] if loyalties else [""]
     return fit_sms([[head], [result], [scored, ""], [won], [winners_line, ""],
-                    [f"Teams: {t}." for t in teams if t] + [""],
-                    ["Thanks for playing!", ""]], priority=(0, 1, 3, 5, 4, 2, 6))
+                    [_("Teams: {teams}.").format(teams=t) for t in teams if t] + [""],
+                    [_("Thanks for playing!"), ""]], priority=(0, 1, 3, 5, 4, 2, 6))
 
 
 # ------------------------------------------------------------------ SMS: STATUS, HELP, LOG
 
 SMS_SYMBOL = {"CANNON": "Cannon", "TORCH": "Torch", "WATER": "Water", "BRITISH": "Brit",
               "FRENCH": "Fren", "SKULL": "Skull", "HELM": "Helm"}
+#: The symbols in a Korean SMS (the glossary's words, the flags by their country).
+SMS_SYMBOL_KO = {"CANNON": "대포", "TORCH": "횃불", "WATER": "물", "BRITISH": "영국",
+                 "FRENCH": "프랑스", "SKULL": "해골", "HELM": "키"}
 SMS_RANK = {"CAPTAIN": "Capt", "FIRST_MATE": "1stMate", "CABIN_BOY": "CabinBoy",
             "GOVERNOR": "Gov"}
 SMS_STATUS_PARTS = 2  # STATUS by SMS: at most this many messages of 2 segments each
+#: A Korean STATUS: each of its 2 messages at most 3 UCS-2 parts (201 UTF-16 units), given
+#: to ``fit_sms`` in septets (it scales 306 septets to 134 units for a Korean reader).
+STATUS_KO_SEPTETS = 459
+SMS_RANK_KO = {"CAPTAIN": "선장", "FIRST_MATE": "항해사", "CABIN_BOY": "초보선원",
+               "GOVERNOR": "총독"}
 
 
 def sms_card(card: Mapping[str, Any], section: str | None = None,
@@ -273,16 +327,21 @@ def sms_card(card: Mapping[str, Any], section: str | None = None,
     """A Vote card's symbols for SMS: one section (``Cannon+Torch``) or all three
     (``Cannon/Brit/Skull``: top, middle, bottom), the section ``mark`` (the one a vote
     counts) in capitals (``TORCH/Brit/Skull``)."""
+    names = SMS_SYMBOL_KO if is_korean() else SMS_SYMBOL
+
     def one(symbols: Sequence[str]) -> str:
-        return "+".join(SMS_SYMBOL.get(x, x) for x in symbols) or "blank"
+        return "+".join(names.get(x, x) for x in symbols) or _("blank")
 
     def few(symbols: Sequence[str]) -> str:  # a special card: 2Torch/2Fren/2Skull
         if len(symbols) > 1 and len(set(symbols)) == 1:
-            return f"{len(symbols)}{SMS_SYMBOL.get(symbols[0], symbols[0])}"
+            return f"{len(symbols)}{names.get(symbols[0], symbols[0])}"
         return one(symbols)
 
     if section is not None:
         return one(card[section])
+    if is_korean():  # Hangul has no capitals: the counted part in brackets
+        return "/".join(f"[{few(card[part])}]" if part == mark else few(card[part])
+                        for part in ("top", "middle", "bottom"))
     return "/".join(few(card[part]).upper() if part == mark else few(card[part])
                     for part in ("top", "middle", "bottom"))
 
@@ -290,8 +349,9 @@ def sms_card(card: Mapping[str, Any], section: str | None = None,
 def _sms_person(public: Mapping[str, Any], seat: int, me: int | None, width: int,
                 kept_cards: bool = True) -> str:
     player = next(p for p in public["players"] if p["seat"] == seat)
-    name = "you" if seat == me else short_name(to_gsm7(player["name"]), width)
-    ranks = "+".join(SMS_RANK.get(r, r) for r in player.get("ranks") or [])
+    name = _("you") if seat == me else short_name(to_gsm7(player["name"]), width)
+    rank_names = SMS_RANK_KO if is_korean() else SMS_RANK
+    ranks = "+".join(rank_names.get(r, r) for r in player.get("ranks") or [])
     kept = ",".join(title_label(t) for t in player.get("kept") or []) if kept_cards and \
         seat != me else ""
     return name + (f" {ranks}" if ranks else "") + (f" ({kept})" if kept else "")
@@ -305,18 +365,19 @@ def sms_board(public: Mapping[str, Any], me: int | None, width: int = 10,
     for ship in public["ships"]:
         code = ship["ship"]
         line = ", ".join(_sms_person(public, s, me, width, kept)
-                         for s in ship["line"]) or "empty"
+                         for s in ship["line"]) or _("empty")
         rower = public["rowboats"].get(code)
-        boat = f"; rowboat {_sms_person(public, rower, me, width, kept)}" \
+        boat = _("; rowboat {who}").format(who=_sms_person(public, rower, me, width, kept)) \
             if rower is not None else ""
-        parts.append(f"{code}: {line}{boat}; holds B{ship['british']} F{ship['french']}.")
+        parts.append(_("{ship}: {line}{boat}; holds B{british} F{french}.").format(
+            ship=code, line=line, boat=boat, british=ship["british"], french=ship["french"]))
     ashore = ", ".join(_sms_person(public, s, me, width, kept)
-                       for s in public["tortuga"]) or "nobody"
-    parts.append(f"Tortuga: {ashore}; B{public['tortuga_british']} "
-                 f"F{public['tortuga_french']}.")
+                       for s in public["tortuga"]) or _("nobody")
+    parts.append(_("Tortuga: {who}; B{british} F{french}.").format(
+        who=ashore, british=public["tortuga_british"], french=public["tortuga_french"]))
     score = public["score"]
-    parts.append(f"Galleon {public['galleon']}. Score B{score['british']} "
-                 f"F{score['french']}.")
+    parts.append(_("Galleon {galleon}. Score B{british} F{french}.").format(
+        galleon=public["galleon"], british=score["british"], french=score["french"]))
     return " ".join(parts)
 
 
@@ -330,37 +391,44 @@ def _sms_status(model: Mapping[str, Any], head: str) -> list[str]:
     board = [sms_board(board_view, seat, w, kept) for kept in (True, False)
              for w in (12, 8, 5)]
     n = SMS_STATUS_PARTS
-    first = fit_sms([[f"{head} (1/{n}) Turn {board_view['turn_number']}."],
-                     [f"You are {me['loyalty_name']}." if me else ""], board])
-    secrets: list[list[str]] = [[f"{head} (2/{n})"]]
+    limit = STATUS_KO_SEPTETS if is_korean() else SMS_MAX_SEPTETS
+    first = fit_sms([[_("{head} (1/{n}) Turn {turn}.").format(
+                        head=head, n=n, turn=board_view["turn_number"])],
+                     [_("You are {team}.").format(team=me["loyalty_name"]) if me else ""],
+                     board], limit=limit)
+    secrets: list[list[str]] = [[_("{head} (2/{n})").format(head=head, n=n)]]
     if me:
         hand = " ".join(f"{c['number']}={sms_card(c['sections'])}" for c in me["hand"])
-        secrets.append([f"Vote cards (top/mid/bottom): {hand}." if hand
-                        else "No Vote cards.", f"Cards: {hand}." if hand else ""])
+        secrets.append([_("Vote cards (top/mid/bottom): {hand}.").format(hand=hand) if hand
+                        else _("No Vote cards."),
+                        _("Cards: {hand}.").format(hand=hand) if hand else ""])
         known = ", ".join(f"{p['position']}={p['title']}" for p in me["peeks"])
-        secrets.append([f"You know: {known}." if known else "You know no Event card."])
+        secrets.append([_("You know: {cards}.").format(cards=known) if known
+                        else _("You know no Event card.")])
         if me["kept"]:
-            secrets.append([f"In front of you: {', '.join(me['kept'])}.", ""])
+            secrets.append([_("In front of you: {cards}.").format(cards=", ".join(me["kept"])),
+                            ""])
     awaited = model["awaited"]
     deadline = model["deadline"]
-    by = f", by {deadline['short']}" if deadline else ""
+    by = _(", by {when}").format(when=deadline["short"]) if deadline else ""
     if awaited:
         hand_map = _vote_hand(model)
         awaited_now = awaited["sms_head"].rstrip(".:?!")
         secrets.append([f"{awaited_now}{by}.", f"{awaited_now[:60]}{by}."])
-        secrets.append(["Reply " + _sms_options(awaited["menu"], None, False, hand_map),
-                        "Reply " + _sms_options(awaited["menu"], 8, False, hand_map),
-                        "Reply " + _sms_options(awaited["menu"], 6, True, hand_map),
-                        "HELP TURN for the moves."])
+        reply = _("Reply ")
+        secrets.append([reply + _sms_options(awaited["menu"], None, False, hand_map),
+                        reply + _sms_options(awaited["menu"], 8, False, hand_map),
+                        reply + _sms_options(awaited["menu"], 6, True, hand_map),
+                        _("HELP TURN for the moves.")])
         if awaited["sms_info"]:
             secrets.append([awaited["sms_info"], ""])
     else:
         waiting = board_view.get("vote")
         who = model["board"]["turn_name"] if model["board"] else ""
-        secrets.append(["Nothing is awaited from you now" +
-                        (f"; it is {to_gsm7(who)}'s turn." if who and not waiting else ".")])
-    secrets.append(["LOG=recent history", ""])
-    return [first, fit_sms(secrets)]
+        secrets.append([_("Nothing is awaited from you now; it is {name}'s turn.").format(
+            name=to_gsm7(who)) if who and not waiting else _("Nothing is awaited from you now.")])
+    secrets.append([_("LOG=recent history"), ""])
+    return [first, fit_sms(secrets, limit=limit)]
 
 
 def _vote_hand(model: Mapping[str, Any]) -> dict[int, str] | None:
@@ -399,7 +467,7 @@ def _sms_log(model: Mapping[str, Any], head: str) -> list[str]:
              and e.get("kind") not in RECAP_SKIP]
     messages: list[str] = []
     budget = SMS_MAX_SEPTETS - gsm7_septets(head) - 12
-    for _ in range(SMS_STATUS_PARTS):
+    for _part in range(SMS_STATUS_PARTS):
         chunk: list[str] = []
         while lines and gsm7_septets(" ".join([lines[-1], *chunk])) <= budget:
             chunk.insert(0, lines.pop())
@@ -416,7 +484,7 @@ def _sms_log(model: Mapping[str, Any], head: str) -> list[str]:
 def _sms_messages(ctx: MessageContext, model: Mapping[str, Any]) -> list[str]:
     """Every SMS of one message: STATUS, and a reply asking for HELP or LOG, may take two
     (each at most 2 segments); everything else is one."""
-    head = f"Tortuga {to_gsm7(short_game(ctx.game_name))}:"
+    head = _("Tortuga {game}:").format(game=to_gsm7(short_game(ctx.game_name)))
     if ctx.kind is MessageKind.STATUS:
         return _sms_status(model, head)
     if ctx.kind is MessageKind.REPLY and (model["help"] is not None or model["show_log"]):
@@ -445,41 +513,47 @@ def _sms_reply(model: Mapping[str, Any], head: str, hint: bool = True) -> str:
         line["kind"] == "event.viewed" for line in model["outcome"]) else []
     if seen:
         cards = ", ".join(f"{c['position']}={c['title']}" for c in seen)
-        parts.append([f"You saw {cards} (only you know)."])
+        parts.append([_("You saw {cards} (only you know).").format(cards=cards)])
     if model["done"]:
-        parts.append(["Done: " + "; ".join(model["done"]) + "."])
-    outcome, outcome_order, _ = _news_parts(model["outcome"], limit=6)
+        parts.append([_("Done: {moves}.").format(moves="; ".join(
+            _command_words(d) for d in model["done"]))])
+    outcome, outcome_order, _ranks = _news_parts(model["outcome"], limit=6)
     first_outcome = len(parts)
     parts += outcome
     for item in model["rejected"][:1]:
         reason = str(item["reason"]).rstrip(".")
-        parts.append([f"Not done: {item['command']}: {reason}.",
-                      f"Not done: {item['command']}: {reason.split('. ')[-1]}.",
-                      f"Not done: {item['command']}."])
+        command = _command_words(str(item["command"]))
+        parts.append([_("Not done: {command}: {reason}.").format(command=command, reason=reason),
+                      _("Not done: {command}: {reason}.").format(
+                          command=command, reason=reason.split(". ")[-1]),
+                      _("Not done: {command}.").format(command=command)])
     for hint in model["hints"]:
         parts.append([hint, ""])
     for item in reply["not_understood"][:1]:
         line = short_name(item["line"], 30)
-        hint = f" Did you mean {item['suggestion']}?" if item.get("suggestion") else ""
-        parts.append([f'Not understood: "{line}".{hint}', f"Not understood.{hint}"])
+        hint = _(" Did you mean {suggestion}?").format(
+            suggestion=_command_words(str(item["suggestion"]))) if item.get("suggestion") else ""
+        parts.append([_('Not understood: "{line}".{hint}').format(line=line, hint=hint),
+                      _("Not understood.{hint}").format(hint=hint)])
     if reply["meta"] and not (model["done"] or model["rejected"] or reply["not_understood"]
                               or model["answers"]):
         names = ", ".join(m["name"] for m in reply["meta"])
-        parts.append([f"OK: {names}."])
+        parts.append([_("OK: {names}.").format(names=names)])
     awaited = model["awaited"]
     if awaited and awaited["kind"] == "ATLANTIS":  # optional: offered, never awaited
-        parts.append(["Nothing awaited. You may reply ATLANTIS (optional).", ""])
+        parts.append([_("Nothing awaited. You may reply ATLANTIS (optional)."), ""])
     elif awaited:
         hand = _vote_hand(model)
+        still = _("Still awaited: ")
         options = [
-            "Still awaited: " + _sms_options(awaited["menu"], None, False, hand),
-            "Still awaited: " + _sms_options(awaited["menu"], 10, False, hand),
-            "Still awaited: " + _sms_options(awaited["menu"], 6, True, hand),
-            "Reply STATUS for your options.",
+            still + _sms_options(awaited["menu"], None, False, hand),
+            still + _sms_options(awaited["menu"], 10, False, hand),
+            still + _sms_options(awaited["menu"], 6, True, hand),
+            _("Reply STATUS for your options."),
         ]
         parts.append(options)
     if hint:
-        parts.append(["HELP=how to reply", ""])
+        parts.append([_("HELP=how to reply"), ""])
     if not outcome:
         return fit_sms(parts)
     # what the move did comes right after the rest that must be said (done, not done, the

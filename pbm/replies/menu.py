@@ -18,6 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pbm.i18n.translate import N_, _, is_korean
+
 # Placeholders used in templates: "_" is a number (an Event card position or a Vote card),
 # "name" a player (name, unique prefix or seat number), "FD/JR" a ship.
 NUMBER, NAME, SHIP = "_", "name", "FD/JR"
@@ -132,70 +134,94 @@ _SHIP = {"FD": "Flying Dutchman", "JR": "Jolly Roger"}
 
 
 def _label(command: str, seat_view: Mapping[str, Any], names: Mapping[int, str]) -> str:
+    """What an option does, in the reader's language while a message is rendered
+    (``pbm.i18n.translate``; English otherwise)."""
     words = command.split()
     verb = words[0]
     args = words[1:]
+    hold = {"BRITISH": _("British"), "FRENCH": _("French")} if is_korean() else _HOLD
+    ship_names = {"FD": _("Flying Dutchman"), "JR": _("Jolly Roger")} if is_korean() else _SHIP
     if verb == "VOTE":
         hand = {int(c["number"]): c for c in seat_view.get("hand") or []}
         if len(args) == 1 and args[0].isdigit() and int(args[0]) in hand:
             card = hand[int(args[0])]
             section = _VOTE_SECTION.get(_vote_kind(seat_view), "")
+            text = card["text"]
+            if is_korean():  # the engine's card text is English: the glossary's symbols
+                from pbm.i18n import glossary
+
+                def word(symbol: str) -> str:
+                    return glossary.term("symbols", symbol, "ko")
+
+                text = " / ".join("+".join(word(x) for x in card.get(part) or []) or "-"
+                                  for part in ("top", "middle", "bottom"))
+                if section and card.get(section):
+                    counted = " + ".join(word(x) for x in card[section])
+                    return _("play {counted} (card: {card})").format(counted=counted,
+                                                                     card=text)
             if section and card.get(section):
                 counted = " + ".join(s.capitalize() for s in card[section])
-                return f"play {counted} (card: {card['text']})"
-            return f"play {card['text']}"
-        return "play two cards (El Dorado)"
+                return _("play {counted} (card: {card})").format(counted=counted,
+                                                                 card=text)
+            return _("play {card}").format(card=text)
+        return _("play two cards (El Dorado)")
     if verb == "CHOOSE":
-        return f"reveal the card at position {args[0]}"
+        return _("reveal the card at position {n}").format(n=args[0])
     if verb == "SHOOT":
-        return f"shoot {_name_arg(args, names)}: marooned"
+        return _("shoot {name}: marooned").format(name=_name_arg(args, names))
     if verb == "GIVE":
-        return f"give the Treasure Map to {_name_arg(args, names)}"
+        return _("give the Treasure Map to {name}").format(name=_name_arg(args, names))
     if verb == "PLACE":
-        return f"put your starting treasure in the {_HOLD.get(args[0], args[0])} hold"
+        return _("put your starting treasure in the {hold} hold").format(
+            hold=hold.get(args[0], args[0]))
     if verb == "TAKE":
         if args == ["NONE"]:
-            return "take no treasure (you may decline it)"
+            return _("take no treasure (you may decline it)")
         if len(args) == 2:
-            return f"Galleon treasure into your {_HOLD.get(args[1], args[1])} hold"
-        return (f"from their {_HOLD.get(args[0], args[0])} hold into your "
-                f"{_HOLD.get(args[2], args[2])} hold")
+            return _("Galleon treasure into your {hold} hold").format(
+                hold=hold.get(args[1], args[1]))
+        return _("from their {source} hold into your {hold} hold").format(
+            source=hold.get(args[0], args[0]), hold=hold.get(args[2], args[2]))
     if verb == "MARQUE":
         if args and args[0] == NAME:
-            return "Letter of Marque: move a player to a ship"
-        ship = _SHIP.get(args[-1], args[-1]) if args else "a ship"
-        return f"Letter of Marque: {_name_arg(args, names)} to the {ship}"
+            return _("Letter of Marque: move a player to a ship")
+        ship = ship_names.get(args[-1], args[-1]) if args else _("a ship")
+        return _("Letter of Marque: {name} to the {ship}").format(
+            name=_name_arg(args, names), ship=ship)
     if verb == "ROW":
         if args:
-            return f"row to the {_SHIP.get(args[0], args[0])}'s rowboat"
-        return "move to your ship's rowboat"
+            return _("row to the {ship}'s rowboat").format(
+                ship=ship_names.get(args[0], args[0]))
+        return _("move to your ship's rowboat")
     if verb == "SHIFT":
-        return f"Cabin Boy: move 1 treasure into the {_HOLD.get(args[-1], args[-1])} hold"
+        return _("Cabin Boy: move 1 treasure into the {hold} hold").format(
+            hold=hold.get(args[-1], args[-1]))
     if verb == "MAP":
-        hold = _HOLD.get(args[0], args[0])
-        return f"Treasure Map: 1 Galleon treasure into your ship's {hold} hold"
+        return _("Treasure Map: 1 Galleon treasure into your ship's {hold} hold").format(
+            hold=hold.get(args[0], args[0]))
     if verb == "MAROON":
         if args and args[0] == NAME:
-            return "Captain: maroon a crewmate to Tortuga"
-        return f"Captain: maroon {_name_arg(args, names)} to Tortuga"
+            return _("Captain: maroon a crewmate to Tortuga")
+        return _("Captain: maroon {name} to Tortuga").format(name=_name_arg(args, names))
     fixed = {
-        "VIEW": "secretly look at 2 Event cards" if len(args) != 1 else "secretly look at it",
-        "REVEAL": "reveal an Event card and resolve it",
-        "FORCE": "make a player reveal one of 2 cards",
-        "BOARD": "climb aboard your rowboat's ship",
-        "LAND": "row ashore to Tortuga",
-        "ATTACK": "Captain: call an Attack on the Galleon",
-        "MUTINY": "First Mate: call a Mutiny",
-        "BRAWL": "Governor: call a Brawl on Tortuga",
-        "SAVE": "keep the Letter of Marque for later",
-        "DISCARD": "let the Letter of Marque go: no effect",
-        "FOUNTAIN": "use the Fountain of Youth: stay",
-        "ACCEPT": "accept: go to Tortuga",
-        "ATLANTIS": "Atlantis: move to the other ship before the next turn",
+        "VIEW": N_("secretly look at 2 Event cards") if len(args) != 1
+        else N_("secretly look at it"),
+        "REVEAL": N_("reveal an Event card and resolve it"),
+        "FORCE": N_("make a player reveal one of 2 cards"),
+        "BOARD": N_("climb aboard your rowboat's ship"),
+        "LAND": N_("row ashore to Tortuga"),
+        "ATTACK": N_("Captain: call an Attack on the Galleon"),
+        "MUTINY": N_("First Mate: call a Mutiny"),
+        "BRAWL": N_("Governor: call a Brawl on Tortuga"),
+        "SAVE": N_("keep the Letter of Marque for later"),
+        "DISCARD": N_("let the Letter of Marque go: no effect"),
+        "FOUNTAIN": N_("use the Fountain of Youth: stay"),
+        "ACCEPT": N_("accept: go to Tortuga"),
+        "ATLANTIS": N_("Atlantis: move to the other ship before the next turn"),
     }
     if verb == "REVEAL" and args and args[0] != NUMBER:
-        return "reveal it and resolve it"
-    return fixed.get(verb, verb.lower())
+        return _("reveal it and resolve it")
+    return _(fixed[verb]) if verb in fixed else verb.lower()
 
 
 _VOTE_SECTION = {"ATTACK": "top", "BRAWL": "middle", "MUTINY": "bottom"}
@@ -210,8 +236,8 @@ def _vote_kind(seat_view: Mapping[str, Any]) -> str:
 
 def _name_arg(args: Sequence[str], names: Mapping[int, str]) -> str:
     if args and args[0].isdigit():
-        return names.get(int(args[0]) - 1, f"seat {args[0]}")
-    return "a player"
+        return names.get(int(args[0]) - 1, _("seat {n}").format(n=args[0]))
+    return _("a player")
 
 
 # ------------------------------------------------------------------ templates

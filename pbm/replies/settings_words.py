@@ -1,5 +1,5 @@
 """Reading a player's settings line: ZONE, QUIET, AWAY, BACK, VIA, DIGEST, TALK, CALENDAR,
-SETTINGS. Each becomes ``Meta("SET", "<VERB> <argument>")``; ``pbm.settings`` applies it
+LANG, SETTINGS. Each becomes ``Meta("SET", "<VERB> <argument>")``; ``pbm.settings`` applies it
 (and says what is wrong with an argument it cannot use).
 
 Only the shape is checked here: a verb that takes ON or OFF gets ON or OFF, a verb that
@@ -24,6 +24,7 @@ SETTING_WORDS: dict[str, str] = {
     "digest": "DIGEST",
     "talk": "TALK",
     "calendar": "CALENDAR", "cal": "CALENDAR",
+    "lang": "LANG", "language": "LANG",
     "settings": "SETTINGS", "setting": "SETTINGS", "preferences": "SETTINGS",
     "prefs": "SETTINGS",
 }
@@ -31,7 +32,7 @@ SETTING_WORDS: dict[str, str] = {
 SWITCHES = frozenset({"DIGEST", "TALK", "CALENDAR"})
 EXAMPLES = {"ZONE": "ZONE Europe/Paris", "QUIET": "QUIET 23-07", "AWAY": "AWAY 3 days",
             "VIA": "VIA EMAIL", "DIGEST": "DIGEST ON", "TALK": "TALK ON",
-            "CALENDAR": "CALENDAR ON"}
+            "CALENDAR": "CALENDAR ON", "LANG": "LANG KO"}
 _ON_OFF = {"on": "ON", "yes": "ON", "off": "OFF", "no": "OFF"}
 _BACK_REST = frozenset({"", "again", "now", "home", "im", "i'm", "i am"})
 

@@ -119,9 +119,9 @@ def test_ctrl_c_stops_the_demo_and_its_worker_processes(tmp_path: Path) -> None:
 
     folder = tmp_path / "demo"
     command = pbm_command()
-    # nine players: the longest demo, so that it is still running when interrupted (with
-    # five, a fast machine finished it before the interrupt and the test was red)
-    child = pexpect.spawn(command[0], [*command[1:], "demo", "--seed", "4", "--players", "9",
+    # players who think a second before each reply: the game lasts minutes, so it is still
+    # running when interrupted (without, a fast machine finished it first and the test failed)
+    child = pexpect.spawn(command[0], [*command[1:], "demo", "--seed", "4", "--pace", "1",
                                        "--dir", str(folder)], cwd=str(tmp_path),
                           encoding="utf-8", timeout=120, dimensions=(30, 100))
     try:

@@ -23,7 +23,7 @@ TABLES = {
     "players", "games", "seats", "command_log", "game_events", "inbound_messages",
     "outbound_messages", "board_images", "deadlines", "outbound_parts",
 }
-HEAD = "outbound_question"
+HEAD = "player_language"
 
 
 def test_upgrade_creates_every_table_from_an_empty_database(empty_db_url: str) -> None:
@@ -73,6 +73,7 @@ def test_upgrade_from_the_first_revision_keeps_games(empty_db_url: str) -> None:
         player = session.exec(select(Player)).one()
     assert (game.name, game.state_version, game.seed) == ("old", 7, 42)
     assert player.tell_everything is False
+    assert player.language == "en"  # every existing player reads English (issue 24)
     assert game.created_at.tzinfo is not None
 
 

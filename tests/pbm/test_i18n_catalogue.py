@@ -1,0 +1,63 @@
+"""The gettext catalogues (issue 24): every message id extracted from pbm/ and templates/
+has a Korean translation with the same placeholders, and the committed .mo files are the
+compiled .po files (run ./dev i18n after changing a message)."""
+
+from __future__ import annotations
+
+import re
+from io import BytesIO
+
+from babel.messages.mofile import read_mo, write_mo
+from babel.messages.pofile import read_po
+
+from pbm.i18n import translate
+
+POT = translate.LOCALE_DIR / "messages.pot"
+PLACEHOLDER = re.compile(r"\{[a-z_]*\}|%\([a-z_]+\)s")
+
+
+def _po(lang: str):  # type: ignore[no-untyped-def]
+    with open(translate.LOCALE_DIR / lang / "LC_MESSAGES" / "messages.po", "rb") as f:
+        return read_po(f)
+
+
+def test_every_message_id_has_a_korean_translation_with_the_same_placeholders() -> None:
+    with open(POT, "rb") as f:
+        template = read_po(f)
+    korean = _po("ko")
+    ids = [m.id for m in template if m.id]
+    assert len(ids) > 100
+    missing = [i for i in ids if i not in korean or not korean[i].string]
+    assert missing == [], f"{len(missing)} message ids without Korean (./dev i18n): {missing}"
+    for message_id in ids:
+        text = korean[message_id].string
+        assert isinstance(text, str)
+        assert set(PLACEHOLDER.findall(text)) <= set(PLACEHOLDER.findall(str(message_id))), (
+            message_id, text)
+        # allowed Latin: placeholders, HTML, ship codes, zone names, ZONE (no Korean word yet)
+        plain = re.sub(r"\{[a-z_]*\}|%\([a-z_]+\)s|</?(?:code|i|b)>|&[a-z]+;|FD|JR|KST|1667|ZONE",
+                       "", text)
+        assert not re.search(r"[A-Za-z]{4,}", plain), (message_id, text)
+
+
+def test_the_committed_mo_is_the_compiled_po() -> None:
+    korean = _po("ko")
+    compiled = BytesIO()
+    write_mo(compiled, korean)
+    with open(translate.LOCALE_DIR / "ko" / "LC_MESSAGES" / "messages.mo", "rb") as f:
+        committed = read_mo(f)
+    fresh = read_mo(BytesIO(compiled.getvalue()))
+    assert {m.id: m.string for m in committed if m.id} == \
+        {m.id: m.string for m in fresh if m.id}, "run ./dev i18n and commit the .mo"
+
+
+def test_the_korean_catalogue_has_koreans_plural_rule() -> None:
+    assert _po("ko").plural_forms == "nplurals=1; plural=0;"
+
+
+def test_english_is_the_message_ids_and_korean_comes_from_the_catalogue() -> None:
+    assert translate._("Reply ") == "Reply "
+    with translate.reading("ko"):
+        assert translate._("Reply ") == "답장 "
+    with translate.reading("fr"):  # unknown: English
+        assert translate.current() == "en"

@@ -1,0 +1,72 @@
+"""A Korean prompt by email in Chromium (issue 24): legible at 1200 and 390 px, nothing
+scrolls sideways on a phone, the buttons are labelled in Korean and still send the command
+(the mailto body) the reply parser reads. PBM_UPDATE_DOCS=1 writes docs/prompt-korean-phone.png."""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
+
+import engine
+from pbm import db, games
+from pbm.messages import Channel
+from tests.services import missing
+
+CHROMIUM = "/usr/bin/chromium"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def _korean_prompt(tmp_path: Path) -> str:
+    url = f"sqlite:///{tmp_path / 'pbm.db'}"
+    db.upgrade(url)
+    eng = db.get_engine(url)
+    now = datetime(2026, 3, 2, 12, tzinfo=UTC)
+    specs = [games.PlayerSpec(n, f"p{i}@example.org", time_zone="Asia/Seoul",
+                              language="ko" if i % 2 == 0 else None)
+             for i, n in enumerate(("민준", "Bob", "서연", "Maximilian-Alexander"))]
+    game_id = db.run_transaction(lambda s: games.create_game(s, "harbour", specs, now=now,
+                                                             seed=5).id, eng)
+    db.run_transaction(lambda s: games.start(s, game_id, now=now, force=True), eng)
+    while True:  # on to the first turn of a Korean seat: the action menu
+        with db.session_scope(eng, write=False) as session:
+            state = games.load_state(session.get(games.Game, game_id))
+        decision = engine.pending(state)[0]
+        if decision.kind.value == "ACTION" and decision.seat % 2 == 0:
+            break
+        db.run_transaction(lambda s, d=decision: games.submit(
+            s, game_id, d.seat, d.legal[0], origin="test", now=now), eng)
+    with db.session_scope(eng, write=False) as session:
+        ctx, rendered = games.preview(session, game_id, decision.seat, Channel.EMAIL)
+    db.dispose_engines()
+    assert ctx.language == "ko" and rendered.html is not None
+    assert rendered.subject == "[토르투가: harbour] 메일로 하는 토르투가 1667"
+    return rendered.html
+
+
+def test_a_korean_prompt_is_legible_on_a_desktop_and_a_phone(tmp_path: Path) -> None:
+    if not os.path.exists(CHROMIUM):
+        missing(f"{CHROMIUM} is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    html = _korean_prompt(tmp_path)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        for width in (1200, 390):
+            page = browser.new_page(viewport={"width": width, "height": 900})
+            page.set_content(html)
+            text = page.inner_text("body")
+            wide = page.evaluate("document.documentElement.scrollWidth")
+            bodies = page.eval_on_selector_all("a.tap:not(.fill):not(.chip)",
+                                               "els => els.map(e => e.href)")
+            assert "공개" in text and "보내기" in text and "까지 답장" in text, text[:400]
+            assert wide <= width, f"the Korean prompt scrolls sideways at {width} px"
+            if os.environ.get("PBM_UPDATE_DOCS") and width == 390:
+                page.screenshot(path=str(DOCS / "prompt-korean-phone.png"), full_page=True)
+            page.close()
+        browser.close()
+    assert bodies
+    for link in bodies:  # the body stays the English command the parser reads (issue 23)
+        body = unquote(parse_qs(urlsplit(link).query)["body"][0])
+        assert body.split()[0].isupper() and body.isascii(), body
