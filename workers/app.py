@@ -14,6 +14,7 @@ from typing import Any
 
 from celery import Celery
 from celery.signals import after_setup_logger, after_setup_task_logger, worker_process_init
+from kombu import pools as kombu_pools
 
 from pbm.config import Settings, get_settings
 
@@ -151,6 +152,9 @@ def reconfigure(settings: Settings | None = None) -> None:
         app._pool.force_close_all()
         app._pool = None
     app.amqp._producer_pool = None
+    # kombu keeps producer pools per broker URL for the whole process: one closed above
+    # would be handed out again to the next app on the same URL ("Acquire on closed pool")
+    kombu_pools.reset()
 
 
 def _tolerate_lost_connection() -> None:
