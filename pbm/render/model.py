@@ -8,8 +8,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from pbm.i18n.translate import _, is_korean
+from pbm.i18n.translate import _, current, is_korean
 from pbm.messages import MessageContext, MessageKind, board_content_id, board_image_key
+from pbm.render import mail_words
 from pbm.render.board import awaited_model, board_model, me_model
 from pbm.render.names import (
     HELP_FILES,
@@ -19,7 +20,7 @@ from pbm.render.names import (
     game_word,
     subject_for,
 )
-from pbm.render.news import all_cards_lines, card_line, news
+from pbm.render.news import all_cards_lines, card_line, news, voice
 from pbm.render.refusals import plain_reason
 from pbm.replies.extract import REPLY_MARKER
 from pbm.replies.menu import display_command
@@ -60,7 +61,8 @@ def _vote_result(events: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
                     "outcome": str(data.get("outcome", "")).lower(),
                     "symbols": [symbol.get(s, s) for s in data.get("symbols") or []],
                     "counts": {symbol.get(k, k): v for k, v in sorted(counts.items())},
-                    "cards": list(data.get("cards") or data.get("revealed") or []),
+                    "cards": [mail_words.described(c)
+                              for c in data.get("cards") or data.get("revealed") or []],
                 }
             return {
                 "text": e["text"],
@@ -95,7 +97,7 @@ def _normalise_extra(ctx: MessageContext) -> dict[str, Any]:
     extra = dict.fromkeys(_OPTIONAL_EXTRA)
     extra.update(ctx.extra)
     extra["players"] = _player_names(extra.get("players"))
-    extra["from"] = str(extra.get("from_name") or extra.get("from") or "A player")
+    extra["from"] = str(extra.get("from_name") or extra.get("from") or _("A player"))
     extra["text"] = str(extra.get("text") or "")
     extra["old_name"] = extra.get("old_name") or extra.get("previous_player")
     timing = extra.get("timing") or {}
@@ -125,9 +127,7 @@ def _hours_text(hours: Any) -> str:
         value = float(hours)
     except (TypeError, ValueError):
         return str(hours)
-    from pbm.humanize import hours
-
-    return hours(value)
+    return mail_words.hours_text(value)
 
 
 def visible_events(ctx: MessageContext) -> list[dict[str, Any]]:
@@ -165,7 +165,8 @@ def _model(ctx: MessageContext) -> dict[str, Any]:
         "game": ctx.game_name,
         "player": ctx.player_name,
         "extra": extra,
-        "marker": REPLY_MARKER,
+        "marker": _marker(),
+        "lang": current(),
         "board": board_model(public, view) if public else None,
         "board_cid": board_content_id(board_image_key(ctx.game_id, public["version"]))
         if public else None,
@@ -202,6 +203,7 @@ def _model(ctx: MessageContext) -> dict[str, Any]:
         "subject": subject_for(ctx.game_name),  # one-tap mailto: buttons reply in thread
     }
     model["viewed"] = viewed_cards(model) if ctx.kind is MessageKind.REPLY else []
+    _in_reader_words(ctx, model, names)
     if ctx.kind is MessageKind.REPLY:
         turn_name = model["board"]["turn_name"] if model["board"] else ""
         model["rejected"] = [
@@ -286,16 +288,48 @@ def _outcome(ctx: MessageContext, extra: Mapping[str, Any], names: Mapping[int, 
     return sorted(lines, key=lambda line: line["priority"])
 
 
+def _marker() -> str:
+    """The line above which a reply is read. Another language adds its words after the
+    English ones, so the reply parser finds it as it finds the English marker
+    (``pbm.replies.quote_patterns``: "--- Reply above this line" starts the line)."""
+    if current() == "en":
+        return REPLY_MARKER
+    words = _("reply above this line")
+    return f"{REPLY_MARKER.removesuffix(' ---')} · {words} ---"
+
+
+def _in_reader_words(ctx: MessageContext, model: dict[str, Any],
+                     names: Mapping[int, str]) -> None:
+    """What the service wrote in English, in the reader's language (``mail_words``): the
+    unmasking, the vote ledger, the end reason, and LOG's history (English: as written)."""
+    extra = model["extra"]
+    if extra.get("unmasking"):
+        extra["unmasking"] = mail_words.story(extra["unmasking"], names)
+    if extra.get("vote_ledger"):
+        extra["vote_ledger"] = mail_words.ledger(extra["vote_ledger"])
+    board = model["board"]
+    if board and board.get("end_reason"):
+        board["end_reason"] = _(str(board["end_reason"]))
+    if not extra.get("log"):
+        model["log_lines"] = []
+    elif is_korean():  # each event told from its data (``pbm.render.news``)
+        lines = [voice(e, ctx.seat, names, ctx.events) for e in ctx.events]
+        model["log_lines"] = [said[1] for said in lines if said]
+    else:
+        model["log_lines"] = [e["text"] for e in ctx.events]
+
+
 def _folded_notes(extra: Mapping[str, Any], view: Mapping[str, Any] | None) -> list[str]:
     """Sentences folded in from what would have been a message of its own (an
     acknowledgement, a timeout notice): see ``pbm.outbox.fold_into_next``."""
     notes = []
     if extra.get("timed_out"):
-        played = "a Vote card" if extra.get("timed_out_secret") else \
-            display_command(str(extra["timed_out"]), view)
-        notes.append(f"Time ran out: {played} was played for you.")
+        played = _("a Vote card") if extra.get("timed_out_secret") else \
+            command_words(display_command(str(extra["timed_out"]), view))
+        notes.append(_("Time ran out: {move} was played for you.").format(move=played))
     if extra.get("read_as"):
-        notes.append("We read your reply as " + "; ".join(map(str, extra["read_as"])) + ".")
+        notes.append(_("We read your reply as {moves}.").format(
+            moves="; ".join(command_words(str(x)) for x in extra["read_as"])))
     return notes
 
 
