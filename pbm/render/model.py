@@ -244,17 +244,18 @@ def reply_hints(model: Mapping[str, Any]) -> list[str]:
     hints = []
     if _FINAL.search(text):
         last = model["extra"].get("last_applied")
-        applied = f"Your last move, {last}, was applied" if last else "A move once applied is"
-        hints.append(f"{applied}{' and is' if last else ''} final: the rules allow no "
-                     "take-backs." + (" Your next choice is below." if awaited else ""))
+        final = _("Your last move, {move}, was applied and is final: the rules allow no "
+                  "take-backs.").format(move=command_words(str(last))) if last else _(
+            "A move once applied is final: the rules allow no take-backs.")
+        hints.append(final + (_(" Your next choice is below.") if awaited else ""))
     if _PASS.search(text):
-        hints.append("There is no passing: on your turn you take one action."
+        hints.append(_("There is no passing: on your turn you take one action.")
                      if awaited and awaited["kind"] == "ACTION" else
-                     "There is no passing: answer what is awaited, or wait for your turn.")
+                     _("There is no passing: answer what is awaited, or wait for your turn."))
     if _OPTIONS.search(text) and not hints:
-        hints.append("Your options are below: reply with one of them, or its number."
-                     if awaited else "Nothing is awaited from you now; reply STATUS for "
-                     "the board.")
+        hints.append(_("Your options are below: reply with one of them, or its number.")
+                     if awaited else _("Nothing is awaited from you now; reply STATUS for "
+                                       "the board."))
     return hints
 
 

@@ -267,3 +267,17 @@ def _ics_texts(ics: str) -> list[str]:
     return [line.split(":", 1)[1].replace("\\,", ",").replace("\\;", ";")
             for line in unfolded.splitlines()
             if line.startswith(("SUMMARY", "DESCRIPTION"))]
+
+
+def test_hints_to_a_reply_that_is_no_command_are_korean() -> None:
+    state = next(step.state for step in simulated_states(4, 5)
+                 if any(d.seat == 0 for d in engine.pending(step.state)))
+    base = context_for(MessageKind.REPLY, state, 0, [])
+    for line, said in (("pass", "건너뛸 수 없습니다"), ("undo that", "되돌릴 수 없습니다"),
+                       ("what are my options", "선택지는 아래에 있습니다")):
+        ctx = korean(base, reply={"ignored": [line]}, rejected=[], done=[], help=None,
+                     log=False, last_applied=None)
+        email = render(ctx, Channel.EMAIL)
+        assert said in email.text and said in (email.html or ""), (line, email.text)
+        hints = email.text.split("\n\n")[1]
+        check_korean(hints, [], line)
