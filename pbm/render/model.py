@@ -436,7 +436,8 @@ def _headline(ctx: MessageContext, m: Mapping[str, Any]) -> str:
 def settings_headline(answers: Sequence[str]) -> str:
     """The subject line of an answer to settings: ``Your settings`` or ``Set: ZONE, VIA``."""
     verbs = [a.split(" ", 1)[0].rstrip(":") for a in answers]
-    return "Your settings" if verbs == ["SETTINGS"] else "Set: " + ", ".join(verbs)
+    return _("Your settings") if verbs == ["SETTINGS"] else _("Set: {settings}").format(
+        settings=", ".join(verbs))
 
 
 def viewed_cards(model: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -281,3 +281,15 @@ def test_hints_to_a_reply_that_is_no_command_are_korean() -> None:
         assert said in email.text and said in (email.html or ""), (line, email.text)
         hints = email.text.split("\n\n")[1]
         check_korean(hints, [], line)
+
+
+def test_the_answer_to_settings_has_korean_headings() -> None:
+    state = next(simulated_states(3, 5)).state
+    ctx = korean(context_for(MessageKind.REPLY, state, 0, []), reply={}, rejected=[],
+                 done=[], help=None, log=False, answers=["ZONE Asia/Seoul"])
+    email = render(ctx, Channel.EMAIL)
+    assert email.text.startswith("설정함: ZONE") and "나의 설정" in (email.html or "")
+    assert "SETTINGS" in email.text and "Your settings" not in email.text
+    english = render(dataclasses.replace(ctx, language="en"), Channel.EMAIL).text
+    assert english.startswith("Set: ZONE") and "YOUR SETTINGS" in english
+    assert "Send SETTINGS to see them all" in english
