@@ -17,9 +17,11 @@ from pbm.render.names import (
     command_words,
     format_deadline,
     game_word,
+    help_file,
     subject_for,
 )
 from pbm.render.news import all_cards_lines, card_line, news
+from pbm.render.reasons import say_reason
 from pbm.render.refusals import plain_reason
 from pbm.replies.extract import REPLY_MARKER
 from pbm.replies.menu import display_command
@@ -191,9 +193,10 @@ def _model(ctx: MessageContext) -> dict[str, Any]:
         "rejected": list(extra.get("rejected") or []),
         "help": extra.get("help"),
         "help_file": None if extra.get("help") is None
-        else HELP_FILES.get(str(extra["help"]).upper(), "general"),
+        else help_file(HELP_FILES.get(str(extra["help"]).upper(), "general")),
         "help_cards": help_cards(extra.get("help")),
         "show_log": bool(extra.get("log")),
+        "log_events": log_events(ctx, names),
         "reply_to": extra.get("reply_to"),
         "question": extra.get("question"),  # the footer's "Ref: Q12.3" (pbm.inbound.answered)
         "played": display_command(str(extra["played"]), view) if extra.get("played") else None,
@@ -208,6 +211,9 @@ def _model(ctx: MessageContext) -> dict[str, Any]:
             {**r, "reason": plain_reason(str(r["command"]), str(r["reason"]), view,
                                          model["awaited"], turn_name)}
             for r in model["rejected"]]
+        model["reply"]["not_understood"] = [
+            {**n, "reason": say_reason(n["reason"])} if isinstance(n, Mapping) and isinstance(
+                n.get("reason"), str) else n for n in model["reply"]["not_understood"]]
     if ctx.kind is MessageKind.REPLY:
         model["hints"] = reply_hints(model)
         if model["hints"]:  # a hint answers the line better than a guessed command
@@ -242,17 +248,18 @@ def reply_hints(model: Mapping[str, Any]) -> list[str]:
     hints = []
     if _FINAL.search(text):
         last = model["extra"].get("last_applied")
-        applied = f"Your last move, {last}, was applied" if last else "A move once applied is"
-        hints.append(f"{applied}{' and is' if last else ''} final: the rules allow no "
-                     "take-backs." + (" Your next choice is below." if awaited else ""))
+        hints.append((_("Your last move, {last}, was applied and is final: the rules allow no "
+                        "take-backs.").format(last=command_words(str(last))) if last else
+                      _("A move once applied is final: the rules allow no take-backs."))
+                     + (_(" Your next choice is below.") if awaited else ""))
     if _PASS.search(text):
-        hints.append("There is no passing: on your turn you take one action."
+        hints.append(_("There is no passing: on your turn you take one action.")
                      if awaited and awaited["kind"] == "ACTION" else
-                     "There is no passing: answer what is awaited, or wait for your turn.")
+                     _("There is no passing: answer what is awaited, or wait for your turn."))
     if _OPTIONS.search(text) and not hints:
-        hints.append("Your options are below: reply with one of them, or its number."
-                     if awaited else "Nothing is awaited from you now; reply STATUS for "
-                     "the board.")
+        hints.append(_("Your options are below: reply with one of them, or its number.")
+                     if awaited else _("Nothing is awaited from you now; reply STATUS for "
+                                       "the board."))
     return hints
 
 
@@ -269,6 +276,16 @@ def help_cards(topic: Any) -> list[str]:
         return [line] if line else []
     line = card_line(topic)
     return [line] if line else []
+
+
+def log_events(ctx: MessageContext, names: Mapping[int, str]) -> list[Mapping[str, Any]]:
+    """The events LOG lists, each with its ``text`` in the reader's language (English: the
+    engine's sentences as they are; Korean: ``pbm.render.news_ko.log_line``)."""
+    if not is_korean():
+        return list(ctx.events)
+    from pbm.render.news_ko import log_line
+
+    return [{**e, "text": log_line(e, ctx.seat, names)} for e in ctx.events]
 
 
 def _outcome(ctx: MessageContext, extra: Mapping[str, Any], names: Mapping[int, str],
@@ -291,11 +308,12 @@ def _folded_notes(extra: Mapping[str, Any], view: Mapping[str, Any] | None) -> l
     acknowledgement, a timeout notice): see ``pbm.outbox.fold_into_next``."""
     notes = []
     if extra.get("timed_out"):
-        played = "a Vote card" if extra.get("timed_out_secret") else \
-            display_command(str(extra["timed_out"]), view)
-        notes.append(f"Time ran out: {played} was played for you.")
+        played = _("a Vote card") if extra.get("timed_out_secret") else \
+            command_words(display_command(str(extra["timed_out"]), view))
+        notes.append(_("Time ran out: {played} was played for you.").format(played=played))
     if extra.get("read_as"):
-        notes.append("We read your reply as " + "; ".join(map(str, extra["read_as"])) + ".")
+        notes.append(_("We read your reply as {commands}.").format(commands="; ".join(
+            command_words(str(c)) for c in extra["read_as"])))
     return notes
 
 
