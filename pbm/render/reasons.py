@@ -117,8 +117,8 @@ _TABLE: list[tuple[str, str]] = [
      N_("that fits more than one of your Vote cards: say which")),
     (r"that could mean (?P<cmd>.+)", N_("that could mean {cmd}")),
     (r"that gives two different commands", N_("that gives two different commands")),
-    (r"'(?P<word>.+)' could be position (?P<n>\d+) or the (?P<word2>.+) of the two cards "
-     r"offered", N_("'{word}' could be position {n} or the {word2} of the two cards offered")),
+    (r"'(?P<word>.+)' could be position (?P<n>\d+) or the (?P<other>.+) of the two cards "
+     r"offered", N_("'{word}' could be position {n} or the {other} of the two cards offered")),
     # The engine's command reader (engine.commands)
     (r"missing (?P<what>.+)", N_("missing: {what}")),
     (r"(?P<what>.+) must be a number, got (?P<value>.+)",
