@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from pbm.i18n.translate import _, is_korean
+from pbm.i18n.translate import N_, _, is_korean
 from pbm.messages import MessageContext, MessageKind, board_content_id, board_image_key
 from pbm.render.board import awaited_model, board_model, me_model
 from pbm.render.names import (
@@ -19,8 +19,9 @@ from pbm.render.names import (
     game_word,
     help_file,
     subject_for,
+    title_label,
 )
-from pbm.render.news import all_cards_lines, card_line, news
+from pbm.render.news import CARDS, all_cards_lines, card_effect, card_line, news
 from pbm.render.reasons import say_reason
 from pbm.render.refusals import plain_reason
 from pbm.replies.extract import REPLY_MARKER
@@ -195,6 +196,7 @@ def _model(ctx: MessageContext) -> dict[str, Any]:
         "help_file": None if extra.get("help") is None
         else help_file(HELP_FILES.get(str(extra["help"]).upper(), "general")),
         "help_cards": help_cards(extra.get("help")),
+        "help_title": help_title(extra.get("help")),
         "show_log": bool(extra.get("log")),
         "log_events": log_events(ctx, names),
         "reply_to": extra.get("reply_to"),
@@ -276,6 +278,29 @@ def help_cards(topic: Any) -> list[str]:
         return [line] if line else []
     line = card_line(topic)
     return [line] if line else []
+
+
+#: HELP topics that are no command, in the reader's words (the heading of a HELP answer).
+_HELP_TITLES = {"CARDS": N_("cards"), "EVENTS": N_("cards"), "TURN": N_("turn"),
+                "ACTIONS": N_("turn"), "RANKS": N_("turn"), "TALK": N_("talk"),
+                "VOTES": N_("vote"), "SETTINGS": N_("settings")}
+
+
+def help_title(topic: Any) -> str:
+    """The HELP topic as the reader reads it ("CARDS"; a Korean reader: "카드")."""
+    if topic is None:
+        return ""
+    topic = str(topic)
+    if not is_korean():
+        return topic
+    key = topic.strip().upper()
+    if key in _HELP_TITLES:
+        return _(_HELP_TITLES[key])
+    found = card_effect(topic)
+    if found is not None and key not in HELP_FILES:
+        return title_label(next(code for code, (name, _e) in CARDS.items()
+                                if name == found[0]))
+    return command_words(key)
 
 
 def log_events(ctx: MessageContext, names: Mapping[int, str]) -> list[Mapping[str, Any]]:

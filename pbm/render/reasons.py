@@ -30,7 +30,9 @@ _KINDS = {"number": N_("number"), "seat": N_("player"), "ship": N_("ship"),
 _WHATS = {"position": N_("position"), "positions": N_("positions"), "player": N_("player"),
           "seat": N_("seat"), "card": N_("card"), "cards": N_("cards"), "ship": N_("ship"),
           "hold": N_("hold"), "choice": N_("choice"), "Vote card": N_("Vote card"),
-          "number": N_("number")}
+          "number": N_("number"), "an Event card position": N_("an Event card position"),
+          "a seat number": N_("a seat number"), "a card number": N_("a card number"),
+          "card numbers": N_("card numbers")}
 
 
 def _cmd(text: str) -> str:
@@ -42,12 +44,24 @@ def _what(text: str) -> str:
     return _(_WHATS[text]) if text in _WHATS else _cmd(text)
 
 
+def _bound(text: str) -> str:
+    """``1..5`` -> "1~5"; ``at least 1`` -> "1 or more" in the reader's words."""
+    if text.startswith("at least "):
+        return _("{n} or more").format(n=text.removeprefix("at least "))
+    return text.replace("..", "~")
+
+
 def _kind(text: str) -> str:
     return _(_KINDS.get(text, text))
 
 
 def _card(text: str) -> str:
     return title_label(text.upper().replace(" ", "_").replace("'", ""))
+
+
+def _value(text: str) -> str:
+    """What the player wrote, as the engine quotes it (``'x'``): the words without quotes."""
+    return text.strip("'\"")
 
 
 def _names(text: str) -> str:
@@ -120,12 +134,13 @@ _TABLE: list[tuple[str, str]] = [
     (r"'(?P<word>.+)' could be position (?P<n>\d+) or the (?P<other>.+) of the two cards "
      r"offered", N_("'{word}' could be position {n} or the {other} of the two cards offered")),
     # The engine's command reader (engine.commands)
+    (r"cannot parse '(?P<cmd>.+)': (?P<reason>.+)", N_("{cmd} could not be read: {reason}")),
     (r"missing (?P<what>.+)", N_("missing: {what}")),
     (r"(?P<what>.+) must be a number, got (?P<value>.+)",
      N_("{what} must be a number, not {value}")),
     (r"(?P<what>.+) must be a small number, got (?P<value>.+)",
      N_("{what} must be a small number, not {value}")),
-    (r"(?P<what>.+) must be (?P<bound>[\d ]+(?:to|or) [\d ]+), got (?P<value>.+)",
+    (r"(?P<what>.+) must be (?P<bound>\d+\.\.\d+|at least \d+), got (?P<value>.+)",
      N_("{what} must be {bound}, not {value}")),
     (r"expected BRITISH or FRENCH, got (?P<value>.+)",
      N_("a hold is needed (British or French), not {value}")),
@@ -222,7 +237,8 @@ _TABLE: list[tuple[str, str]] = [
 _FIXED_CMD = re.compile(r"^(?:\(\?P<\w+>[^)]*\))?([A-Z]{3,})\b")
 
 _CONVERT: dict[str, Callable[[str], str]] = {
-    "cmd": _cmd, "kind": _kind, "what": _what, "card": _card, "names": _names}
+    "cmd": _cmd, "kind": _kind, "what": _what, "card": _card, "names": _names,
+    "bound": _bound, "value": _value}
 
 
 @cache
