@@ -22,7 +22,7 @@ from pbm.render.names import (
     title_label,
 )
 from pbm.render.news import CARDS, all_cards_lines, card_effect, card_line, news
-from pbm.render.reasons import say_reason
+from pbm.render.reasons import say_note, say_reason
 from pbm.render.refusals import plain_reason
 from pbm.replies.extract import REPLY_MARKER
 from pbm.replies.menu import display_command
@@ -213,6 +213,9 @@ def _model(ctx: MessageContext) -> dict[str, Any]:
             {**r, "reason": plain_reason(str(r["command"]), str(r["reason"]), view,
                                          model["awaited"], turn_name)}
             for r in model["rejected"]]
+        model["reply"]["understood"] = [
+            {**u, "note": say_note(u["note"])} if isinstance(u, Mapping) and isinstance(
+                u.get("note"), str) else u for u in model["reply"]["understood"]]
         model["reply"]["not_understood"] = [
             {**n, "reason": say_reason(n["reason"])} if isinstance(n, Mapping) and isinstance(
                 n.get("reason"), str) else n for n in model["reply"]["not_understood"]]

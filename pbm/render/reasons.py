@@ -202,6 +202,11 @@ _TABLE: list[tuple[str, str]] = [
      N_("{cmd}: you have no vote in an open vote to change")),
     (r"(?P<cmd>[A-Z]+\b[^:]*) is not allowed: (?P<reason>.+)",
      N_("{cmd} is not allowed: {reason}")),
+    # How a line was read (the notes of an understood line, "; " between them)
+    (r"read '(?P<word>.+)' as position (?P<n>\d+)", N_("read '{word}' as position {n}")),
+    (r"read '(?P<word>.+)' as (?P<cmd>.+)", N_("read '{word}' as {cmd}")),
+    (r"option (?P<n>\d+)", N_("option {n}")),
+    (r"instead of (?P<cmd>.+)", N_("instead of {cmd}")),
     # The service (pbm.inbound.applying, pbm.replies.changes, pbm.games)
     (r"that question was settled before your reply came in, so nothing was played",
      N_("that question was settled before your reply came in, so nothing was played")),
@@ -261,6 +266,13 @@ def match(reason: str) -> tuple[str, dict[str, str]] | None:
                 groups["cmd"] = fixed
             return msgid, groups
     return None
+
+
+def say_note(note: str) -> str:
+    """How a line was read (``read 'revael' as REVEAL; option 2``) in the reader's words."""
+    if current() == "en" or not note:
+        return note
+    return "; ".join(say_reason(part) for part in note.split("; "))
 
 
 def say_reason(reason: str) -> str:
