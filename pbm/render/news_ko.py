@@ -156,7 +156,7 @@ def _sentence(event: Mapping[str, Any], reader: int | None,
             return _("{who} took 1 treasure from {source} into {to}.").format(
                 who=who, source=_treasure_place(source), to=_treasure_place(to))
         return _("1 treasure moved from {source} to {to}.").format(
-            source=_treasure_place(source), to=_treasure_place(to))
+            source=_treasure_place(source), to=josa(_treasure_place(to), "으로", "로"))
     if kind == "treasure.tortuga":
         return _("Tortuga's treasure now lies {british} British, {french} French.").format(
             british=data.get("british"), french=data.get("french"))

@@ -23,6 +23,11 @@ from pbm.render.names import command_words, title_label
 #: A reason no pattern knows, for a reader who does not read English.
 UNKNOWN = N_("that cannot be done now")
 
+_UNKNOWN_ZONE = N_("'{value}' is not a time zone we know. Send a city, a zone or an offset "
+                   "(e.g. {example}).")
+#: Examples for rows whose English names none (commands a Korean player types in English).
+_EXAMPLES = {_UNKNOWN_ZONE: "ZONE Seoul, ZONE Asia/Seoul, ZONE UTC+9"}
+
 #: An argument kind the parser did not expect (``unexpected number 3``).
 _KINDS = {"number": N_("number"), "seat": N_("player"), "ship": N_("ship"),
           "hold": N_("hold"), "symbol": N_("symbol")}
@@ -207,6 +212,37 @@ _TABLE: list[tuple[str, str]] = [
     (r"read '(?P<word>.+)' as (?P<cmd>.+)", N_("read '{word}' as {cmd}")),
     (r"option (?P<n>\d+)", N_("option {n}")),
     (r"instead of (?P<cmd>.+)", N_("instead of {cmd}")),
+    # Settings (pbm.settings): their commands stay English, as the player types them
+    (r"(?P<cmd>ZONE) needs a place or an offset, e\.g\. (?P<example>.+)",
+     N_("{cmd} needs a place or an offset, e.g. {example}")),
+    (r"(?P<value>.+) is not a UTC offset: offsets run from (?P<example>UTC-12 to UTC\+14)",
+     N_("{value} is not a UTC offset: offsets run from {example}")),
+    (r"'(?P<value>.+)' is not a time zone I know\.(?: Did you mean ZONE .+\?)? Send "
+     r"a city .+", _UNKNOWN_ZONE),
+    (r"no time zone has the offset (?P<value>.+); send a city instead \((?P<example>.+)\)",
+     N_("no time zone has the offset {value}; send a city instead ({example})")),
+    (r"(?P<cmd>QUIET) takes two whole hours of your day, e\.g\. (?P<example>QUIET 23-07) .+",
+     N_("{cmd} takes two whole hours of your day, e.g. {example}")),
+    (r"(?P<cmd>QUIET) needs two different hours, e\.g\. (?P<example>.+)",
+     N_("{cmd} needs two different hours, e.g. {example}")),
+    (r"(?P<cmd>AWAY) lasts from an hour to 60 days", N_("{cmd} lasts from an hour to 60 days")),
+    (r"(?P<cmd>AWAY) takes a length or a day: (?P<example>.+) \(BACK when you are back\)",
+     N_("{cmd} takes a length or a day: {example}")),
+    (r".+ has already begun; send (?P<example>AWAY 2 days) or a later day",
+     N_("that day has already begun; send {example} or a later day")),
+    (r"(?P<cmd>[A-Z]+) takes ON or OFF, e\.g\. (?P<example>.+)",
+     N_("{cmd} takes ON or OFF, e.g. {example}")),
+    (r"(?P<cmd>VIA) takes EMAIL, SMS or BOTH, e\.g\. (?P<example>.+)",
+     N_("{cmd} takes EMAIL, SMS or BOTH, e.g. {example}")),
+    (r"you have no phone number with us; ask the organiser to add it, then send "
+     r"(?P<example>.+)", N_("you have no phone number with us; ask the organiser to add it, "
+                            "then send {example}")),
+    (r"you have no email address with us; ask the organiser to add it, then send "
+     r"(?P<example>.+)", N_("you have no email address with us; ask the organiser to add it, "
+                            "then send {example}")),
+    (r"(?P<cmd>LANG) takes EN or KO, .+", N_("{cmd} takes EN or KO, e.g. {example}")),
+    (r"(?P<value>.+) is not a setting; send SETTINGS to see them all",
+     N_("{value} is not a setting; send {example} to see them all")),
     # The service (pbm.inbound.applying, pbm.replies.changes, pbm.games)
     (r"that question was settled before your reply came in, so nothing was played",
      N_("that question was settled before your reply came in, so nothing was played")),
@@ -293,4 +329,6 @@ def say_reason(reason: str) -> str:
     words.setdefault("stop", command_words("STOP"))
     words.setdefault("start", command_words("START"))
     words.setdefault("cmd", "")
+    words.setdefault("example", _EXAMPLES.get(msgid) or {"LANG": "LANG KO / LANG EN"}.get(
+        groups.get("cmd", ""), "SETTINGS"))
     return _(msgid).format(**words)
