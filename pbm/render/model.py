@@ -22,7 +22,7 @@ from pbm.render.names import (
     title_label,
 )
 from pbm.render.news import CARDS, all_cards_lines, card_effect, card_line, news
-from pbm.render.reasons import say_note, say_reason
+from pbm.render.reasons import say_done, say_note, say_reason
 from pbm.render.refusals import plain_reason
 from pbm.replies.extract import REPLY_MARKER
 from pbm.replies.menu import display_command
@@ -190,7 +190,7 @@ def _model(ctx: MessageContext) -> dict[str, Any]:
             "not_understood": reply.get("not_understood") or [],
             "ignored": reply.get("ignored") or [],
         },
-        "done": list(extra.get("done") or []),
+        "done": [say_done(d) if isinstance(d, str) else d for d in extra.get("done") or []],
         "rejected": list(extra.get("rejected") or []),
         "help": extra.get("help"),
         "help_file": None if extra.get("help") is None

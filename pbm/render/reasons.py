@@ -304,6 +304,37 @@ def match(reason: str) -> tuple[str, dict[str, str]] | None:
     return None
 
 
+_SYMBOLS_EN = {"Cannon": "CANNON", "Torch": "TORCH", "Water": "WATER", "Skull": "SKULL",
+               "Helm": "HELM", "British": "BRITISH", "French": "FRENCH"}
+
+
+def _vote_card(text: str) -> str:
+    """``Cannon / British / Skull`` (``pbm.replies.changes``) in the reader's words."""
+    from pbm.i18n import glossary
+
+    def word(part: str) -> str:
+        count, _sp, name = part.strip().rpartition(" ")
+        key = _SYMBOLS_EN.get(name)
+        said = glossary.term("symbols", key, "ko") if key else name
+        return f"{said} {count}" if count else said
+
+    return " / ".join(word(p) for p in text.split("/"))
+
+
+def say_done(text: str) -> str:
+    """A line of what was done in the reader's words: a changed vote ("Your vote is now card
+    3 (Cannon / British / Skull)") is a sentence; a command is shown as it is (the templates
+    say commands in the reader's words)."""
+    if current() == "en":
+        return text
+    found = re.fullmatch(r"Your vote is now (.+)", text)
+    if not found:
+        return text
+    cards = [_("card {n} ({symbols})").format(n=n, symbols=_vote_card(symbols))
+             for n, symbols in re.findall(r"card (\d+) \(([^)]*)\)", found.group(1))]
+    return _("Your vote is now {cards}").format(cards=_(" and ").join(cards))
+
+
 def say_note(note: str) -> str:
     """How a line was read (``read 'revael' as REVEAL; option 2``) in the reader's words."""
     if current() == "en" or not note:

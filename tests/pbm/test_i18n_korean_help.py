@@ -440,3 +440,20 @@ def test_log_in_korean_by_email_and_sms() -> None:
     public = [e for e in ctx.events if e.get("audience") is None]
     assert public and all(e["text"] not in email for e in public if len(e["text"]) > 20)
     assert any(e["text"] in english for e in public)
+
+
+def test_a_changed_vote_is_told_in_korean() -> None:
+    from pbm.render.reasons import say_done
+    from pbm.replies.changes import vote_change
+
+    view = {"cast_vote": {"hand": [{"number": 3, "text": "Cannon / British / Skull"},
+                                   {"number": 1, "text": "2 Torch / 2 French / 2 Skull"}]},
+            "pending": []}
+    change = vote_change("VOTE 3 1", view)
+    assert change is not None
+    assert say_done(change[1]) == change[1]  # English as it was
+    with reading("ko"):
+        said = say_done(change[1])
+        assert say_done("REVEAL 3") == "REVEAL 3"  # a command: the templates say it
+    assert said.startswith("이제 당신의 투표: 3번 카드 (대포 / 영국 국기 / 해골)"), said
+    assert leaks(said) == [], said
