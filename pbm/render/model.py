@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from pbm.i18n.translate import _, current, is_korean
+from pbm.i18n.translate import N_, _, current, is_korean
 from pbm.messages import MessageContext, MessageKind, board_content_id, board_image_key
 from pbm.render import mail_words
 from pbm.render.board import awaited_model, board_model, me_model
@@ -18,9 +18,12 @@ from pbm.render.names import (
     command_words,
     format_deadline,
     game_word,
+    help_file,
     subject_for,
+    title_label,
 )
-from pbm.render.news import all_cards_lines, card_line, news, voice
+from pbm.render.news import CARDS, all_cards_lines, card_effect, card_line, news
+from pbm.render.reasons import say_done, say_note, say_reason
 from pbm.render.refusals import plain_reason
 from pbm.replies.extract import REPLY_MARKER
 from pbm.replies.menu import display_command
@@ -188,13 +191,15 @@ def _model(ctx: MessageContext) -> dict[str, Any]:
             "not_understood": reply.get("not_understood") or [],
             "ignored": reply.get("ignored") or [],
         },
-        "done": list(extra.get("done") or []),
+        "done": [say_done(d) if isinstance(d, str) else d for d in extra.get("done") or []],
         "rejected": list(extra.get("rejected") or []),
         "help": extra.get("help"),
         "help_file": None if extra.get("help") is None
-        else HELP_FILES.get(str(extra["help"]).upper(), "general"),
+        else help_file(HELP_FILES.get(str(extra["help"]).upper(), "general")),
         "help_cards": help_cards(extra.get("help")),
+        "help_title": help_title(extra.get("help")),
         "show_log": bool(extra.get("log")),
+        "log_events": log_events(ctx, names),
         "reply_to": extra.get("reply_to"),
         "question": extra.get("question"),  # the footer's "Ref: Q12.3" (pbm.inbound.answered)
         "played": display_command(str(extra["played"]), view) if extra.get("played") else None,
@@ -210,6 +215,12 @@ def _model(ctx: MessageContext) -> dict[str, Any]:
             {**r, "reason": plain_reason(str(r["command"]), str(r["reason"]), view,
                                          model["awaited"], turn_name)}
             for r in model["rejected"]]
+        model["reply"]["understood"] = [
+            {**u, "note": say_note(u["note"])} if isinstance(u, Mapping) and isinstance(
+                u.get("note"), str) else u for u in model["reply"]["understood"]]
+        model["reply"]["not_understood"] = [
+            {**n, "reason": say_reason(n["reason"])} if isinstance(n, Mapping) and isinstance(
+                n.get("reason"), str) else n for n in model["reply"]["not_understood"]]
     if ctx.kind is MessageKind.REPLY:
         model["hints"] = reply_hints(model)
         if model["hints"]:  # a hint answers the line better than a guessed command
@@ -244,10 +255,10 @@ def reply_hints(model: Mapping[str, Any]) -> list[str]:
     hints = []
     if _FINAL.search(text):
         last = model["extra"].get("last_applied")
-        final = _("Your last move, {move}, was applied and is final: the rules allow no "
-                  "take-backs.").format(move=command_words(str(last))) if last else _(
-            "A move once applied is final: the rules allow no take-backs.")
-        hints.append(final + (_(" Your next choice is below.") if awaited else ""))
+        hints.append((_("Your last move, {last}, was applied and is final: the rules allow no "
+                        "take-backs.").format(last=command_words(str(last))) if last else
+                      _("A move once applied is final: the rules allow no take-backs."))
+                     + (_(" Your next choice is below.") if awaited else ""))
     if _PASS.search(text):
         hints.append(_("There is no passing: on your turn you take one action.")
                      if awaited and awaited["kind"] == "ACTION" else
@@ -272,6 +283,39 @@ def help_cards(topic: Any) -> list[str]:
         return [line] if line else []
     line = card_line(topic)
     return [line] if line else []
+
+
+#: HELP topics that are no command, in the reader's words (the heading of a HELP answer).
+_HELP_TITLES = {"CARDS": N_("cards"), "EVENTS": N_("cards"), "TURN": N_("turn"),
+                "ACTIONS": N_("turn"), "RANKS": N_("turn"), "TALK": N_("talk"),
+                "VOTES": N_("vote"), "SETTINGS": N_("settings")}
+
+
+def help_title(topic: Any) -> str:
+    """The HELP topic as the reader reads it ("CARDS"; a Korean reader: "카드")."""
+    if topic is None:
+        return ""
+    topic = str(topic)
+    if not is_korean():
+        return topic
+    key = topic.strip().upper()
+    if key in _HELP_TITLES:
+        return _(_HELP_TITLES[key])
+    found = card_effect(topic)
+    if found is not None and key not in HELP_FILES:
+        return title_label(next(code for code, (name, _e) in CARDS.items()
+                                if name == found[0]))
+    return command_words(key)
+
+
+def log_events(ctx: MessageContext, names: Mapping[int, str]) -> list[Mapping[str, Any]]:
+    """The events LOG lists, each with its ``text`` in the reader's language (English: the
+    engine's sentences as they are; Korean: ``pbm.render.news_ko.log_line``)."""
+    if not is_korean():
+        return list(ctx.events)
+    from pbm.render.news_ko import log_line
+
+    return [{**e, "text": log_line(e, ctx.seat, names)} for e in ctx.events]
 
 
 def _outcome(ctx: MessageContext, extra: Mapping[str, Any], names: Mapping[int, str],
@@ -302,7 +346,7 @@ def _marker() -> str:
 def _in_reader_words(ctx: MessageContext, model: dict[str, Any],
                      names: Mapping[int, str]) -> None:
     """What the service wrote in English, in the reader's language (``mail_words``): the
-    unmasking, the vote ledger, the end reason, and LOG's history (English: as written)."""
+    unmasking, the vote ledger and the end reason (English: as written)."""
     extra = model["extra"]
     if extra.get("unmasking"):
         extra["unmasking"] = mail_words.story(extra["unmasking"], names)
@@ -311,13 +355,6 @@ def _in_reader_words(ctx: MessageContext, model: dict[str, Any],
     board = model["board"]
     if board and board.get("end_reason"):
         board["end_reason"] = _(str(board["end_reason"]))
-    if not extra.get("log"):
-        model["log_lines"] = []
-    elif is_korean():  # each event told from its data (``pbm.render.news``)
-        lines = [voice(e, ctx.seat, names, ctx.events) for e in ctx.events]
-        model["log_lines"] = [said[1] for said in lines if said]
-    else:
-        model["log_lines"] = [e["text"] for e in ctx.events]
 
 
 def _folded_notes(extra: Mapping[str, Any], view: Mapping[str, Any] | None) -> list[str]:
@@ -327,10 +364,10 @@ def _folded_notes(extra: Mapping[str, Any], view: Mapping[str, Any] | None) -> l
     if extra.get("timed_out"):
         played = _("a Vote card") if extra.get("timed_out_secret") else \
             command_words(display_command(str(extra["timed_out"]), view))
-        notes.append(_("Time ran out: {move} was played for you.").format(move=played))
+        notes.append(_("Time ran out: {played} was played for you.").format(played=played))
     if extra.get("read_as"):
-        notes.append(_("We read your reply as {moves}.").format(
-            moves="; ".join(command_words(str(x)) for x in extra["read_as"])))
+        notes.append(_("We read your reply as {commands}.").format(commands="; ".join(
+            command_words(str(c)) for c in extra["read_as"])))
     return notes
 
 
