@@ -17,9 +17,9 @@ from engine.board import (
     move_pawn,
     name,
     open_stage,
-    rng,
     say,
     ship_has_room,
+    shuffle,
     treasure_changed,
     where_name,
 )
@@ -123,7 +123,7 @@ def refill(s: GameState, ev: Events) -> None:
 
 def _exhaust(s: GameState, ev: Events) -> None:
     cards = [c for c in s.row if c is not None]
-    rng(s).shuffle(cards)
+    shuffle(s, cards)
     s.row = [*cards, *([None] * (ROW_SIZE - len(cards)))]
     _forget_all(s)
     s.exhausted = True
@@ -133,7 +133,7 @@ def _exhaust(s: GameState, ev: Events) -> None:
 
 
 def _deal_row(s: GameState, ev: Events, cards: list[int]) -> None:
-    rng(s).shuffle(cards)
+    shuffle(s, cards)
     s.row = [cards.pop(0) if cards else None for _ in range(ROW_SIZE)]
     s.event_deck = cards
     s.exhausted = False
@@ -354,7 +354,7 @@ def _eight_bells(s: GameState, ev: Events, revealer: int, card: int) -> None:
             title=EventTitle.EIGHT_BELLS.value)
         return
     line = writable(s, "lines")[loc.value]
-    rng(s).shuffle(line)
+    shuffle(s, line)
     order = ", ".join(name(s, p) for p in line)
     say(ev, "pawn.reordered", f"Eight Bells: the line on {where_name(loc)} is now {order}.",
         location=loc.value, line=list(line))

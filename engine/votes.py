@@ -17,8 +17,8 @@ from engine.board import (
     maroon_unless_fountain,
     name,
     open_stage,
-    rng,
     say,
+    shuffle,
     treasure_changed,
 )
 from engine.cards import VOTE_DECK, EventTitle, Hold, Symbol, VoteKind
@@ -151,7 +151,7 @@ def resolve_vote(s: GameState, ev: Events) -> None:
     cards = [c for _, ids in stage.played for c in ids]
     if s.vote_deck:
         cards.append(writable(s, "vote_deck").pop(0))
-    rng(s).shuffle(cards)
+    shuffle(s, cards)
     symbols = [sym for c in cards for sym in VOTE_DECK[c].section(kind)]
     counts: dict[Symbol, int] = {}
     for sym in symbols:
@@ -184,7 +184,7 @@ def resolve_vote(s: GameState, ev: Events) -> None:
         revealed=[_DESCRIBED[c] for c in cards],
         counts={_CODE[sym]: n for sym, n in sorted(counts.items())})
     bottom = list(cards)
-    rng(s).shuffle(bottom)
+    shuffle(s, bottom)
     writable(s, "vote_deck").extend(bottom)
     for seat in stage.participants:
         if s.vote_deck:
