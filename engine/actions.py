@@ -15,7 +15,6 @@ from engine.board import (
     maroon_unless_fountain,
     move_pawn,
     move_treasure,
-    name,
     open_stage,
     say,
 )
@@ -88,7 +87,7 @@ def _on_place(s: GameState, ev: Events, seat: int, command: Command, stage: Plac
     treasure["UNPLACED"] -= 1
     treasure[hold_key(stage.ship, command.hold)] += 1
     say(ev, "treasure.placed",
-        f"{name(s, seat)} placed the {stage.ship.label}'s starting treasure in its "
+        f"{s.names[seat]} placed the {stage.ship.label}'s starting treasure in its "
         f"{command.hold.value.capitalize()} hold.", seat=seat, ship=stage.ship.value,
         hold=command.hold.value)
     if stage.ship is Ship.FD:
@@ -112,7 +111,7 @@ def _on_marque(s: GameState, ev: Events, seat: int, command: Command,
                stage: MarqueStage) -> None:
     if isinstance(command, Discard):
         writable(s, "discard").append(stage.card)
-        say(ev, "card.discarded", f"{name(s, seat)} let the Letter of Marque go: nobody was "
+        say(ev, "card.discarded", f"{s.names[seat]} let the Letter of Marque go: nobody was "
             "on Tortuga or in a rowboat, so it had no effect.", seat=seat,
             title=EventTitle.LETTER_OF_MARQUE.value)
         return
@@ -132,7 +131,7 @@ def _on_give(s: GameState, ev: Events, seat: int, command: Command, stage: GiveS
 
 def _on_take(s: GameState, ev: Events, seat: int, command: Command, stage: Stage) -> None:
     if isinstance(command, TakeNone):
-        say(ev, "treasure.declined", f"{name(s, seat)} took no treasure.", seat=seat)
+        say(ev, "treasure.declined", f"{s.names[seat]} took no treasure.", seat=seat)
         return
     assert isinstance(command, Take)
     take(s, ev, seat, command)
@@ -145,7 +144,7 @@ def _on_fountain(s: GameState, ev: Events, seat: int, command: Command,
         assert card is not None
         discard_kept(s, seat, card)
         say(ev, "card.used",
-            f"{name(s, seat)} drank from the Fountain of Youth and was not marooned.",
+            f"{s.names[seat]} drank from the Fountain of Youth and was not marooned.",
             seat=seat, title=EventTitle.FOUNTAIN_OF_YOUTH.value, cause=stage.cause)
     else:
         maroon(s, ev, seat, stage.cause)
@@ -188,7 +187,7 @@ def _act_reveal(s: GameState, ev: Events, seat: int, c: Reveal) -> None:
 def _act_force(s: GameState, ev: Events, seat: int, c: Force) -> None:
     a, b = c.positions
     say(ev, "event.forced",
-        f"{name(s, seat)} forced {name(s, c.target)} to choose between Event cards {a} "
+        f"{s.names[seat]} forced {s.names[c.target]} to choose between Event cards {a} "
         f"and {b}.", seat=seat, target=c.target, positions=[a, b])
     open_stage(s, ChooseStage(c.target, c.positions, seat))
 
@@ -216,7 +215,7 @@ def _vote_action(kind: VoteKind) -> Action:
 
 
 def _act_maroon(s: GameState, ev: Events, seat: int, c: Maroon) -> None:
-    say(ev, "captain.maroons", f"Captain {name(s, seat)} marooned {name(s, c.target)}.",
+    say(ev, "captain.maroons", f"Captain {s.names[seat]} marooned {s.names[c.target]}.",
         seat=seat, target=c.target)
     maroon_unless_fountain(s, ev, c.target, "MAROON", seat)
 
@@ -226,7 +225,7 @@ def _act_shift(s: GameState, ev: Events, seat: int, c: Shift) -> None:
     assert ship is not None
     move_treasure(
         s, ev, hold_key(ship, c.to.other), hold_key(ship, c.to),
-        f"Cabin Boy {name(s, seat)} moved 1 treasure on the {ship.label} into the "
+        f"Cabin Boy {s.names[seat]} moved 1 treasure on the {ship.label} into the "
         f"{c.to.value.capitalize()} hold.",
     )
 

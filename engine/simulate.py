@@ -7,6 +7,7 @@ import random
 from collections.abc import Callable
 from itertools import chain, groupby
 
+from engine.board import UNREAD
 from engine.cards import EVENT_CARDS, EventTitle
 from engine.commands import Command, UseAtlantis
 from engine.events import Decision, Event
@@ -149,6 +150,9 @@ def random_game(
     kept: list[list[int]] | None = None
     ordered: list[bool] | None = None
     owners: list[int] = []
+    # Without an observer nobody reads the events of the driver's own picks: none are
+    # built (the same game; an Atlantis order goes through apply and keeps its events).
+    unread = UNREAD if observe is None else None
     while True:
         stage = state.stage
         if type(stage) is OverStage:
@@ -178,7 +182,7 @@ def random_game(
                     raise IndexError("Cannot choose from an empty sequence")  # as rng.choice
                 seat = awaiting[below(len(awaiting))]
                 command = _pick(bits, _compute_legal(state, stage, seat))
-            after, events = _applied(state, seat, command, stage)
+            after, events = _applied(state, seat, command, stage, unread)
         if observe is not None:
             observe(state, seat, command, after, events)
         append((seat, command))

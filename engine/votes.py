@@ -15,7 +15,6 @@ from engine.board import (
     discard_kept,
     kept_card,
     maroon_unless_fountain,
-    name,
     open_stage,
     say,
     shuffle,
@@ -43,9 +42,9 @@ _ARTICLE = {VoteKind.ATTACK: "an", VoteKind.BRAWL: "a", VoteKind.MUTINY: "a"}
 def call_vote(s: GameState, ev: Events, kind: VoteKind, caller: int) -> None:
     """Open the vote stage (resolves at once if nobody can take part)."""
     participants = participants_of(s, kind, caller)
-    who = ", ".join(name(s, p) for p in participants) or "nobody"
+    who = ", ".join(s.names[p] for p in participants) or "nobody"
     say(ev, "vote.called",
-        f"{name(s, caller)} called for {_ARTICLE[kind]} {kind.value.capitalize()}; "
+        f"{s.names[caller]} called for {_ARTICLE[kind]} {kind.value.capitalize()}; "
         f"voting: {who}.",
         vote=kind.value, caller=caller, participants=list(participants))
     open_stage(s, VoteStage(kind, caller, participants))
@@ -173,7 +172,7 @@ def resolve_vote(s: GameState, ev: Events) -> None:
             assert card is not None
             discard_kept(s, seat, card)
             say(ev, "el_dorado.used",
-                f"{name(s, seat)} used El Dorado to play two Vote cards.", seat=seat)
+                f"{s.names[seat]} used El Dorado to play two Vote cards.", seat=seat)
     codes = [_CODE[sym] for sym in symbols]
     shown = ", ".join([code.lower() for code in codes]) or "no cards"
     code = _CODE[kind]
@@ -248,7 +247,7 @@ def take(s: GameState, ev: Events, captain: int, command: Take) -> None:
     treasure[src] -= 1
     treasure[dst] += 1
     say(ev, "treasure.moved",
-        f"{name(s, captain)} took 1 treasure from {where} into the {ship.label}'s "
+        f"{s.names[captain]} took 1 treasure from {where} into the {ship.label}'s "
         f"{command.to.value.capitalize()} hold.", source=src, to=dst, seat=captain)
     treasure_changed(s, ev)
 
