@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.board import (
+    UNREAD,
     Events,
     discard_kept,
     fountain_owner_card,
@@ -72,7 +73,9 @@ def _begin_turn(s: GameState, ev: Events) -> None:
     s.turn_action = 1
     s.stage = _action_stage(seat, 1, 2 if len(s.names) == 2 else 1)
     s.stage_serial += 1
-    say(ev, "turn.started", f"It is {s.names[seat]}'s turn.", seat=seat, turn=s.turn_number)
+    if ev is not UNREAD:  # (built only for a reader: this runs after nearly every action)
+        say(ev, "turn.started", f"It is {s.names[seat]}'s turn.", seat=seat,
+            turn=s.turn_number)
 
 
 
@@ -186,9 +189,10 @@ def _act_reveal(s: GameState, ev: Events, seat: int, c: Reveal) -> None:
 
 def _act_force(s: GameState, ev: Events, seat: int, c: Force) -> None:
     a, b = c.positions
-    say(ev, "event.forced",
-        f"{s.names[seat]} forced {s.names[c.target]} to choose between Event cards {a} "
-        f"and {b}.", seat=seat, target=c.target, positions=[a, b])
+    if ev is not UNREAD:
+        say(ev, "event.forced",
+            f"{s.names[seat]} forced {s.names[c.target]} to choose between Event cards {a} "
+            f"and {b}.", seat=seat, target=c.target, positions=[a, b])
     open_stage(s, ChooseStage(c.target, c.positions, seat))
 
 

@@ -192,8 +192,9 @@ def move_pawn(s: GameState, ev: Events, seat: int, dest: Location, how: str) -> 
     """Move a pawn to the back of ``dest``; an Albatross check follows every movement."""
     src = take_pawn(s, seat)
     put_pawn(s, seat, dest)
-    say(ev, "pawn.moved", f"{s.names[seat]} moved from {_WHERE[src]} to {_WHERE[dest]}.",
-        seat=seat, source=_KEY[src], to=_KEY[dest], by=how)
+    if ev is not UNREAD:
+        say(ev, "pawn.moved", f"{s.names[seat]} moved from {_WHERE[src]} to {_WHERE[dest]}.",
+            seat=seat, source=_KEY[src], to=_KEY[dest], by=how)
     check_albatross(s, ev)
 
 
@@ -205,9 +206,11 @@ def maroon(s: GameState, ev: Events, seat: int, cause: str) -> None:
     """
     src = take_pawn(s, seat)
     writable(s, "lines")["TORTUGA"].append(seat)
-    where = "on Tortuga again" if src is Location.TORTUGA else f"from {_WHERE[src]} to Tortuga"
-    say(ev, "pawn.marooned", f"{s.names[seat]} was marooned {where}.",
-        seat=seat, source=_KEY[src], cause=cause)
+    if ev is not UNREAD:
+        where = ("on Tortuga again" if src is Location.TORTUGA else
+                 f"from {_WHERE[src]} to Tortuga")
+        say(ev, "pawn.marooned", f"{s.names[seat]} was marooned {where}.",
+            seat=seat, source=_KEY[src], cause=cause)
     if src is Location.TORTUGA:
         hand = writable(s, "hands")[seat] = [*s.hands[seat]]  # a seat's list is replaced
         if not hand:

@@ -8,6 +8,7 @@ from functools import lru_cache
 from itertools import repeat
 
 from engine.board import (
+    UNREAD,
     Events,
     check_albatross,
     discard_kept,
@@ -54,6 +55,8 @@ def view_cards(s: GameState, ev: Events, seat: int, positions: tuple[int, ...]) 
         peeks[p] = card
         if card not in s.seen[seat]:
             writable(s, "seen")[seat] = [*s.seen[seat], card]
+    if ev is UNREAD:  # (the texts only for a reader)
+        return
     where = " and ".join(map(str, positions))
     cards = "Event card" if len(positions) == 1 else "Event cards"
     say(ev, "event.viewed", f"{s.names[seat]} looked at {cards} {where}.",
@@ -98,9 +101,10 @@ def reveal(s: GameState, ev: Events, position: int, revealer: int) -> None:
     _forget_position(s, position)
     s.refill_position = position
     title = EVENT_CARDS[card]
-    say(ev, "event.revealed",
-        f"{s.names[revealer]} revealed {_LABEL[title]} (card {position}).",
-        seat=revealer, position=position, title=_CODE[title])
+    if ev is not UNREAD:
+        say(ev, "event.revealed",
+            f"{s.names[revealer]} revealed {_LABEL[title]} (card {position}).",
+            seat=revealer, position=position, title=_CODE[title])
     s.stage = None
     EFFECTS[title](s, ev, revealer, card)
 
@@ -114,8 +118,9 @@ def refill(s: GameState, ev: Events) -> None:
     if position is None or s.row[position - 1] is not None or not s.event_deck:
         return
     writable(s, "row")[position - 1] = writable(s, "event_deck").pop(0)
-    say(ev, "event.refilled", f"A new face-down Event card was laid at {position}.",
-        position=position, deck=len(s.event_deck))
+    if ev is not UNREAD:
+        say(ev, "event.refilled", f"A new face-down Event card was laid at {position}.",
+            position=position, deck=len(s.event_deck))
     if not s.event_deck:
         _exhaust(s, ev)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from engine.board import (
+    UNREAD,
     Events,
     discard_kept,
     kept_card,
@@ -42,11 +43,12 @@ _ARTICLE = {VoteKind.ATTACK: "an", VoteKind.BRAWL: "a", VoteKind.MUTINY: "a"}
 def call_vote(s: GameState, ev: Events, kind: VoteKind, caller: int) -> None:
     """Open the vote stage (resolves at once if nobody can take part)."""
     participants = participants_of(s, kind, caller)
-    who = ", ".join(s.names[p] for p in participants) or "nobody"
-    say(ev, "vote.called",
-        f"{s.names[caller]} called for {_ARTICLE[kind]} {kind.value.capitalize()}; "
-        f"voting: {who}.",
-        vote=kind.value, caller=caller, participants=list(participants))
+    if ev is not UNREAD:
+        who = ", ".join(s.names[p] for p in participants) or "nobody"
+        say(ev, "vote.called",
+            f"{s.names[caller]} called for {_ARTICLE[kind]} {kind.value.capitalize()}; "
+            f"voting: {who}.",
+            vote=kind.value, caller=caller, participants=list(participants))
     open_stage(s, VoteStage(kind, caller, participants))
     if not participants:
         resolve_vote(s, ev)
@@ -83,10 +85,11 @@ def cast_vote(s: GameState, ev: Events, seat: int, command: Vote) -> None:
     new.__dict__["played"] = (*stage.played, (seat, cards))
     new.__dict__["hands"] = (*stage.hands, (seat, before))
     s.stage = new
-    say(ev, "vote.cast", f"{s.names[seat]} has voted.", seat=seat)
-    played = " and ".join([_DESCRIBED[c] for c in cards])
-    say(ev, "vote.cast", f"You played {played}.", audience=[seat], seat=seat,
-        cards=list(cards))
+    if ev is not UNREAD:
+        say(ev, "vote.cast", f"{s.names[seat]} has voted.", seat=seat)
+        played = " and ".join([_DESCRIBED[c] for c in cards])
+        say(ev, "vote.cast", f"You played {played}.", audience=[seat], seat=seat,
+            cards=list(cards))
     if not new.awaiting():
         resolve_vote(s, ev)
 
@@ -173,15 +176,16 @@ def resolve_vote(s: GameState, ev: Events) -> None:
             discard_kept(s, seat, card)
             say(ev, "el_dorado.used",
                 f"{s.names[seat]} used El Dorado to play two Vote cards.", seat=seat)
-    codes = [_CODE[sym] for sym in symbols]
-    shown = ", ".join([code.lower() for code in codes]) or "no cards"
-    code = _CODE[kind]
-    say(ev, "vote.result",
-        f"The {code.capitalize()} vote shows {shown}: {_OUTCOME_TEXT[kind, outcome]}.",
-        vote=code, caller=stage.caller, outcome=outcome,
-        symbols=codes,
-        revealed=[_DESCRIBED[c] for c in cards],
-        counts={_CODE[sym]: n for sym, n in sorted(counts.items())})
+    if ev is not UNREAD:
+        codes = [_CODE[sym] for sym in symbols]
+        shown = ", ".join([code.lower() for code in codes]) or "no cards"
+        code = _CODE[kind]
+        say(ev, "vote.result",
+            f"The {code.capitalize()} vote shows {shown}: {_OUTCOME_TEXT[kind, outcome]}.",
+            vote=code, caller=stage.caller, outcome=outcome,
+            symbols=codes,
+            revealed=[_DESCRIBED[c] for c in cards],
+            counts={_CODE[sym]: n for sym, n in sorted(counts.items())})
     bottom = list(cards)
     shuffle(s, bottom)
     writable(s, "vote_deck").extend(bottom)
@@ -189,8 +193,9 @@ def resolve_vote(s: GameState, ev: Events) -> None:
         if s.vote_deck:
             drawn = writable(s, "vote_deck").pop(0)
             writable(s, "hands")[seat] = [*s.hands[seat], drawn]
-            say(ev, "vote_card.drawn", f"You drew {_DESCRIBED[drawn]}.",
-                audience=[seat], seat=seat, card=drawn)
+            if ev is not UNREAD:
+                say(ev, "vote_card.drawn", f"You drew {_DESCRIBED[drawn]}.",
+                    audience=[seat], seat=seat, card=drawn)
     s.stage = None
     if kind is _ATTACK and outcome == "SUCCESS":
         _attack_succeeded(s, ev, stage.caller)
