@@ -21,7 +21,7 @@ from engine.board import (
     shuffle,
     treasure_changed,
 )
-from engine.cards import VOTE_DECK, EventTitle, Hold, Symbol, VoteKind
+from engine.cards import VOTE_DECK, EventTitle, Hold, Location, Symbol, VoteKind
 from engine.commands import ChangeVote, Take, Vote
 from engine.state import GameState, TakeStage, VoteStage, hold_key, writable
 
@@ -30,11 +30,14 @@ def participants_of(s: GameState, kind: VoteKind, caller: int) -> tuple[int, ...
     """Who takes part when ``caller`` calls a vote now: the Attack ship's whole line, all of
     Tortuga for a Brawl, the ship minus its Captain for a Mutiny; without Vote cards no one
     takes part."""
-    loc = s.location(caller)
-    line = s.lines[loc.value]
+    line = s.lines[_LINE_KEY[s.location(caller)]]
     if kind is VoteKind.MUTINY:
         line = line[1:]
-    return tuple(seat for seat in line if s.hands[seat])
+    hands = s.hands
+    return tuple([seat for seat in line if hands[seat]])
+
+
+_LINE_KEY = {loc: loc.value for loc in Location}  # (an enum's .value is slow to read)
 
 
 _ARTICLE = {VoteKind.ATTACK: "an", VoteKind.BRAWL: "a", VoteKind.MUTINY: "a"}
@@ -49,7 +52,15 @@ def call_vote(s: GameState, ev: Events, kind: VoteKind, caller: int) -> None:
             f"{s.names[caller]} called for {_ARTICLE[kind]} {kind.value.capitalize()}; "
             f"voting: {who}.",
             vote=kind.value, caller=caller, participants=list(participants))
-    open_stage(s, VoteStage(kind, caller, participants))
+    # VoteStage(kind, caller, participants) without the frozen dataclass's __init__ (as in
+    # cast_vote), fields in their order.
+    stage = _new(VoteStage)
+    fields = stage.__dict__
+    fields["vote"] = kind
+    fields["caller"] = caller
+    fields["participants"] = participants
+    fields["played"] = fields["hands"] = ()
+    open_stage(s, stage)
     if not participants:
         resolve_vote(s, ev)
 
