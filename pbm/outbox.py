@@ -364,7 +364,7 @@ def notify(
             dedupe_key=keys[channel],
             created_at=now,
         )
-        if not _insert_once(session, row, ["dedupe_key"]):  # written before: not again
+        if not insert_once(session, row):  # written before: not again
             seat.thread_message_id, seat.thread_started = thread
             continue
         rows.append(row)
@@ -377,8 +377,8 @@ def notify(
             for i, body in enumerate(rendered.sms_more, start=2):
                 more = OutboundMessage(**{**row.model_dump(exclude={"id"}),
                                           "sms_body": body, "dedupe_key": f"{keys[channel]}:{i}"})
-                session.add(more)
-                rows.append(more)
+                if insert_once(session, more):
+                    rows.append(more)
     shown = {e["seq"] for e in ctx.events} if shows_events(kind, ctx.extra) else set()
     if not rows:  # every channel's message was written before
         return []
@@ -511,7 +511,11 @@ def alert_admin(session: Session, game: Game | None, subject: str, text: str, *,
 
 def insert_once(session: Session, row: OutboundMessage) -> bool:
     """Add an outbox row unless one with its dedupe key exists, in one statement (two
-    transactions writing the same key at once: one row, no error); True if added."""
+    transactions writing the same key at once: one row, no error); True if added.
+
+    THE ONE WAY an outgoing row is written (``notify``, ``alert_admin``, the inbound
+    answers, the delivery worker's email copy of a refused SMS): each new row's id is
+    remembered for the commit hook that enqueues it."""
     return _insert_once(session, row, ["dedupe_key"])
 
 
