@@ -18,6 +18,10 @@ from sqlmodel import Session
 import engine
 from engine.cards import VOTE_DECK
 
+# games' read-only lookups, below pbm.games.lifecycle (which calls this module at the end)
+from pbm.games.audit import command_log
+from pbm.games.base import get_game, options_of, seats_of
+
 TEAM_COLOURS = {"british": (179, 32, 46), "french": (31, 79, 160)}
 
 
@@ -27,15 +31,13 @@ def story(session: Session, game_id: int) -> dict[str, Any]:
     The English sentences (``plays``, ``outcome``, ``text``) come with the data they were
     written from (``key``, ``cast``: ``[{seat, cards}]``, ``result``, ``event``), from which
     ``pbm.render.mail_words.story`` tells a reader of another language."""
-    from pbm import games
-
-    game = games.get_game(session, game_id)
-    names = [p.display_name for _, p in games.seats_of(session, game_id)]
-    state = engine.new_game(names, game.seed, games.options_of(game))
+    game = get_game(session, game_id)
+    names = [p.display_name for _, p in seats_of(session, game_id)]
+    state = engine.new_game(names, game.seed, options_of(game))
 
     def replay() -> Iterator[tuple[int, list[engine.Event], engine.GameState]]:
         nonlocal state
-        for row in games.command_log(session, game_id):
+        for row in command_log(session, game_id):
             turn = state.turn_number
             state, events = engine.apply(state, row.seat, engine.parse_command(row.command))
             yield turn, list(events), state

@@ -539,14 +539,14 @@ def _sms_reply(model: Mapping[str, Any], head: str, hint: bool = True) -> str:
                       _("Not done: {command}: {reason}.").format(
                           command=command, reason=reason.split(". ")[-1]),
                       _("Not done: {command}.").format(command=command)])
-    for hint in model["hints"]:
-        parts.append([hint, ""])
+    for reader_hint in model["hints"]:
+        parts.append([reader_hint, ""])
     for item in reply["not_understood"][:1]:
         line = short_name(item["line"], 30)
-        hint = _(" Did you mean {suggestion}?").format(
+        did_you_mean = _(" Did you mean {suggestion}?").format(
             suggestion=_command_words(str(item["suggestion"]))) if item.get("suggestion") else ""
-        parts.append([_('Not understood: "{line}".{hint}').format(line=line, hint=hint),
-                      _("Not understood.{hint}").format(hint=hint)])
+        parts.append([_('Not understood: "{line}".{hint}').format(line=line, hint=did_you_mean),
+                      _("Not understood.{hint}").format(hint=did_you_mean)])
     if reply["meta"] and not (model["done"] or model["rejected"] or reply["not_understood"]
                               or model["answers"]):
         names = ", ".join(_command_words(m["name"]) for m in reply["meta"])
