@@ -32,14 +32,15 @@ def claim_many(session: Session, outbox_ids: list[int], now: datetime, settings:
     in ``session.info`` for ``board_png``)."""
     sqlite = session.get_bind().dialect.name == "sqlite"
     stale = now - timedelta(seconds=settings.outbox_lease_seconds)
-    rows = sorted(session.execute(_claim_statement(sqlite),
+    # a Row with the outbox columns and the extra ones (or a _Claimed standing for it)
+    rows: list[Any] = sorted(session.execute(_claim_statement(sqlite),
                                   {"ids": list(outbox_ids), "now": now, "stale": stale}).all(),
                   key=lambda r: r.id)
     if rows and sqlite:
         earlier = _earlier_unsent_alone(session, rows, outbox_ids)  # one statement
         with_parts = _rows_with_parts(session, [row.id for row in rows])  # and one more
         rows = [_Claimed(row, earlier, row.id in with_parts) for row in rows]
-    pngs = session.info.setdefault(_CLAIMED_PNGS, {})
+    pngs: dict[str, bytes] = session.info.setdefault(_CLAIMED_PNGS, {})
     for row in rows:
         if row.board_png is not None:
             pngs[row.board_image_key] = bytes(row.board_png)
@@ -54,7 +55,7 @@ def _claim_statement(sqlite: bool) -> sa.Update:
     """The claim's UPDATE ... RETURNING, built once per process: its ids (``ids``), the
     time (``now``) and the lease's start (``stale``) are parameters."""
     table = _outbox()
-    ids = sa.bindparam("ids", expanding=True)
+    ids: sa.BindParameter[list[int]] = sa.bindparam("ids", expanding=True)
     # SQLite (3.40) does not see the updated row's qualified columns in a RETURNING
     # subquery: there the order and parts are asked apart (the embedded default only)
     extra = () if sqlite else (_has_parts(table), _earlier_unsent_of(table, ids))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
+from functools import partial
 
 from pbm.config import Settings
 
@@ -41,7 +42,7 @@ def poll(settings: Settings, now: datetime) -> list[int]:
                 raw = data.get(b"BODY[]")
                 if not raw:
                     continue
-                stored = run_transaction(lambda s, raw=raw: inbound.store_email(s, raw, now))
+                stored = run_transaction(partial(inbound.store_email, raw=raw, now=now))
                 stored_uids.append(uid)
                 if stored.created:
                     created.append(stored.id)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from datetime import UTC, datetime
 from functools import lru_cache
-from typing import Any
+from typing import Any, NoReturn
 
 from celery import Task
 from sqlalchemy.exc import DBAPIError, OperationalError
@@ -62,7 +62,7 @@ def _is_transient(exc: BaseException) -> bool:
     return isinstance(exc, TRANSIENT)
 
 
-def _retry_transient(task: Task, exc: BaseException) -> Any:
+def _retry_transient(task: Task[..., Any], exc: Exception) -> NoReturn:
     """Retry with backoff and jitter when ``exc`` is transient; re-raise it otherwise."""
     if not _is_transient(exc):
         raise exc
@@ -75,7 +75,7 @@ def _retry_transient(task: Task, exc: BaseException) -> Any:
 
 
 @app.task(name=TASK_PROCESS_INBOUND, bind=True)
-def process_inbound(self: Task, inbound_id: int) -> str:
+def process_inbound(self: Task[[int], str], inbound_id: int) -> str:
     """Apply one stored inbound message (once), and answer its sender.
 
     The messages the reply wrote are delivered here, right after its commit, rather than
@@ -90,7 +90,7 @@ def process_inbound(self: Task, inbound_id: int) -> str:
             try:
                 result = str(inbound.process(int(inbound_id), utcnow()))
             except Exception as exc:
-                return _retry_transient(self, exc)  # type: ignore[no-any-return]
+                _retry_transient(self, exc)
             _count_reply(int(inbound_id), result, token)
         finally:
             deliver_written(written)
@@ -151,7 +151,7 @@ def _count_reply(inbound_id: int, result: str, token: Any) -> None:
 
 
 @app.task(name=TASK_SEND_OUTBOUND, bind=True)
-def send_outbound(self: Task, outbox_id: int) -> str:
+def send_outbound(self: Task[[int], str], outbox_id: int) -> str:
     """Deliver one outbox row (at least once; never twice at the same time)."""
     from pbm.logs import context
     from workers.delivery import deliver
@@ -160,16 +160,17 @@ def send_outbound(self: Task, outbox_id: int) -> str:
         with context(outbound_id=int(outbox_id)):
             outcome = deliver(int(outbox_id), utcnow(), get_settings(), limiter())
     except Exception as exc:
-        return _retry_transient(self, exc)  # type: ignore[no-any-return]
+        _retry_transient(self, exc)
     if outcome.retry_in is not None:
         # Transport busy or rate limited: come back later. Not counted against Celery's
         # retry budget; the row's own attempt counter bounds transport failures.
-        self.apply_async(args=[outbox_id], countdown=outcome.retry_in)
+        self.apply_async(args=(outbox_id,), countdown=outcome.retry_in)
     return outcome.status
 
 
 @app.task(name=TASK_SEND_BATCH, bind=True)
-def send_outbound_batch(self: Task, outbox_ids: list[int]) -> dict[str, str]:
+def send_outbound_batch(self: Task[[list[int]], dict[str, str]],
+                        outbox_ids: list[int]) -> dict[str, str]:
     """Deliver the outbox rows one transaction wrote, together (two commits for all); a
     row to retry, or all when the rate limit is full, goes on alone (``send_outbound``)."""
     from workers.delivery import deliver_many
@@ -179,7 +180,7 @@ def send_outbound_batch(self: Task, outbox_ids: list[int]) -> dict[str, str]:
         outcomes = deliver_many([int(i) for i in outbox_ids], utcnow(), get_settings(),
                                 limiter())
     except Exception as exc:
-        return _retry_transient(self, exc)  # type: ignore[no-any-return]
+        _retry_transient(self, exc)
     for outbox_id, outcome in outcomes.items():
         if outcome.retry_in is not None:
             enqueue_outbound([outbox_id], countdown=outcome.retry_in)
@@ -215,7 +216,7 @@ def relay_inbound() -> int:
 
 
 @app.task(name=TASK_SWEEP_DEADLINES, bind=True)
-def sweep_deadlines(self: Task) -> int:
+def sweep_deadlines(self: Task[[], int]) -> int:
     """Reminders, final warnings and timeouts of every running game (``pbm.games``)."""
     from pbm import health, metrics
     from pbm.db import run_transaction
@@ -226,7 +227,7 @@ def sweep_deadlines(self: Task) -> int:
         report = run_transaction(lambda session: sweep(session, utcnow()))
     except Exception as exc:
         metrics.sweep_failed()
-        return _retry_transient(self, exc)  # type: ignore[no-any-return]
+        _retry_transient(self, exc)
     metrics.sweep_done(report, metrics.timed() - started)
     for error in report.errors:
         log.error("deadline sweep: %s", error)
@@ -256,7 +257,7 @@ def check_alerts() -> list[str]:
 
 
 @app.task(name=TASK_POLL_IMAP, bind=True)
-def poll_imap(self: Task) -> int:
+def poll_imap(self: Task[[], int]) -> int:
     """Fetch unseen mail from the configured mailbox and process it."""
     from workers.enqueue import enqueue_inbound
     from workers.imap import poll
