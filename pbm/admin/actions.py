@@ -12,12 +12,14 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlmodel import Session
 
 from pbm.db import run_transaction
 from pbm.models import Game, GameStatus
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 MAX_PLAYERS = 9
@@ -317,7 +319,7 @@ def _game_call(name: str, *args: Any, **kwargs: Any) -> Any:
     return transaction(lambda s: function(s, *args, **kwargs))
 
 
-def transaction(work: Callable[[Session], Any]) -> Any:
+def transaction(work: Callable[[Session], T]) -> T:
     """``run_transaction`` with the outbox hook installed, so new messages are enqueued
     after the commit (and the relay finds any whose hand-over is lost)."""
     from workers.hooks import install_outbox_hook

@@ -8,7 +8,7 @@ from email.message import Message
 from typing import Any
 
 import sqlalchemy as sa
-from sqlmodel import Session
+from sqlmodel import Session, col
 
 from pbm.config import Settings
 from pbm.inbound.mime import header, recipient_addresses
@@ -41,9 +41,10 @@ def route_email(session: Session, message: Message, sender: str) -> Any | None:
     ids = [i[:255] for i in re.findall(r"<[^<>\s]+>", referenced)][-50:]
     if ids:
         hit = session.execute(
-            sa.select(OutboundMessage.game_id, OutboundMessage.seat, OutboundMessage.player_id)
-            .where(OutboundMessage.message_id.in_(ids), OutboundMessage.seat.is_not(None))
-            .order_by(OutboundMessage.id.desc()).limit(1)).first()
+            sa.select(col(OutboundMessage.game_id), col(OutboundMessage.seat),
+                      col(OutboundMessage.player_id))
+            .where(col(OutboundMessage.message_id).in_(ids), col(OutboundMessage.seat).is_not(None))
+            .order_by(col(OutboundMessage.id).desc()).limit(1)).first()
         if hit is not None:
             seat = session.execute(sa.select(Seat).where(
                 Seat.game_id == hit.game_id, Seat.seat_index == hit.seat)).scalar()
@@ -58,18 +59,19 @@ def route_sms(session: Session, player_id: int) -> Any | None:
     from pbm.models import Game, OutboundMessage, Seat
 
     seats = session.execute(
-        sa.select(Seat).join(Game, Game.id == Seat.game_id)
-        .where(Seat.player_id == player_id, Game.status.in_(ACTIVE_GAMES))
-        .order_by(Seat.id.desc())
+        sa.select(Seat).join(Game, col(Game.id) == Seat.game_id)
+        .where(col(Seat.player_id) == player_id, col(Game.status).in_(ACTIVE_GAMES))
+        .order_by(col(Seat.id).desc())
     ).scalars().all()
     if len(seats) <= 1:
         return seats[0] if seats else None
     games = {s.game_id: s for s in seats}
     last = session.execute(
-        sa.select(OutboundMessage.game_id)
-        .where(OutboundMessage.player_id == player_id, OutboundMessage.channel == SMS,
-               OutboundMessage.game_id.in_(list(games)))
-        .order_by(OutboundMessage.created_at.desc(), OutboundMessage.id.desc()).limit(1)
+        sa.select(col(OutboundMessage.game_id))
+        .where(col(OutboundMessage.player_id) == player_id, col(OutboundMessage.channel) == SMS,
+               col(OutboundMessage.game_id).in_(list(games)))
+        .order_by(col(OutboundMessage.created_at).desc(), col(OutboundMessage.id).desc())
+        .limit(1)
     ).scalar()
     return games.get(last, seats[0])
 
