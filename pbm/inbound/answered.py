@@ -31,7 +31,7 @@ from email.message import Message
 from typing import Any
 
 import sqlalchemy as sa
-from sqlmodel import Session
+from sqlmodel import Session, col
 
 from pbm.inbound.mime import header
 from pbm.inbound.storage import SMS
@@ -74,10 +74,10 @@ def _questions_of(session: Session, seat: Any, ids: list[str]) -> dict[str, str 
     if not ids:
         return {}
     rows = session.execute(
-        sa.select(OutboundMessage.message_id, OutboundMessage.question)
-        .where(OutboundMessage.message_id.in_(ids),  # type: ignore[union-attr]
-               OutboundMessage.game_id == seat.game_id,
-               OutboundMessage.seat == seat.seat_index)).all()
+        sa.select(col(OutboundMessage.message_id), col(OutboundMessage.question))
+        .where(col(OutboundMessage.message_id).in_(ids),
+               col(OutboundMessage.game_id) == seat.game_id,
+               col(OutboundMessage.seat) == seat.seat_index)).all()
     return {str(m): q for m, q in rows}
 
 
@@ -113,13 +113,13 @@ def _by_sms_timing(session: Session, row: Any, seat: Any) -> Answered | None:
     from pbm.models import OutboundMessage
 
     question = session.execute(
-        sa.select(OutboundMessage.question)
-        .where(OutboundMessage.game_id == seat.game_id,
-               OutboundMessage.seat == seat.seat_index,
-               OutboundMessage.channel == SMS,
-               OutboundMessage.question.is_not(None),  # type: ignore[union-attr]
-               OutboundMessage.sent_at.is_not(None),  # type: ignore[union-attr]
-               OutboundMessage.sent_at <= row.received_at)  # type: ignore[operator]
-        .order_by(OutboundMessage.sent_at.desc(), OutboundMessage.id.desc())  # type: ignore[union-attr]
+        sa.select(col(OutboundMessage.question))
+        .where(col(OutboundMessage.game_id) == seat.game_id,
+               col(OutboundMessage.seat) == seat.seat_index,
+               col(OutboundMessage.channel) == SMS,
+               col(OutboundMessage.question).is_not(None),
+               col(OutboundMessage.sent_at).is_not(None),
+               col(OutboundMessage.sent_at) <= row.received_at)
+        .order_by(col(OutboundMessage.sent_at).desc(), col(OutboundMessage.id).desc())
         .limit(1)).scalar()
     return Answered(str(question), "sms-timing") if question else None

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
-from sqlmodel import Session
+from sqlmodel import Session, col
 
 from pbm.config import get_settings
 from pbm.inbound.storage import EMAIL
@@ -70,10 +70,10 @@ def _may_answer_idle(session: Session, game: Any, player: Any, row: Any, now: da
     from pbm.outbox import alert_admin
 
     limit = get_settings().not_understood_answers_per_sender_per_hour
-    keys = list(session.execute(sa.select(OutboundMessage.dedupe_key).where(
-        OutboundMessage.player_id == player.id, OutboundMessage.kind == "reply",
-        OutboundMessage.dedupe_key.like("%:nu%"),
-        OutboundMessage.created_at >= now - timedelta(hours=1))).scalars())
+    keys = list(session.execute(sa.select(col(OutboundMessage.dedupe_key)).where(
+        col(OutboundMessage.player_id) == player.id, col(OutboundMessage.kind) == "reply",
+        col(OutboundMessage.dedupe_key).like("%:nu%"),
+        col(OutboundMessage.created_at) >= now - timedelta(hours=1))).scalars())
     answered = {key.rsplit(":", 1)[0] for key in keys}  # one answer, any channels
     sent = len(answered)
     if sent < limit:
@@ -142,9 +142,9 @@ def _last_applied(session: Session, game_id: int, seat: int) -> str | None:
     if written is not None:  # this transaction applied it (``pbm.txcache``)
         return str(written[1])
 
-    return session.execute(sa.select(CommandLog.command).where(
-        CommandLog.game_id == game_id, CommandLog.seat == seat).order_by(
-        CommandLog.seq.desc()).limit(1)).scalar()  # type: ignore[attr-defined]
+    return session.execute(sa.select(col(CommandLog.command)).where(
+        col(CommandLog.game_id) == game_id, col(CommandLog.seat) == seat).order_by(
+        col(CommandLog.seq).desc()).limit(1)).scalar()
 
 
 def _ask_to_answer_the_game(session: Session, sender: str, now: datetime) -> None:
@@ -155,7 +155,8 @@ def _ask_to_answer_the_game(session: Session, sender: str, now: datetime) -> Non
     from pbm.outbox import insert_once
 
     player = session.execute(sa.select(Player).where(
-        sa.func.lower(Player.email) == sender.lower()).order_by(Player.id).limit(1)).scalar()
+        sa.func.lower(Player.email) == sender.lower()).order_by(col(Player.id)).limit(1)
+    ).scalar()
     if player is None or not player.email or player.email_failing:
         return
     key = f"no-token:{player.id}:{now:%Y%m%d%H}"

@@ -11,7 +11,7 @@ from email.message import Message
 from typing import Any
 
 import sqlalchemy as sa
-from sqlmodel import Session
+from sqlmodel import Session, col
 
 from pbm import logs, metrics
 from pbm.config import get_settings
@@ -106,9 +106,10 @@ def _say_allowance(session: Session, player: Any, now: datetime) -> int:
     seats = {(s.game_id, s.seat_index) for s in session.execute(
         sa.select(Seat).where(Seat.player_id == player.id)).scalars()}
     talk = session.execute(
-        sa.select(GameEvent.game_id, GameEvent.data_json)
-        .where(GameEvent.kind == "table.talk", GameEvent.created_at >= now - timedelta(hours=1),
-               GameEvent.game_id.in_(sorted({g for g, _ in seats})))).all()
+        sa.select(col(GameEvent.game_id), col(GameEvent.data_json))
+        .where(col(GameEvent.kind) == "table.talk",
+               col(GameEvent.created_at) >= now - timedelta(hours=1),
+               col(GameEvent.game_id).in_(sorted({g for g, _ in seats})))).all()
     said = sum(1 for game_id, data in talk
                if (game_id, json.loads(data or "{}").get("seat")) in seats)
     return max(0, min(settings.say_per_reply, settings.say_per_hour - said))
@@ -244,9 +245,9 @@ def _last_command(session: Session, game_id: int, seat: int) -> str | None:
     from pbm.models import CommandLog
 
     return session.execute(
-        sa.select(CommandLog.command).where(CommandLog.game_id == game_id,
-                                            CommandLog.seat == seat)
-        .order_by(CommandLog.seq.desc()).limit(1)).scalar()
+        sa.select(col(CommandLog.command)).where(col(CommandLog.game_id) == game_id,
+                                                 col(CommandLog.seat) == seat)
+        .order_by(col(CommandLog.seq).desc()).limit(1)).scalar()
 
 
 def _meta(session: Session, row: Any, game: Any, seat: Any, player: Any, meta: Any,

@@ -43,7 +43,7 @@ def parse_email(raw: bytes) -> EmailMessage:
 
     try:
         if container_count(raw) <= MAX_PARSED_CONTAINERS:
-            return message_from_bytes(raw, policy=policy.default)  # type: ignore[return-value]
+            return message_from_bytes(raw, policy=policy.default)
     except (RecursionError, MemoryError, ValueError, TypeError, LookupError):
         pass
     return parse_headers(raw)
@@ -56,8 +56,7 @@ def parse_headers(raw: bytes) -> EmailMessage:
     ends = [i for i in (raw.find(b"\n\n"), raw.find(b"\n\r\n")) if i != -1]
     head = raw[:min(ends) + 1] if ends else raw
     try:
-        return BytesParser(policy=policy.default).parsebytes(  # type: ignore[return-value]
-            head, headersonly=True)
+        return BytesParser(policy=policy.default).parsebytes(head, headersonly=True)
     except Exception:
         return EmailMessage()
 
@@ -167,8 +166,9 @@ def bounce_details(message: Message) -> tuple[int | None, set[str]]:
     for part in message.walk():
         if part.get_content_type() in ("message/delivery-status", "text/plain"):
             try:
-                text = part.as_string() if part.is_multipart() else str(
-                    part.get_payload(decode=True) or b"", "utf-8", "replace")
+                payload = None if part.is_multipart() else part.get_payload(decode=True)
+                text = payload.decode("utf-8", "replace") if isinstance(payload, bytes) \
+                    else part.as_string() if part.is_multipart() else ""
             except Exception:
                 continue
             if part.get_content_type() == "message/delivery-status":
