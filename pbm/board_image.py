@@ -590,7 +590,9 @@ def palette_png(image: Image.Image) -> bytes:
     chunks (PNG specification, section 5)."""
     assert image.mode == "P", image.mode
     width, height = image.size
-    used = (image.getextrema()[1] or 0) + 1  # type: ignore[index]
+    highest = image.getextrema()[1]  # one band: (lowest, highest) palette index
+    assert isinstance(highest, int), highest
+    used = highest + 1
     palette = bytes(image.getpalette() or [])[: 3 * used]
     # each row with its filter byte (0, none) in front: a column of index 0 on the left
     framed = Image.new("P", (width + 1, height), 0)
@@ -605,6 +607,6 @@ def palette_png(image: Image.Image) -> bytes:
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
-def _chunk(kind: bytes, data: bytes) -> bytes:
+def _chunk(kind: bytes, data: bytes | bytearray) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(
         ">I", zlib.crc32(data, zlib.crc32(kind)))

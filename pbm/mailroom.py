@@ -72,7 +72,7 @@ def read_eml(path: Path) -> Delivered:
     """An .eml file written by the file transport, as its recipient reads it."""
     message = message_from_bytes(path.read_bytes(), policy=policy.default)
     body = message.get_body(preferencelist=("plain",))
-    text = body.get_content() if body is not None else ""  # type: ignore[union-attr]
+    text = body.get_content() if body is not None else ""
 
     def header(name: str) -> str:
         value = message.get(name)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import sqlalchemy as sa
+from sqlmodel import col
 
 from pbm.demo.seating import SeatSpec
 from pbm.demo.transcript import Transcript
@@ -122,8 +123,8 @@ class Table:
             assert game.id is not None
             return game.id
 
-        self.game_id = db.run_transaction(create)
-        db.run_transaction(lambda s: games.invite(s, self.game_id, now=datetime.now(UTC)))
+        game_id = self.game_id = db.run_transaction(create)
+        db.run_transaction(lambda s: games.invite(s, game_id, now=datetime.now(UTC)))
         self.transcript.header([
             f"Tortuga by Mail - demo game {self.game_name} (seed {self.seed}), "
             f"{len(self.specs)} players:",
@@ -162,15 +163,16 @@ class Table:
             p.status = game.status
             p.over = game.status in ("finished", "aborted")
             p.decisions = session.execute(sa.select(sa.func.count()).select_from(CommandLog)
-                                          .where(CommandLog.game_id == self.game_id)).scalar() or 0
+                                          .where(col(CommandLog.game_id) == self.game_id)
+                                          ).scalar() or 0
             if game.state_json and game.state_version != self._last_state_version:
                 self._last_state_version = game.state_version
                 state = engine.from_json(game.state_json)
                 public = engine.public_view(state)
                 p.revealed = session.execute(
                     sa.select(sa.func.count()).select_from(GameEvent)
-                    .where(GameEvent.game_id == self.game_id,
-                           GameEvent.kind == "event.revealed")).scalar() or 0
+                    .where(col(GameEvent.game_id) == self.game_id,
+                           col(GameEvent.kind) == "event.revealed")).scalar() or 0
                 p.event_total = p.revealed + len(public.row) + public.deck_size
             p.awaited = games.waiting_for(session, game)
         return p

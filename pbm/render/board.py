@@ -319,9 +319,9 @@ def awaited_model(seat_view: Mapping[str, Any] | None) -> dict[str, Any] | None:
             sms_head = _("Captain of the {ship}: place your starting treasure.").format(
                 ship=ship)
         elif kind == "FOUNTAIN":
-            by = c.get("by")
-            who = _(" by {name}").format(name=names[by]) \
-                if by is not None and by in names else ""
+            marooner = c.get("by")
+            who = _(" by {name}").format(name=names[marooner]) \
+                if marooner is not None and marooner in names else ""
             headline = _("You are about to be marooned ({cause}{who}). You own the Fountain "
                          "of Youth: stay or go?").format(cause=_cause_text(c.get("cause", "")),
                                                          who=who)

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from pbm import humanize
 from pbm.i18n.translate import _, is_korean
 from pbm.messages import MessageContext, MessageKind, board_content_id, board_image_key
 from pbm.render.board import awaited_model, board_model, me_model
@@ -120,14 +121,13 @@ def _normalise_extra(ctx: MessageContext) -> dict[str, Any]:
     return extra
 
 
-def _hours_text(hours: Any) -> str:
+def _hours_text(amount: Any) -> str:
+    """A number of hours from the message's JSON as a duration (anything else as it is)."""
     try:
-        value = float(hours)
+        value = float(amount)
     except (TypeError, ValueError):
-        return str(hours)
-    from pbm.humanize import hours
-
-    return hours(value)
+        return str(amount)
+    return humanize.hours(value)
 
 
 def visible_events(ctx: MessageContext) -> list[dict[str, Any]]:
@@ -329,7 +329,7 @@ def _headline(ctx: MessageContext, m: Mapping[str, Any]) -> str:
                 MessageKind.FINAL_WARNING, MessageKind.RESUMED) and awaited:
         prefix = {MessageKind.REMINDER: _("Reminder: "),
                   MessageKind.FINAL_WARNING: _("Last call: ")}.get(kind, "")
-        return prefix + awaited["headline"]
+        return prefix + str(awaited["headline"])
     if kind is MessageKind.STATUS:
         return _("Nothing is awaited from you right now")
     if kind is MessageKind.NOTICE:

@@ -308,9 +308,9 @@ def correct(result: ReplyResult, unit: Unit, ctx: ParseContext, *, failed: bool,
         _void(result, previous[-1:])
         readings = [previous[-1].display] + [c.display for c in commands]
         readings += list(unread.candidates)
-        said = set(tokens(text))
+        words = set(tokens(text))
         if unread.suggestion and not unread.ambiguous and set(
-                unread.suggestion.lower().split()[1:]) <= said:
+                unread.suggestion.lower().split()[1:]) <= words:
             readings.append(unread.suggestion)  # "but actually 1 is better": VOTE 1
         reason = (f"you changed your mind about {previous[-1].display} but we could not "
                   f"tell what you want instead ({unread.reason}): say which")
@@ -331,10 +331,10 @@ def correct(result: ReplyResult, unit: Unit, ctx: ParseContext, *, failed: bool,
         _void(result, targets)
         return add(result, [(p, _marked(o, targets[-1])) for p, o in read])
     # Nothing in its place: the command before is taken back (several: all of them).
-    taken = previous if len(previous) > 1 else previous[-1:]
-    for command in taken:  # listed as taken back, not as ignored
+    taken_back = previous if len(previous) > 1 else previous[-1:]
+    for command in taken_back:  # listed as taken back, not as ignored
         result.understood.remove(command)
-    result.retracted.extend(Retracted(u.line, u.display, marker) for u in taken)
+    result.retracted.extend(Retracted(u.line, u.display, marker) for u in taken_back)
     return add(result, read)
 
 

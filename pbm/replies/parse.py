@@ -89,7 +89,8 @@ def _is_courtesy(line: str, ctx: ParseContext) -> bool:
         return True
     own = ctx.names.get(ctx.seat) if ctx.seat is not None else None
     key = name_key(line)
-    return bool(own) and bool(key) and key in (name_key(own), name_key(own.split()[0]))
+    return own is not None and bool(own) and bool(key) and key in (
+        name_key(own), name_key(own.split()[0]))
 
 
 def _without_self_introduction(line: str, ctx: ParseContext) -> str:

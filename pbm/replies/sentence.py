@@ -168,7 +168,8 @@ def _read_verb(
         j = rest.index("or")
         left, right = rest[:j], [t for t in rest[j + 1 :] if t != "maybe"]
         first = _try_keywords(line, keywords, left, ctx, note)
-        second = _try_keywords(line, keywords, right, ctx, note)
+        second: Understood | Meta | NotUnderstood | None = _try_keywords(
+            line, keywords, right, ctx, note)
         if right and _is_verb(right[0]):
             second = _read_piece(" ".join(right), ctx) or second  # "reveal 3 or view 1 4"
         if isinstance(first, Understood) and isinstance(second, Understood) \
