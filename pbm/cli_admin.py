@@ -11,6 +11,8 @@ change a game), ``cli_game_view`` (verbs that read); ``pbm quarantine`` and ``pb
 
 from __future__ import annotations
 
+import contextlib
+
 import typer
 from rich.table import Table
 from sqlmodel import col, select
@@ -20,7 +22,7 @@ from sqlmodel import col, select
 import pbm.cli_game_io
 import pbm.cli_game_run
 import pbm.cli_game_view  # noqa: F401
-from pbm import db
+from pbm import db, inbound
 from pbm.cli_admin_common import (
     GAME,
     _when,
@@ -35,7 +37,9 @@ from pbm.cli_admin_common import (
     quarantine_app,
     say,
 )
+from pbm.config import get_settings
 from pbm.models import InboundMessage, InboundStatus
+from workers.enqueue import enqueue_inbound
 
 __all__ = ["GAME", "command", "console", "db_app", "fail", "game_app", "human_errors", "now_utc",
            "quarantine_app", "say"]
@@ -65,15 +69,9 @@ def quarantine_list() -> None:
 def quarantine_retry(message_id: int = typer.Argument(..., metavar="ID",
                                                      help="Inbound message id.")) -> None:
     """Put a quarantined message back in line for processing."""
-    from pbm import inbound
-
     ids = _write(lambda s: inbound.requeue(s, message_id))
-    try:
-        from workers.enqueue import enqueue_inbound
-
+    with contextlib.suppress(Exception):
         enqueue_inbound(ids)
-    except Exception:
-        pass
     console.print(f"Message {message_id} is back in line for processing.")
 
 
@@ -86,8 +84,6 @@ def db_upgrade(
     revision: str = typer.Option("head", metavar="REVISION", help="Target revision."),
 ) -> None:
     """Create or upgrade the schema (safe to run again)."""
-    from pbm.config import get_settings
-
     url = get_settings().database_url
     db.upgrade(url, revision)
     console.print(f"Database at revision {db.current_revision(url)}.", highlight=False)

@@ -4,6 +4,7 @@ the retried write transaction, and game, seat and time helpers.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import shlex
 from collections.abc import Callable
@@ -17,6 +18,7 @@ from sqlmodel import Session
 
 from pbm import db, games
 from pbm.timing import zone
+from workers.hooks import install_outbox_hook
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -87,12 +89,8 @@ def human_errors(func: F) -> F:
 
 def _write(work: Callable[[Session], Any]) -> Any:
     """Run ``work`` in one retried transaction; enqueue its messages after the commit."""
-    try:
-        from workers.hooks import install_outbox_hook
-
+    with contextlib.suppress(Exception):
         install_outbox_hook()
-    except Exception:
-        pass
     return db.run_transaction(work)
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import typer
 
+import engine
 from pbm import games
 from pbm.admin_input import check_game_name, check_language, check_zone, parse_player
 from pbm.cli_admin_common import (
@@ -88,8 +89,6 @@ def create(
 
 
 def _options(starred: str | None) -> Any:
-    import engine
-
     if not starred:
         return engine.GameOptions()
     titles = []

@@ -10,6 +10,7 @@ import typer
 from rich.table import Table
 from sqlmodel import col, select
 
+import engine
 from pbm import db, games
 from pbm.cli_admin_common import GAME, _seat_index, _when, console, game_app, human_errors
 from pbm.messages import Channel
@@ -50,8 +51,6 @@ def show(
     messages: int = typer.Option(10, metavar="N", help="How many recent messages to list."),
 ) -> None:
     """The board, who is awaited, deadlines, messages sent. Secrets only with --spoilers."""
-    import engine
-
     with db.session_scope(write=False) as session:
         g = games.get_game(session, game)
         assert g.id is not None

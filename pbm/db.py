@@ -79,8 +79,6 @@ def _ping_when_idle(engine: Engine) -> None:
     more round trips to the server. A connection dropped while idle (server restart,
     firewall timeout) is still found before use and replaced (the pool retries with a
     new one); one that breaks while in use fails its transaction as it did with pre-ping."""
-    import time
-
     @sa.event.listens_for(engine, "checkin")
     def _idle_from(_dbapi: Any, record: Any) -> None:
         record.info["pbm_idle_since"] = time.monotonic()

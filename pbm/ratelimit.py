@@ -27,6 +27,7 @@ from redis.commands.core import Script
 from sqlmodel import Session, col
 
 from pbm.config import Settings
+from pbm.models import InboundMessage, UTCDateTime
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +45,6 @@ def inbound_count(session: Session, channel: str, sender: str, since: datetime,
 @functools.lru_cache(maxsize=2)
 def _count_statement(before: bool) -> sa.Select[Any]:
     """``inbound_count``'s statement, built once per process (values as parameters)."""
-    from pbm.models import InboundMessage, UTCDateTime
-
     received_at = col(InboundMessage.received_at)
     query = sa.select(sa.func.count()).select_from(InboundMessage).where(
         col(InboundMessage.channel) == sa.bindparam("channel"),

@@ -31,7 +31,7 @@ from sqlmodel import Session as ModelSession
 from sqlmodel import col, select
 from sqlmodel.sql.expression import Select
 
-from pbm.models import Player, Seat
+from pbm.models import BoardImage, CommandLog, Deadline, GameEvent, Player, Seat
 
 KEY = "pbm.txcache"
 T = TypeVar("T")
@@ -98,7 +98,6 @@ def _after_flush(session: Session, _flush: UOWTransaction) -> None:
     entries = session.info.get(KEY)
     if not entries:
         return
-    from pbm.models import BoardImage, CommandLog, Deadline, GameEvent, Player, Seat
 
     for obj in session.new:
         if isinstance(obj, Seat | Player):

@@ -18,6 +18,7 @@ from celery.signals import after_setup_logger, after_setup_task_logger, worker_p
 from kombu import pools as kombu_pools
 
 from pbm.config import Settings, get_settings
+from pbm.logs import configure as configure_logs
 
 TASK_PROCESS_INBOUND = "pbm.process_inbound"
 TASK_SEND_OUTBOUND = "pbm.send_outbound"
@@ -198,8 +199,6 @@ def _tolerate_lost_connection() -> None:
 @after_setup_task_logger.connect
 def _structured_logs(logger: logging.Logger, **_: Any) -> None:
     """``LOG_FORMAT=json``: the worker's and beat's log lines as JSON (``pbm.logs``)."""
-    from pbm.logs import configure as configure_logs
-
     configure_logs(logger=logger)
 
 

@@ -11,11 +11,10 @@ import sqlalchemy as sa
 from sqlmodel import Session
 
 from pbm.config import Settings
+from pbm.models import BoardImage, OutboundMessage, OutboundPart
 
 
 def _outbox() -> sa.Table:
-    from pbm.models import OutboundMessage
-
     return OutboundMessage.__table__  # type: ignore[attr-defined, no-any-return]
 
 
@@ -74,8 +73,6 @@ def _claim_statement(sqlite: bool) -> sa.Update:
 
 def _board_png_of(table: sa.Table) -> sa.Label[Any]:
     """The picture an outbox row names (``board-<game>-<version>``), as a column."""
-    from pbm.models import BoardImage
-
     boards = BoardImage.__table__  # type: ignore[attr-defined]
     key = (sa.literal("board-") + sa.cast(boards.c.game_id, sa.String) + sa.literal("-")
            + sa.cast(boards.c.version, sa.String))
@@ -86,8 +83,6 @@ def _board_png_of(table: sa.Table) -> sa.Label[Any]:
 
 def _has_parts(table: sa.Table) -> sa.Label[Any]:
     """Whether an outbox row has extra parts (``OutboundPart``), as a column."""
-    from pbm.models import OutboundPart
-
     parts = OutboundPart.__table__  # type: ignore[attr-defined]
     return sa.exists().where(parts.c.outbox_id == _outer(table, "id")).label("has_parts")
 
@@ -125,8 +120,6 @@ class _Claimed:
 
 def _rows_with_parts(session: Session, ids: list[int]) -> set[int]:
     """Which of these outbox rows have extra parts (``_has_parts`` as a statement)."""
-    from pbm.models import OutboundPart
-
     parts = OutboundPart.__table__  # type: ignore[attr-defined]
     return set(session.execute(sa.select(parts.c.outbox_id).where(
         parts.c.outbox_id.in_(ids)).distinct()).scalars())

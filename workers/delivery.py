@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import logging
 import random
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -31,7 +32,10 @@ from sqlmodel import Session
 
 from pbm import metrics
 from pbm.config import Settings
+from pbm.db import run_transaction
 from pbm.logs import context as log_context
+from pbm.models import DeliveryStatus, Game, OutboundMessage, Player
+from pbm.outbox import alert_admin, insert_once
 from pbm.ratelimit import OutboundLimiter
 from pbm.transports import OutgoingMessage, Receipt, TransportError, transport_for
 from workers import refusals
@@ -54,8 +58,6 @@ class Outcome:
 
 
 def _players() -> sa.Table:
-    from pbm.models import Player
-
     return Player.__table__  # type: ignore[attr-defined, no-any-return]
 
 
@@ -71,10 +73,6 @@ def backoff(attempts: int, settings: Settings, rng: random.Random | None = None)
 def deliver(outbox_id: int, now: datetime, settings: Settings,
             limiter: OutboundLimiter | None = None, *, sleep: Any = None) -> Outcome:
     """Try to deliver one outbox row once. Safe to call any number of times."""
-    import time
-
-    from pbm.db import run_transaction
-
     sleep = sleep or time.sleep
     wait = 0.0
 
@@ -142,10 +140,6 @@ def deliver_many(outbox_ids: list[int], now: datetime, settings: Settings,
     for one of them, nothing is claimed and every row gets ``throttled`` (the caller sends
     them one by one, later). A worker killed half-way re-sends, after the lease, the rows
     it sent but had not recorded (the same Message-ID), as ``deliver`` does for one row."""
-    import time
-
-    from pbm.db import run_transaction
-
     sleep = sleep or time.sleep
     waits: dict[int, float] = {}
 
@@ -235,8 +229,6 @@ def _record_many(session: Session, sent: list[tuple[Any, Receipt, OutgoingMessag
                  settings: Settings) -> list[tuple[str, float]]:
     """The outcomes of a batch in one transaction (the sent ones in one statement); the
     reply latencies of the sent ones (``pbm.metrics``)."""
-    from pbm.models import DeliveryStatus
-
     if sent:
         session.execute(
             _record_sent_statement(DeliveryStatus.ACCEPTED.value),
@@ -291,8 +283,6 @@ def _refusal(session: Session, row: Any) -> str | None:
 
 def _record_sent(session: Session, row: Any, receipt: Receipt, message: OutgoingMessage,
                  now: datetime) -> list[tuple[str, float]]:
-    from pbm.models import DeliveryStatus
-
     table = _outbox()
     session.execute(sa.update(table).where(table.c.id == row.id, table.c.status == "sending")
                     .values(status="sent", provider_id=receipt.provider_id, sent_at=now,
@@ -341,8 +331,6 @@ def _record_permanent(session: Session, row: Any, error: TransportError, now: da
                  channel="email", kind=row.kind, to_address=player.email, subject=row.subject,
                  text=row.text, reply_to=row.reply_to, in_reply_to=row.in_reply_to,
                  dedupe_key=f"email-copy-of:{row.id}")
-    from pbm.models import Game
-    from pbm.outbox import alert_admin
 
     game = session.get(Game, row.game_id) if row.game_id is not None else None
     who = f"player #{row.player_id}" if row.player_id is not None else "no player"
@@ -368,9 +356,6 @@ def _record_permanent(session: Session, row: Any, error: TransportError, now: da
 
 def _add_row(session: Session, now: datetime, **values: Any) -> None:
     """Insert an outbox row unless its dedupe key exists (the hook enqueues it on commit)."""
-    from pbm.models import OutboundMessage
-    from pbm.outbox import insert_once
-
     insert_once(session, OutboundMessage(status="pending", attempts=0, created_at=now,
                                          **values))
 

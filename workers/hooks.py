@@ -16,13 +16,14 @@ from typing import Any
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
+from pbm.models import OutboundMessage
+from workers.enqueue import enqueue_outbound_together
+
 _KEY = "pbm_new_outbox_ids"  # = pbm.outbox.NEW_OUTBOX_IDS (rows it inserts in SQL)
 _installed = False
 
 
 def _after_flush(session: Session, _context: Any) -> None:
-    from pbm.models import OutboundMessage
-
     ids = [obj.id for obj in session.new if isinstance(obj, OutboundMessage) and obj.id]
     if ids:
         session.info.setdefault(_KEY, []).extend(ids)
@@ -39,7 +40,6 @@ def _after_commit(session: Session) -> None:
         if inline is not None:
             inline.extend(ids)
             return
-        from workers.enqueue import enqueue_outbound_together
 
         enqueue_outbound_together(ids)
 

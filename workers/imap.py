@@ -10,7 +10,9 @@ import logging
 from datetime import datetime
 from functools import partial
 
+from pbm import inbound
 from pbm.config import Settings
+from pbm.db import run_transaction
 
 log = logging.getLogger(__name__)
 
@@ -20,9 +22,6 @@ BATCH = 50
 def poll(settings: Settings, now: datetime) -> list[int]:
     """Fetch unseen mail into the inbound table; the ids of rows created by this poll."""
     from imapclient import IMAPClient
-
-    from pbm import inbound
-    from pbm.db import run_transaction
 
     if not settings.imap_host:
         return []

@@ -10,11 +10,13 @@ import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
+from email import message_from_bytes, policy
 from typing import Any
 
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
+from pbm.inbound import decode_raw
 from pbm.models import (
     CommandLog,
     Deadline,
@@ -258,9 +260,6 @@ def _inbound_body(m: InboundMessage) -> str:
         if m.channel == "sms":
             form = json.loads(m.raw)
             return str(form.get("Body", "")) if isinstance(form, dict) else m.raw
-        from email import message_from_bytes, policy
-
-        from pbm.inbound import decode_raw
 
         parsed = message_from_bytes(decode_raw(m.raw), policy=policy.default)
         part = parsed.get_body(preferencelist=("plain", "html"))

@@ -14,11 +14,16 @@ from typing import Any, Protocol
 import sqlalchemy as sa
 from sqlmodel import col
 
+import engine
+from pbm import db, games
+from pbm.db import get_engine, session_scope
 from pbm.demo.seating import SeatSpec
 from pbm.demo.transcript import Transcript
 from pbm.demo.workers import DemoError, Workers, adopt_environment, demo_environment
 from pbm.mailroom import Delivered, Mailroom, Posted
+from pbm.models import CommandLog, Game, GameEvent
 from pbm.simplayer import SimPlayer
+from workers.hooks import install_outbox_hook
 
 STALL_NUDGE_SECONDS = 8.0  # nobody acts for this long: awaited players ask for STATUS
 STALL_FAIL_SECONDS = 90.0  # ... and after this long the demo gives up
@@ -108,8 +113,6 @@ class Table:
     def prepare(self) -> None:
         """Adopt the demo settings, migrate the database, create and invite the game."""
         adopt_environment(self.env)
-        from pbm import db, games
-        from workers.hooks import install_outbox_hook
 
         db.upgrade()
         install_outbox_hook()  # new outbox rows go to the workers after each commit
@@ -139,8 +142,6 @@ class Table:
 
     def quiet(self) -> bool:
         """True when nothing waits to be processed or sent."""
-        from pbm.db import get_engine
-
         with get_engine().connect() as conn:
             busy_in = conn.execute(sa.text(
                 "SELECT count(*) FROM inbound_messages WHERE status IN ('new', 'processing')"
@@ -151,11 +152,6 @@ class Table:
         return not busy_in and not busy_out
 
     def progress(self) -> Progress:
-        import engine
-        from pbm import games
-        from pbm.db import session_scope
-        from pbm.models import CommandLog, Game, GameEvent
-
         with session_scope(write=False) as session:
             game = session.get(Game, self.game_id)
             assert game is not None
@@ -181,8 +177,6 @@ class Table:
         """The outbox kind of each message (for the transcript's labels)."""
         missing = [i for i in ids if i not in self._kinds]
         if missing:
-            from pbm.db import get_engine
-
             with get_engine().connect() as conn:
                 rows = conn.execute(sa.text(
                     "SELECT id, kind FROM outbound_messages WHERE id IN "

@@ -35,6 +35,8 @@ from sqlmodel import Session, col
 
 from pbm.inbound.mime import header
 from pbm.inbound.storage import SMS
+from pbm.models import OutboundMessage
+from pbm.replies.mime import message_text
 
 #: the footer reference of our messages, as quoted back (``Ref: Q12.3``)
 REF_RE = re.compile(r"\bRef:\s*Q(\d{1,9})\.(\d{1,2})\b")
@@ -69,8 +71,6 @@ def is_stale(answered: Answered | None, state: Any) -> bool:
 
 
 def _questions_of(session: Session, seat: Any, ids: list[str]) -> dict[str, str | None]:
-    from pbm.models import OutboundMessage
-
     if not ids:
         return {}
     rows = session.execute(
@@ -97,8 +97,6 @@ def _by_headers(session: Session, message: Message, seat: Any) -> Answered | Non
 
 
 def _by_quote(message: Message, seat: Any) -> Answered | None:
-    from pbm.replies.mime import message_text
-
     try:
         text = message_text(message)  # type: ignore[arg-type]
     except (ValueError, LookupError, TypeError, AttributeError, UnicodeError):
@@ -110,8 +108,6 @@ def _by_quote(message: Message, seat: Any) -> Answered | None:
 
 
 def _by_sms_timing(session: Session, row: Any, seat: Any) -> Answered | None:
-    from pbm.models import OutboundMessage
-
     question = session.execute(
         sa.select(col(OutboundMessage.question))
         .where(col(OutboundMessage.game_id) == seat.game_id,

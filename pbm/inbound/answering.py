@@ -3,6 +3,7 @@ answers to replies that did nothing, and the note to mail that carried no seat's
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -10,8 +11,12 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Session, col
 
+from pbm import games, outbox, timing, txcache
 from pbm.config import get_settings
 from pbm.inbound.storage import EMAIL
+from pbm.messages import MessageKind
+from pbm.models import CommandLog, OutboundMessage, Player
+from pbm.outbox import alert_admin, insert_once
 
 
 @dataclass
@@ -49,8 +54,6 @@ FULL, BRIEF, NONE = "full", "brief", "none"
 def idle_fingerprint(parsed: Any) -> str:
     """A short hash of what a reply that did nothing said (its lines, case and spaces
     folded): the same text again is how a robot without loop-guard headers shows."""
-    import hashlib
-
     said = [str(getattr(n, "line", "")) for n in getattr(parsed, "not_understood", [])]
     said += [str(x) for x in getattr(parsed, "ignored", [])]
     text = " ".join(" ".join(said).lower().split())
@@ -66,9 +69,6 @@ def _may_answer_idle(session: Session, game: Any, player: Any, row: Any, now: da
     gets here (``pbm.inbound.pipeline``), and one without them repeats itself, so a reply
     saying what one of this hour's answered replies said is a robot's. The admin is told
     (once a day) either way."""
-    from pbm.models import OutboundMessage
-    from pbm.outbox import alert_admin
-
     limit = get_settings().not_understood_answers_per_sender_per_hour
     keys = list(session.execute(sa.select(col(OutboundMessage.dedupe_key)).where(
         col(OutboundMessage.player_id) == player.id, col(OutboundMessage.kind) == "reply",
@@ -93,9 +93,6 @@ def _may_answer_idle(session: Session, game: Any, player: Any, row: Any, now: da
 def _write_reply(session: Session, game: Any, seat: Any, player: Any, row: Any, parsed: Any,
                  outcome: _Outcome, now: datetime, suffix: str = "",
                  brief: bool = False) -> None:
-    from pbm import games, outbox, timing
-    from pbm.messages import MessageKind
-
     state = games.load_state(game) if game.state_json else None
     deadlines = [d for d in timing.open_deadlines(session, game.id, seat=seat.seat_index)
                  if d.kind != timing.INVITATION]
@@ -135,9 +132,6 @@ def _write_reply(session: Session, game: Any, seat: Any, player: Any, row: Any, 
 
 def _last_applied(session: Session, game_id: int, seat: int) -> str | None:
     """The seat's last applied command (to say that it is final when asked to undo it)."""
-    from pbm import txcache
-    from pbm.models import CommandLog
-
     written = txcache.memo(session).get(("last_command", game_id, seat))
     if written is not None:  # this transaction applied it (``pbm.txcache``)
         return str(written[1])
@@ -151,9 +145,6 @@ def _ask_to_answer_the_game(session: Session, sender: str, now: datetime) -> Non
     """A known player's mail carried no secret of theirs: tell them, at the address we have
     for them (never a Reply-To), to answer the game's email. At most once an hour, and
     nothing of the message is repeated (its From may be forged)."""
-    from pbm.models import OutboundMessage, Player
-    from pbm.outbox import insert_once
-
     player = session.execute(sa.select(Player).where(
         sa.func.lower(Player.email) == sender.lower()).order_by(col(Player.id)).limit(1)
     ).scalar()

@@ -13,12 +13,16 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Session, col
 
-from pbm import logs, metrics
+import engine
+from pbm import games, logs, metrics, outbox, settings, timing
 from pbm.config import get_settings
 from pbm.inbound.answered import Answered, is_stale
 from pbm.inbound.answering import _may_answer_idle, _Outcome, _write_reply, idle_fingerprint
 from pbm.inbound.mime import bounce_details
 from pbm.inbound.storage import EMAIL, _finish
+from pbm.models import CommandLog, GameEvent, InvitationStatus, OutboundMessage, Player, Seat
+from pbm.outbox import alert_admin
+from pbm.replies.changes import final_action_reason, is_turn_action, vote_change
 
 log = logging.getLogger(__name__)
 
@@ -33,10 +37,6 @@ def _apply(session: Session, row: Any, seat: Any, player: Any, now: datetime,
     """Parse the player's text for their seat, apply it through ``pbm.games``, answer.
 
     ``answered``: the question the reply answers (``pbm.inbound.answered``), if known."""
-    import engine
-    from pbm import games
-    from pbm.models import InvitationStatus
-
     game = games.lock_game(session, seat.game_id)  # once: ``games`` finds it locked
     logs.bind(game_id=game.id, seat=seat.seat_index)  # on every log line from here on
     state = games.load_state(game) if game.state_json else None
@@ -100,8 +100,6 @@ def _apply(session: Session, row: Any, seat: Any, player: Any, now: datetime,
 def _say_allowance(session: Session, player: Any, now: datetime) -> int:
     """How many SAY lines this player may still relay now: ``say_per_reply``, less what
     they said at any of their tables in the last hour over ``say_per_hour``."""
-    from pbm.models import GameEvent, Seat
-
     settings = get_settings()
     seats = {(s.game_id, s.seat_index) for s in session.execute(
         sa.select(Seat).where(Seat.player_id == player.id)).scalars()}
@@ -118,8 +116,6 @@ def _say_allowance(session: Session, player: Any, now: datetime) -> int:
 def _say(session: Session, game: Any, seat: Any, says: list[Any], now: datetime,
          outcome: _Outcome) -> None:
     """Relay the reply's SAY lines together: one table-talk message per other seat."""
-    from pbm import games
-
     result = games.say(session, game.id, seat.seat_index, [m.arg for m in says], now=now)
     for meta in says:
         shown = f"SAY {meta.arg}" + (" (cut)" if meta.truncated else "")
@@ -133,8 +129,6 @@ def _settled(session: Session, row: Any, game: Any, seat: Any, state: Any,
              answered: Answered | None) -> bool:
     """True when the reply answers a question that is no longer open (an older message, or
     one sent before the question open now was asked)."""
-    from pbm import timing
-
     if answered is not None:
         stale = is_stale(answered, state)
     else:
@@ -164,8 +158,6 @@ def _refuse_as_settled(parsed: Any, outcome: _Outcome, final: dict[int, str]) ->
 
 def _submit(session: Session, row: Any, game: Any, seat: Any, state: Any, parsed: Any,
             now: datetime, outcome: _Outcome) -> None:
-    from pbm import games, outbox
-
     texts = [u.text for u in parsed.understood]
     shown = {u.text: u.display for u in parsed.understood}
     if state is None:
@@ -206,9 +198,6 @@ def _changes_of_mind(session: Session, game: Any, seat: Any, state: Any, parsed:
     """The texts to submit, and how a changed vote is told. A VOTE from a seat that has
     voted in the vote still open changes its vote (``REVOTE``); a correction of an earlier
     reply's turn action is refused in plain words (turn actions are final once applied)."""
-    import engine
-    from pbm.replies.changes import vote_change
-
     view = engine.view(state, seat.seat_index).to_dict()
     final = _final(session, game, seat, state, parsed)
     texts: list[str] = []
@@ -228,9 +217,6 @@ def _changes_of_mind(session: Session, game: Any, seat: Any, state: Any, parsed:
 def _final(session: Session, game: Any, seat: Any, state: Any, parsed: Any) -> dict[int, str]:
     """Why each correction of an earlier reply's turn action changes nothing (by index in
     ``parsed.understood``): the seat's turn action was played, and it is final."""
-    import engine
-    from pbm.replies.changes import final_action_reason, is_turn_action
-
     corrections = [i for i, u in enumerate(parsed.understood)
                    if u.correction and is_turn_action(u.text)]
     last = _last_command(session, game.id, seat.seat_index) if corrections else None
@@ -242,8 +228,6 @@ def _final(session: Session, game: Any, seat: Any, state: Any, parsed: Any) -> d
 
 def _last_command(session: Session, game_id: int, seat: int) -> str | None:
     """The seat's last applied command (canonical text), if any."""
-    from pbm.models import CommandLog
-
     return session.execute(
         sa.select(col(CommandLog.command)).where(col(CommandLog.game_id) == game_id,
                                                  col(CommandLog.seat) == seat)
@@ -252,8 +236,6 @@ def _last_command(session: Session, game_id: int, seat: int) -> str | None:
 
 def _meta(session: Session, row: Any, game: Any, seat: Any, player: Any, meta: Any,
           now: datetime, outcome: _Outcome) -> None:
-    from pbm import games
-
     name = meta.name
     if name == "HELP":
         outcome.help = meta.arg or ""
@@ -282,7 +264,6 @@ def _meta(session: Session, row: Any, game: Any, seat: Any, player: Any, meta: A
         outcome.add_done(name)
         outcome.notes = [*(outcome.notes or []), name]
     elif name == "SET":  # a player's own setting: pbm.settings
-        from pbm import settings
 
         try:
             outcome.answers = [*(outcome.answers or []),
@@ -292,8 +273,6 @@ def _meta(session: Session, row: Any, game: Any, seat: Any, player: Any, meta: A
 
 
 def _set_sms_opt_out(session: Session, player: Any, stop: bool, now: datetime) -> None:
-    from pbm.outbox import alert_admin
-
     if bool(player.sms_opted_out) == stop:
         return
     player.sms_opted_out = stop
@@ -311,9 +290,6 @@ def _set_sms_opt_out(session: Session, player: Any, stop: bool, now: datetime) -
 
 def handle_bounce(session: Session, message: Message, now: datetime) -> str:
     """Mark the bounced player's email as failing and tell the admin; what was done."""
-    from pbm.models import OutboundMessage, Player
-    from pbm.outbox import alert_admin
-
     outbox_id, failed = bounce_details(message)
     players: list[Any] = []
     if outbox_id is not None:

@@ -8,9 +8,11 @@ import hashlib
 import re
 from email import message_from_bytes, policy
 from email.message import EmailMessage, Message
+from email.parser import BytesParser
 from email.utils import getaddresses, parseaddr
 
 from pbm.config import Settings
+from pbm.hygiene import MAX_PARSED_CONTAINERS, container_count
 
 _BASE64_PREFIX = "base64:"
 
@@ -39,8 +41,6 @@ def parse_email(raw: bytes) -> EmailMessage:
     A message nested deeper than the parser's stack allows is read for its headers only
     (``pbm.hygiene`` refuses it; storing it still needs its sender and Message-ID).
     """
-    from pbm.hygiene import MAX_PARSED_CONTAINERS, container_count
-
     try:
         if container_count(raw) <= MAX_PARSED_CONTAINERS:
             return message_from_bytes(raw, policy=policy.default)
@@ -51,8 +51,6 @@ def parse_email(raw: bytes) -> EmailMessage:
 
 def parse_headers(raw: bytes) -> EmailMessage:
     """The message's headers only (the body is neither parsed nor copied); never raises."""
-    from email.parser import BytesParser
-
     ends = [i for i in (raw.find(b"\n\n"), raw.find(b"\n\r\n")) if i != -1]
     head = raw[:min(ends) + 1] if ends else raw
     try:

@@ -10,16 +10,17 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Session, col
 
+from pbm import games
 from pbm.config import Settings
 from pbm.inbound.mime import header, recipient_addresses
 from pbm.inbound.storage import SMS
+from pbm.models import Game, OutboundMessage, Player, Seat
+from pbm.replies import find_reply_token
 
 ACTIVE_GAMES = ("running", "inviting", "paused", "created")
 
 
 def _player(session: Session, player_id: int) -> Any:
-    from pbm.models import Player
-
     return session.get(Player, player_id)
 
 
@@ -28,10 +29,6 @@ def route_email(session: Session, message: Message, sender: str) -> Any | None:
     token of its address, else a Message-ID of ours it answers (``In-Reply-To`` /
     ``References``) that was sent to the seat's present player. None otherwise: ``From``
     alone never names a seat, it is trivially forged. (The caller checks the sender.)"""
-    from pbm import games
-    from pbm.models import OutboundMessage, Seat
-    from pbm.replies import find_reply_token
-
     token = find_reply_token(recipient_addresses(message))
     if token:
         seat = games.find_seat_by_token(session, token)  # with its table's seats, players
@@ -56,8 +53,6 @@ def route_email(session: Session, message: Message, sender: str) -> Any | None:
 def route_sms(session: Session, player_id: int) -> Any | None:
     """The seat an SMS is for: of the player's active games, the one whose message reached
     them last by SMS (else their most recent seat)."""
-    from pbm.models import Game, OutboundMessage, Seat
-
     seats = session.execute(
         sa.select(Seat).join(Game, col(Game.id) == Seat.game_id)
         .where(col(Seat.player_id) == player_id, col(Game.status).in_(ACTIVE_GAMES))

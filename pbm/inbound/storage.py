@@ -16,6 +16,8 @@ import sqlalchemy as sa
 from sqlmodel import Session
 
 from pbm.config import Settings, get_settings
+from pbm.db import run_transaction
+from pbm.hygiene import clean_line, clean_text
 from pbm.inbound.mime import (
     email_address,
     email_provider_id,
@@ -24,6 +26,8 @@ from pbm.inbound.mime import (
     parse_headers,
     recipient_addresses,
 )
+from pbm.models import InboundMessage, InboundStatus
+from pbm.outbox import alert_admin
 
 log = logging.getLogger(__name__)
 
@@ -43,9 +47,6 @@ class Stored:
 def store(session: Session, *, channel: str, provider_id: str, sender: str, recipient: str,
           raw: str, now: datetime) -> Stored:
     """Insert one inbound row unless the provider id is already there; commit is the caller's."""
-    from pbm.hygiene import clean_line
-    from pbm.models import InboundMessage, InboundStatus
-
     table = InboundMessage.__table__  # type: ignore[attr-defined]
     provider_id = clean_line(provider_id)[:255] or "sha256:" + hashlib.sha256(
         raw.encode("utf-8", "surrogatepass")).hexdigest()
@@ -99,8 +100,6 @@ MAX_PROCESS_ATTEMPTS = 5
 
 
 def _inbound_table() -> sa.Table:
-    from pbm.models import InboundMessage
-
     return InboundMessage.__table__  # type: ignore[attr-defined, no-any-return]
 
 
@@ -139,8 +138,6 @@ def _lease_expired(table: sa.Table, now: datetime, settings: Settings
 
 def _release(inbound_id: int) -> None:
     """Give a claimed row back after a transient failure (best effort: the lease expires)."""
-    from pbm.db import run_transaction
-
     table = _inbound_table()
     try:
         run_transaction(lambda s: s.execute(
@@ -152,10 +149,6 @@ def _release(inbound_id: int) -> None:
 
 def quarantine(inbound_id: int, error: str, now: datetime) -> None:
     """Keep a message the service could not process aside, with its error; tell the admin."""
-    from pbm.db import run_transaction
-    from pbm.hygiene import clean_text
-    from pbm.outbox import alert_admin
-
     table = _inbound_table()
     error = clean_text(error)
 
@@ -177,8 +170,6 @@ class RequeueError(ValueError):
 def requeue(session: Session, inbound_id: int) -> list[int]:
     """Put a quarantined message back in line (its last error stays for the record);
     returns the ids for the caller to enqueue after the commit."""
-    from pbm.models import InboundMessage, InboundStatus
-
     message = session.get(InboundMessage, inbound_id, with_for_update=True)
     if message is None:
         raise RequeueError(f"no inbound message {inbound_id}")

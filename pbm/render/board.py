@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbm.board_image import draw_board
 from pbm.i18n.translate import N_, _, is_korean
 from pbm.messages import MessageContext, board_image_key
 from pbm.render.names import (
@@ -29,8 +30,6 @@ def board_key_of(ctx: MessageContext) -> str | None:
 
 def board_png(public_view: dict[str, Any]) -> bytes:
     """The public board as a PNG (see :mod:`pbm.board_image`)."""
-    from pbm.board_image import draw_board
-
     return draw_board(public_view)
 
 

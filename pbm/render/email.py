@@ -14,6 +14,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from pbm.i18n import translate
 from pbm.messages import MessageContext, MessageKind
+from pbm.render.names import command_words
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
@@ -33,7 +34,6 @@ def _env_for(lang: str) -> Environment:
         extensions=["jinja2.ext.i18n"],
     )
     translate.install_jinja(env, lang)
-    from pbm.render.names import command_words  # a command in the reader's words
 
     env.filters["cmd"] = command_words
     return env

@@ -11,6 +11,7 @@ from typing import Any
 from pbm import humanize
 from pbm.i18n.translate import _, is_korean
 from pbm.messages import MessageContext, MessageKind, board_content_id, board_image_key
+from pbm.render import news_ko
 from pbm.render.board import awaited_model, board_model, me_model
 from pbm.render.names import (
     HELP_FILES,
@@ -50,7 +51,6 @@ def _vote_result(events: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
             data = e.get("data") or {}
             counts = data.get("counts") or {}
             if is_korean():  # the engine's sentence is English: the Korean one
-                from pbm.render import news_ko
 
                 said = news_ko.voice(e, None, {})
                 symbol = {k: game_word("symbols", k, k) for k in SYMBOL_NAMES}

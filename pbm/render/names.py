@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from engine.cards import EventTitle
+from pbm.humanize import duration
 from pbm.i18n import dates, glossary
 from pbm.i18n.translate import N_, _, is_korean
 
@@ -156,8 +157,6 @@ def format_deadline(deadline: datetime | None, time_zone: str,
 
 
 def _left(deadline: datetime, now: datetime | None) -> str:
-    from pbm.humanize import duration
-
     if now is None:
         return ""
     if now.tzinfo is None:

@@ -21,6 +21,7 @@ from typing import Any
 
 from engine.cards import EVENT_CARD_TABLE
 from pbm.i18n.translate import is_korean
+from pbm.render import news_ko
 
 #: Where a pawn can be, as the engine's events say it (``data["source"]`` / ``["to"]``).
 WHERE = {"FD": "the Flying Dutchman", "JR": "the Jolly Roger", "TORTUGA": "Tortuga",
@@ -101,8 +102,6 @@ def voice(event: Mapping[str, Any], reader: int | None, names: Mapping[int, str]
     ``events`` are the other events of the same message (to drop a public line whose
     private twin the reader also has). A Korean reader's lines: ``pbm.render.news_ko``."""
     if is_korean():
-        from pbm.render import news_ko
-
         return news_ko.voice(event, reader, names, events)
     kind = str(event.get("kind", ""))
     data = event.get("data") or {}

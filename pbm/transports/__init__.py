@@ -15,6 +15,7 @@ from pbm.transports.base import (
     Transport,
     TransportError,
 )
+from pbm.transports.files import FileEmailTransport, FileSmsTransport
 
 __all__ = [
     "Attachment",
@@ -29,8 +30,6 @@ __all__ = [
 
 def transport_for(channel: str, settings: Settings) -> Transport:
     """The configured transport for ``channel`` ("email" or "sms")."""
-    from pbm.transports.files import FileEmailTransport, FileSmsTransport
-
     if channel == "email":
         if settings.email_transport == "smtp":
             from pbm.transports.mail import SmtpTransport
