@@ -101,7 +101,7 @@ def _game_id(ref: str) -> int:
     return game_id
 
 
-def _seat_index(seat: int) -> int:
+def seat_index(seat: int) -> int:
     if seat < 1:
         raise games.InvalidRequest("seats are numbered from 1")
     return seat - 1

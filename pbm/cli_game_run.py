@@ -14,13 +14,13 @@ from pbm.admin_input import check_game_name, check_language, check_zone, parse_p
 from pbm.cli_admin_common import (
     GAME,
     _game_id,
-    _seat_index,
     _write,
     command,
     game_app,
     human_errors,
     now_utc,
     say,
+    seat_index,
 )
 from pbm.config import get_settings
 from pbm.timing import TimingPolicy
@@ -151,7 +151,7 @@ def extend(
 ) -> None:
     """Give more time to the open decisions."""
     game_id, now = _game_id(game), now_utc()
-    index = None if seat is None else _seat_index(seat)
+    index = None if seat is None else seat_index(seat)
     result = _write(lambda s: games.extend(s, game_id, hours, now=now, seat=index))
     say(result.message)
 
@@ -173,7 +173,7 @@ def replace(
                         region=get_settings().phone_region,
                         default_language=check_language(lang, "--lang") if lang else "")
     game_id, now = _game_id(game), now_utc()
-    result = _write(lambda s: games.replace_seat(s, game_id, _seat_index(seat), spec, now=now))
+    result = _write(lambda s: games.replace_seat(s, game_id, seat_index(seat), spec, now=now))
     say(result.message)
 
 

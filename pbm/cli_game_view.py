@@ -12,7 +12,7 @@ from sqlmodel import col, select
 
 import engine
 from pbm import db, games
-from pbm.cli_admin_common import GAME, _seat_index, _when, console, game_app, human_errors
+from pbm.cli_admin_common import GAME, _when, console, game_app, human_errors, seat_index
 from pbm.messages import Channel
 from pbm.models import CommandLog, Deadline, DeadlineStatus, Game, GameEvent, OutboundMessage
 
@@ -179,7 +179,7 @@ def preview(
             raise games.InvalidRequest("channel is email or sms") from None
     with db.session_scope(write=False) as session:
         g = games.get_game(session, game)
-        ctx, rendered = games.preview(session, g.id, _seat_index(seat), chosen)  # type: ignore[arg-type]
+        ctx, rendered = games.preview(session, g.id, seat_index(seat), chosen)  # type: ignore[arg-type]
     console.print(f"[bold]{ctx.kind.value}[/bold] to {ctx.player_name} - {rendered.subject}",
                   highlight=False)
     body = rendered.sms if chosen is Channel.SMS and rendered.sms else rendered.text

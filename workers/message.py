@@ -13,7 +13,7 @@ from pbm.config import Settings
 from pbm.messages import board_content_id
 from pbm.models import BoardImage, OutboundPart
 from pbm.transports import Attachment, InlineImage, OutgoingMessage
-from workers.claims import _CLAIMED_PNGS
+from workers.claims import CLAIMED_PNGS
 
 _BOARD_KEY = re.compile(r"^board-(\d+)-(\d+)$")
 
@@ -72,7 +72,7 @@ def outbound_parts(session: Session, outbox_id: int
 
 def board_png(session: Session, key: str) -> bytes | None:
     """The stored picture named ``board-<game>-<version>``, if any."""
-    claimed = session.info.get(_CLAIMED_PNGS, {}).get(key)
+    claimed = session.info.get(CLAIMED_PNGS, {}).get(key)
     if claimed is not None:
         return claimed  # type: ignore[no-any-return]
 

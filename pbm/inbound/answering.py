@@ -1,4 +1,4 @@
-"""Answering a reply: what applying it did (``_Outcome``), the REPLY message, the cap on
+"""Answering a reply: what applying it did (``Outcome``), the REPLY message, the cap on
 answers to replies that did nothing, and the note to mail that carried no seat's secret."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pbm.outbox import alert_admin, insert_once
 
 
 @dataclass
-class _Outcome:
+class Outcome:
     """What applying one reply did (for the REPLY message)."""
 
     done: list[str] | None = None
@@ -47,7 +47,7 @@ class _Outcome:
         return not self.told
 
 
-#: How an answer to a reply that did nothing is written (``_may_answer_idle``).
+#: How an answer to a reply that did nothing is written (``may_answer_idle``).
 FULL, BRIEF, NONE = "full", "brief", "none"
 
 
@@ -60,7 +60,7 @@ def idle_fingerprint(parsed: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:10]
 
 
-def _may_answer_idle(session: Session, game: Any, player: Any, row: Any, now: datetime,
+def may_answer_idle(session: Session, game: Any, player: Any, row: Any, now: datetime,
                      fingerprint: str = "") -> str:
     """How to answer a reply that did nothing: ``FULL`` for the first
     ``not_understood_answers_per_sender_per_hour`` in an hour; past it ``BRIEF`` (a short
@@ -90,8 +90,8 @@ def _may_answer_idle(session: Session, game: Any, player: Any, row: Any, now: da
     return mode
 
 
-def _write_reply(session: Session, game: Any, seat: Any, player: Any, row: Any, parsed: Any,
-                 outcome: _Outcome, now: datetime, suffix: str = "",
+def write_reply(session: Session, game: Any, seat: Any, player: Any, row: Any, parsed: Any,
+                 outcome: Outcome, now: datetime, suffix: str = "",
                  brief: bool = False) -> None:
     state = games.load_state(game) if game.state_json else None
     deadlines = [d for d in timing.open_deadlines(session, game.id, seat=seat.seat_index)

@@ -17,7 +17,7 @@ import engine
 from pbm import games, logs, metrics, outbox, settings, timing
 from pbm.config import get_settings
 from pbm.inbound.answered import Answered, is_stale
-from pbm.inbound.answering import _may_answer_idle, _Outcome, _write_reply, idle_fingerprint
+from pbm.inbound.answering import Outcome, idle_fingerprint, may_answer_idle, write_reply
 from pbm.inbound.mime import bounce_details
 from pbm.inbound.storage import EMAIL, _finish
 from pbm.models import CommandLog, GameEvent, InvitationStatus, OutboundMessage, Player, Seat
@@ -55,7 +55,7 @@ def _apply(session: Session, row: Any, seat: Any, player: Any, now: datetime,
     if parsed.reaction:  # a tapback on one of our messages: not an answer, and not answered
         return _finish(session, row.id, "ignored", now, game_id=game.id, seat=seat.seat_index,
                        error="a phone reaction to a message, not a reply")
-    outcome = _Outcome()
+    outcome = Outcome()
     says = [meta for meta in parsed.meta if meta.name == "SAY"]
     relayed = says[:_say_allowance(session, player, now)] if says else []  # before writing
     for meta in parsed.meta:  # settings first: the prompt the commands trigger uses them
@@ -83,10 +83,10 @@ def _apply(session: Session, row: Any, seat: Any, player: Any, now: datetime,
     if outcome.needs_reply(parsed, seat.seat_index):
         # An answer to a reply that did nothing (a retraction is not nothing: it is told).
         idle = not (parsed.understood or parsed.meta or parsed.retracted)
-        mode = _may_answer_idle(session, game, player, row, now, idle_fingerprint(parsed)) \
+        mode = may_answer_idle(session, game, player, row, now, idle_fingerprint(parsed)) \
             if idle else "full"
         if mode != "none":
-            _write_reply(session, game, seat, player, row, parsed, outcome, now,
+            write_reply(session, game, seat, player, row, parsed, outcome, now,
                          suffix=f":nu-{idle_fingerprint(parsed)}" if idle else "",
                          brief=mode == "brief")
         else:  # a robot repeating itself: kept, not answered
@@ -114,7 +114,7 @@ def _say_allowance(session: Session, player: Any, now: datetime) -> int:
 
 
 def _say(session: Session, game: Any, seat: Any, says: list[Any], now: datetime,
-         outcome: _Outcome) -> None:
+         outcome: Outcome) -> None:
     """Relay the reply's SAY lines together: one table-talk message per other seat."""
     result = games.say(session, game.id, seat.seat_index, [m.arg for m in says], now=now)
     for meta in says:
@@ -143,7 +143,7 @@ def _settled(session: Session, row: Any, game: Any, seat: Any, state: Any,
     return stale
 
 
-def _refuse_as_settled(parsed: Any, outcome: _Outcome, final: dict[int, str]) -> None:
+def _refuse_as_settled(parsed: Any, outcome: Outcome, final: dict[int, str]) -> None:
     """Nothing of a settled question's answer is played: its commands and its bare menu
     numbers are answered with ``SETTLED`` (the open question's menu follows); a correction
     of a turn action already played is told that it is final (``final``, by index)."""
@@ -157,7 +157,7 @@ def _refuse_as_settled(parsed: Any, outcome: _Outcome, final: dict[int, str]) ->
 
 
 def _submit(session: Session, row: Any, game: Any, seat: Any, state: Any, parsed: Any,
-            now: datetime, outcome: _Outcome) -> None:
+            now: datetime, outcome: Outcome) -> None:
     texts = [u.text for u in parsed.understood]
     shown = {u.text: u.display for u in parsed.understood}
     if state is None:
@@ -194,7 +194,7 @@ def _submit(session: Session, row: Any, game: Any, seat: Any, state: Any, parsed
 
 
 def _changes_of_mind(session: Session, game: Any, seat: Any, state: Any, parsed: Any,
-                     outcome: _Outcome) -> tuple[list[str], dict[str, str]]:
+                     outcome: Outcome) -> tuple[list[str], dict[str, str]]:
     """The texts to submit, and how a changed vote is told. A VOTE from a seat that has
     voted in the vote still open changes its vote (``REVOTE``); a correction of an earlier
     reply's turn action is refused in plain words (turn actions are final once applied)."""
@@ -235,7 +235,7 @@ def _last_command(session: Session, game_id: int, seat: int) -> str | None:
 
 
 def _meta(session: Session, row: Any, game: Any, seat: Any, player: Any, meta: Any,
-          now: datetime, outcome: _Outcome) -> None:
+          now: datetime, outcome: Outcome) -> None:
     name = meta.name
     if name == "HELP":
         outcome.help = meta.arg or ""

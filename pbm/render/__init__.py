@@ -53,7 +53,7 @@ from __future__ import annotations
 from pbm.i18n import translate
 from pbm.messages import Channel, MessageContext, RenderedMessage, board_content_id
 from pbm.render.board import awaited_model, board_key_of, board_model, board_png, me_model
-from pbm.render.email import SECTIONS, TEMPLATES, _render_html, _render_text, _sections
+from pbm.render.email import SECTIONS, TEMPLATES, _sections, render_html, render_text
 from pbm.render.gsm7 import (
     SMS_MAX_SEPTETS,
     SMS_MAX_UCS2_UNITS,
@@ -158,11 +158,11 @@ def _render(ctx: MessageContext, channel: Channel) -> RenderedMessage:
     model = _model(ctx)
     model["sections"] = _sections(ctx, model)
     subject = subject_for(ctx.game_name)
-    text = _render_text(model)
+    text = render_text(model)
     if channel is Channel.SMS:
         first, *more = _sms_messages(ctx, model)
         return RenderedMessage(subject=subject, text=text, sms=first, sms_more=tuple(more))
-    html = _render_html(model)
+    html = render_html(model)
     key = board_key_of(ctx)
     if key is None or f'src="cid:{board_content_id(key)}"' not in html:
         key = None  # no picture shown: none carried (no stray attachment)

@@ -42,12 +42,12 @@ def _env_for(lang: str) -> Environment:
 _env = _env_for("en")
 
 
-def _render_text(model: Mapping[str, Any]) -> str:
+def render_text(model: Mapping[str, Any]) -> str:
     text = _env_for(translate.current()).get_template("email/message.txt").render(**model)
     return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
 
 
-def _render_html(model: Mapping[str, Any]) -> str:
+def render_html(model: Mapping[str, Any]) -> str:
     return css_inline.inline(
         _env_for(translate.current()).get_template("email/message.html").render(**model))
 

@@ -31,7 +31,7 @@ from pbm.replies.parse_types import (
     Retracted,
     Understood,
 )
-from pbm.replies.sentence import _SAY_RE, _verb_start
+from pbm.replies.sentence import SAY_RE, verb_start
 from pbm.replies.words import (
     HOLDS,
     META,
@@ -155,7 +155,7 @@ def line_units(line: str) -> list[Unit]:
     straight = line.replace("\u2019", "'")
     changed = _CHANGE_VOTE_RE.sub("vote", straight)
     source = changed if changed != straight else whole  # same offsets as ``straight``
-    if _SAY_RE.match(straight.strip()):
+    if SAY_RE.match(straight.strip()):
         return [Unit(whole, line=whole)]
     units: list[Unit] = []
     start, marker = 0, None
@@ -237,7 +237,7 @@ def _keyword_of(command: Understood | NotUnderstood) -> str | None:
     if isinstance(command, Understood):
         return command.text.split()[0]
     toks = tokens(command.line)
-    start = _verb_start(toks)
+    start = verb_start(toks)
     return toks[start] if start is not None and toks[start] in VERBS else None
 
 

@@ -12,15 +12,15 @@ from engine.commands import parse_command
 from engine.errors import CommandParseError
 from pbm.replies.arguments import _canonical
 from pbm.replies.menu import find_option
-from pbm.replies.name_match import _names_in
+from pbm.replies.name_match import names_in
 from pbm.replies.parse_types import (
+    AmbiguousCards,
+    AmbiguousName,
     Meta,
+    NoParse,
     NotUnderstood,
     ParseContext,
     Understood,
-    _AmbiguousCards,
-    _AmbiguousName,
-    _NoParse,
 )
 from pbm.replies.words import FILLER, META, VERBS, fold, name_key, read_int, verb_word
 
@@ -49,7 +49,7 @@ def suggest(line: str, ctx: ParseContext, keyword: str | None = None) -> str | N
     if verb not in _NAME_VERBS or "name" in choice.split():
         return choice
     legal_same = [c for c in ctx.legal if c.split()[0] == verb]
-    named = _names_in(line, ctx)
+    named = names_in(line, ctx)
     chosen = next((c for c in legal_same if ctx.display(c) == choice), None)
     if chosen is not None and _seat_of(chosen) in named and len(named) == 1:
         return choice  # the name is the player's own, not a guess
@@ -90,7 +90,7 @@ def _card_text(ctx: ParseContext, number: int) -> str:
     return f"VOTE {number}"
 
 
-def _try_keywords(
+def try_keywords(
     line: str, keywords: Sequence[str], toks: Sequence[str], ctx: ParseContext,
     note: str | None,
 ) -> Understood | NotUnderstood:
@@ -106,21 +106,21 @@ def _try_keywords(
             text, notes = _canonical(keyword, toks, ctx)
             all_notes = "; ".join([n for n in [note, *notes] if n]) or None
             readings.append(_understood(line, text, ctx, all_notes))
-        except _AmbiguousName as exc:
+        except AmbiguousName as exc:
             options = []
             for seat in exc.seats:
                 fixed = [*toks[: exc.start], name_key(ctx.names[seat]), *toks[exc.end :]]
                 try:
                     options.append(ctx.display(_canonical(keyword, fixed, ctx)[0]))
-                except (_NoParse, CommandParseError, _AmbiguousName, _AmbiguousCards):
+                except (NoParse, CommandParseError, AmbiguousName, AmbiguousCards):
                     continue
             names = " or ".join(ctx.names[s] for s in exc.seats)
             return _ask(line, f"'{exc.word}' could be {names}: say which", options or [
                 ctx.names[s] for s in exc.seats])
-        except _AmbiguousCards as exc:
+        except AmbiguousCards as exc:
             return _ask(line, "that fits more than one of your Vote cards: say which",
                         [_card_text(ctx, n) for n in exc.cards])
-        except (_NoParse, CommandParseError) as exc:
+        except (NoParse, CommandParseError) as exc:
             first_error = first_error or exc.reason
     distinct = list({r.text: r for r in readings}.values())
     legal = [r for r in distinct if r.legal_now]
@@ -135,7 +135,7 @@ def _try_keywords(
     return NotUnderstood(line, first_error or "not a command", suggest(line, ctx, keywords[0]))
 
 
-def _menu_pick(line: str, toks: list[str], ctx: ParseContext) -> Understood | NotUnderstood:
+def menu_pick(line: str, toks: list[str], ctx: ParseContext) -> Understood | NotUnderstood:
     number = read_int(toks[0]) or 0
     option = find_option(ctx.menu, number)
     rest = [t for t in toks[1:] if t not in ("option", "opt")]
@@ -157,7 +157,7 @@ def _menu_pick(line: str, toks: list[str], ctx: ParseContext) -> Understood | No
             line, f"option {number} needs more: {option.display}",
             option.example or option.display,
         )
-    return _try_keywords(line, [option.verb], rest, ctx, note)
+    return try_keywords(line, [option.verb], rest, ctx, note)
 
 
 def _meta(line: str, head: str, rest: list[str]) -> Meta | NotUnderstood | None:

@@ -24,11 +24,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from pbm.replies.corrections import Outcome, correct, has_words, reply_units
-from pbm.replies.keywords import _ask, _menu_pick, _understood, suggest
+from pbm.replies.keywords import _ask, _understood, menu_pick, suggest
 from pbm.replies.korean import to_english_lines
 from pbm.replies.menu import find_option
 from pbm.replies.parse_types import Meta, NotUnderstood, ParseContext, ReplyResult, Understood
-from pbm.replies.sentence import _NO_VERB, _SAY_RE, SAY_LIMIT, _invitation, _verb_start, parse_line
+from pbm.replies.sentence import NO_VERB, SAY_LIMIT, SAY_RE, _invitation, parse_line, verb_start
 from pbm.replies.settings_words import read_setting
 from pbm.replies.words import COURTESY_RE, LEADING_FILLER, SEQUENCE_WORDS, fold, name_key, tokens
 
@@ -62,14 +62,14 @@ def split_commands(line: str) -> list[str]:
 
     A full stop, "!" or "?" stays with the piece before it (a question is not an order).
     """
-    if _SAY_RE.match(line.strip()):
+    if SAY_RE.match(line.strip()):
         return [line]
     cuts = [0]
     for match in _SPLIT_RE.finditer(line):
         if match.start() <= cuts[-1]:
             continue
         toks = tokens(line[match.end():])
-        if not toks or (_verb_start(toks) is None
+        if not toks or (verb_start(toks) is None
                         and not _starts_setting(line[match.end():])):
             continue
         before = tokens(line[cuts[-1]:match.start()])
@@ -137,7 +137,7 @@ def _pasted_menu_line(line: str, ctx: ParseContext) -> Understood | NotUnderstoo
         return _ask(line, f"option {number} is not {option.display}",
                     [option.display] + ([other.display] if other else []))
     if option.is_template:
-        return _menu_pick(line, [str(option.number)], ctx)
+        return menu_pick(line, [str(option.number)], ctx)
     return _understood(line, option.command, ctx, f"option {option.number}")
 
 
@@ -153,7 +153,7 @@ def _read_line(line: str, ctx: ParseContext, after_command: bool) -> list[tuple[
     read: list[tuple[str, Outcome]] = []
     for piece in pieces:
         outcome = pasted if pasted is not None else parse_line(piece, ctx)
-        if isinstance(outcome, NotUnderstood) and outcome.reason == _NO_VERB \
+        if isinstance(outcome, NotUnderstood) and outcome.reason == NO_VERB \
                 and after_command:
             outcome = None  # after a command, a line without one is a signature's
         after_command = after_command or isinstance(outcome, Understood | Meta)
