@@ -78,7 +78,7 @@ def web(
     port: int = typer.Option(8000, metavar="PORT", help="Port to listen on."),
 ) -> None:
     """Serve the webhooks and the admin page (uvicorn)."""
-    import uvicorn
+    import uvicorn  # here: only `pbm web` needs the ASGI server
 
     uvicorn.run("pbm.web:app", host=host, port=port)
 

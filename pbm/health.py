@@ -23,6 +23,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import redis
 import sqlalchemy as sa
 from sqlmodel import Session
 
@@ -50,9 +51,7 @@ def _redis_url(settings: Settings) -> str | None:
     return broker if broker.startswith(("redis://", "rediss://", "unix://")) else None
 
 
-def _redis(url: str) -> Any:
-    import redis
-
+def _redis(url: str) -> redis.Redis:
     return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
 
 
@@ -115,7 +114,7 @@ class Check:
 @lru_cache
 def migration_heads() -> frozenset[str]:
     """The Alembic head revision(s) this code expects."""
-    from alembic.script import ScriptDirectory
+    from alembic.script import ScriptDirectory  # here: alembic only when the probe asks
 
     return frozenset(ScriptDirectory.from_config(alembic_config("sqlite://")).get_heads())
 

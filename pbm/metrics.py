@@ -360,7 +360,7 @@ def render() -> tuple[bytes, str]:
     registry = CollectorRegistry()
     folder = multiprocess_dir()
     if folder:
-        from prometheus_client import multiprocess
+        from prometheus_client import multiprocess  # here: only with a multiprocess folder
 
         multiprocess.MultiProcessCollector(registry, path=folder)  # type: ignore[no-untyped-call]
     else:

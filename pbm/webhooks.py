@@ -186,7 +186,7 @@ def public_url(request: Request, settings: Settings) -> str:
 
 async def _signed_form(request: Request) -> FormData:
     """The form of a request signed by Twilio with our auth token; 403 otherwise."""
-    from twilio.request_validator import RequestValidator
+    from twilio.request_validator import RequestValidator  # here: twilio is slow to import
 
     settings = get_settings()
     token = settings.twilio_auth_token.get_secret_value() if settings.twilio_auth_token else ""

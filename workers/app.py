@@ -18,6 +18,7 @@ from celery.signals import after_setup_logger, after_setup_task_logger, worker_p
 from kombu import pools as kombu_pools
 
 from pbm.config import Settings, get_settings
+from pbm.db import dispose_engines
 from pbm.logs import configure as configure_logs
 
 TASK_PROCESS_INBOUND = "pbm.process_inbound"
@@ -170,6 +171,7 @@ def _tolerate_lost_connection() -> None:
     redelivered after the visibility timeout (tasks are idempotent); the relays cover the
     rest. So log it and carry on.
     """
+    # here: kombu's Redis transport, patched only when used
     from kombu.transport import redis as kombu_redis
 
     def tolerant(method: Any) -> Any:
@@ -205,10 +207,6 @@ def _structured_logs(logger: logging.Logger, **_: Any) -> None:
 @worker_process_init.connect
 def _fresh_connections_after_fork(**_: Any) -> None:
     """A forked pool child must not share the parent's database connections."""
-    try:
-        from pbm.db import dispose_engines
-    except ImportError:  # pragma: no cover - the service layer is always installed
-        return
     dispose_engines()
 
 

@@ -21,7 +21,7 @@ BATCH = 50
 
 def poll(settings: Settings, now: datetime) -> list[int]:
     """Fetch unseen mail into the inbound table; the ids of rows created by this poll."""
-    from imapclient import IMAPClient
+    from imapclient import IMAPClient  # here: imapclient only in a process that polls IMAP
 
     if not settings.imap_host:
         return []

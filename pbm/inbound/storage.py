@@ -56,8 +56,10 @@ def store(session: Session, *, channel: str, provider_id: str, sender: str, reci
               "received_at": now, "status": InboundStatus.NEW.value, "attempts": 0}
     dialect = session.get_bind().dialect.name
     if dialect == "postgresql":
+        # here: the dialect's INSERT, chosen at run time
         from sqlalchemy.dialects.postgresql import insert
     else:
+        # here: the dialect's INSERT, chosen at run time
         from sqlalchemy.dialects.sqlite import insert  # type: ignore[assignment]
     statement = insert(table).values(**values).on_conflict_do_nothing(
         index_elements=["channel", "provider_message_id"]).returning(table.c.id)

@@ -32,6 +32,7 @@ def transport_for(channel: str, settings: Settings) -> Transport:
     """The configured transport for ``channel`` ("email" or "sms")."""
     if channel == "email":
         if settings.email_transport == "smtp":
+            # here: a transport loaded only when configured
             from pbm.transports.mail import SmtpTransport
 
             return SmtpTransport(settings)
@@ -41,6 +42,7 @@ def transport_for(channel: str, settings: Settings) -> Transport:
                              permanent=False, reason="config")
     if channel == "sms":
         if settings.sms_transport == "twilio":
+            # here: twilio (slow to import) only when configured
             from pbm.transports.sms import TwilioTransport
 
             return TwilioTransport(settings)
