@@ -28,14 +28,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from email.message import Message
-from typing import Any
 
 import sqlalchemy as sa
 from sqlmodel import Session, col
 
+import engine
 from pbm.inbound.mime import header
-from pbm.inbound.storage import SMS
-from pbm.models import OutboundMessage
+from pbm.inbound.storage import SMS, InboundRow
+from pbm.models import OutboundMessage, Seat
 from pbm.replies.mime import message_text
 
 #: the footer reference of our messages, as quoted back (``Ref: Q12.3``)
@@ -55,7 +55,7 @@ class Answered:
         return int(self.question.split(".", 1)[0])
 
 
-def answered_question(session: Session, row: Any, seat: Any,
+def answered_question(session: Session, row: InboundRow, seat: Seat,
                       message: Message | None = None) -> Answered | None:
     """The question this stored reply (``row``) from ``seat`` answers, or None if unknown."""
     if row.channel == SMS:
@@ -65,12 +65,12 @@ def answered_question(session: Session, row: Any, seat: Any,
     return _by_headers(session, message, seat) or _by_quote(message, seat)
 
 
-def is_stale(answered: Answered | None, state: Any) -> bool:
+def is_stale(answered: Answered | None, state: engine.GameState) -> bool:
     """True when the reply answers a question of a stage that is no longer open."""
     return answered is not None and answered.stage_serial != state.stage_serial
 
 
-def _questions_of(session: Session, seat: Any, ids: list[str]) -> dict[str, str | None]:
+def _questions_of(session: Session, seat: Seat, ids: list[str]) -> dict[str, str | None]:
     if not ids:
         return {}
     rows = session.execute(
@@ -81,7 +81,7 @@ def _questions_of(session: Session, seat: Any, ids: list[str]) -> dict[str, str 
     return {str(m): q for m, q in rows}
 
 
-def _by_headers(session: Session, message: Message, seat: Any) -> Answered | None:
+def _by_headers(session: Session, message: Message, seat: Seat) -> Answered | None:
     parent = _MESSAGE_ID_RE.findall(header(message, "In-Reply-To"))[:5]
     chain = _MESSAGE_ID_RE.findall(header(message, "References"))[-50:]
     known = _questions_of(session, seat, [i[:255] for i in [*parent, *chain]])
@@ -96,7 +96,7 @@ def _by_headers(session: Session, message: Message, seat: Any) -> Answered | Non
     return None
 
 
-def _by_quote(message: Message, seat: Any) -> Answered | None:
+def _by_quote(message: Message, seat: Seat) -> Answered | None:
     try:
         text = message_text(message)  # type: ignore[arg-type]
     except (ValueError, LookupError, TypeError, AttributeError, UnicodeError):
@@ -107,7 +107,7 @@ def _by_quote(message: Message, seat: Any) -> Answered | None:
     return None
 
 
-def _by_sms_timing(session: Session, row: Any, seat: Any) -> Answered | None:
+def _by_sms_timing(session: Session, row: InboundRow, seat: Seat) -> Answered | None:
     question = session.execute(
         sa.select(col(OutboundMessage.question))
         .where(col(OutboundMessage.game_id) == seat.game_id,

@@ -13,10 +13,11 @@ from sqlmodel import Session, col
 
 from pbm import games, outbox, timing, txcache
 from pbm.config import get_settings
-from pbm.inbound.storage import EMAIL
+from pbm.inbound.storage import EMAIL, InboundRow
 from pbm.messages import MessageKind
-from pbm.models import CommandLog, OutboundMessage, Player
+from pbm.models import CommandLog, Game, OutboundMessage, Player, Seat
 from pbm.outbox import alert_admin, insert_once
+from pbm.replies import ReplyResult
 
 
 @dataclass
@@ -39,7 +40,7 @@ class Outcome:
     def reject(self, command: str, reason: str) -> None:
         self.rejected = [*(self.rejected or []), {"command": command, "reason": reason}]
 
-    def needs_reply(self, parsed: Any, seat: int) -> bool:
+    def needs_reply(self, parsed: ReplyResult, seat: int) -> bool:
         if parsed.not_understood or self.rejected or self.help is not None or self.log:
             return True
         if self.notes or self.answers:
@@ -51,7 +52,7 @@ class Outcome:
 FULL, BRIEF, NONE = "full", "brief", "none"
 
 
-def idle_fingerprint(parsed: Any) -> str:
+def idle_fingerprint(parsed: ReplyResult) -> str:
     """A short hash of what a reply that did nothing said (its lines, case and spaces
     folded): the same text again is how a robot without loop-guard headers shows."""
     said = [str(getattr(n, "line", "")) for n in getattr(parsed, "not_understood", [])]
@@ -60,7 +61,7 @@ def idle_fingerprint(parsed: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:10]
 
 
-def may_answer_idle(session: Session, game: Any, player: Any, row: Any, now: datetime,
+def may_answer_idle(session: Session, game: Game, player: Player, row: InboundRow, now: datetime,
                      fingerprint: str = "") -> str:
     """How to answer a reply that did nothing: ``FULL`` for the first
     ``not_understood_answers_per_sender_per_hour`` in an hour; past it ``BRIEF`` (a short
@@ -69,6 +70,7 @@ def may_answer_idle(session: Session, game: Any, player: Any, row: Any, now: dat
     gets here (``pbm.inbound.pipeline``), and one without them repeats itself, so a reply
     saying what one of this hour's answered replies said is a robot's. The admin is told
     (once a day) either way."""
+    assert player.id is not None  # a stored row
     limit = get_settings().not_understood_answers_per_sender_per_hour
     keys = list(session.execute(sa.select(col(OutboundMessage.dedupe_key)).where(
         col(OutboundMessage.player_id) == player.id, col(OutboundMessage.kind) == "reply",
@@ -90,9 +92,10 @@ def may_answer_idle(session: Session, game: Any, player: Any, row: Any, now: dat
     return mode
 
 
-def write_reply(session: Session, game: Any, seat: Any, player: Any, row: Any, parsed: Any,
-                 outcome: Outcome, now: datetime, suffix: str = "",
+def write_reply(session: Session, game: Game, seat: Seat, player: Player, row: InboundRow,
+                parsed: ReplyResult, outcome: Outcome, now: datetime, suffix: str = "",
                  brief: bool = False) -> None:
+    assert game.id is not None  # a stored row
     state = games.load_state(game) if game.state_json else None
     deadlines = [d for d in timing.open_deadlines(session, game.id, seat=seat.seat_index)
                  if d.kind != timing.INVITATION]

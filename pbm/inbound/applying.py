@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from email.message import Message
 from typing import Any
@@ -19,10 +20,20 @@ from pbm.config import get_settings
 from pbm.inbound.answered import Answered, is_stale
 from pbm.inbound.answering import Outcome, idle_fingerprint, may_answer_idle, write_reply
 from pbm.inbound.mime import bounce_details
-from pbm.inbound.storage import EMAIL, _finish
-from pbm.models import CommandLog, GameEvent, InvitationStatus, OutboundMessage, Player, Seat
+from pbm.inbound.storage import EMAIL, InboundRow, _finish
+from pbm.models import (
+    CommandLog,
+    Game,
+    GameEvent,
+    InvitationStatus,
+    OutboundMessage,
+    Player,
+    Seat,
+)
 from pbm.outbox import alert_admin
+from pbm.replies import ReplyResult
 from pbm.replies.changes import final_action_reason, is_turn_action, vote_change
+from pbm.replies.parse_types import Meta
 
 log = logging.getLogger(__name__)
 
@@ -32,8 +43,9 @@ SETTLED = "that question was settled before your reply came in, so nothing was p
 _MENU_PICK = re.compile(r"\W{0,3}\d{1,2}\W{0,3}")
 
 
-def _apply(session: Session, row: Any, seat: Any, player: Any, now: datetime,
-           read: Any, answered: Answered | None = None) -> str:
+def _apply(session: Session, row: InboundRow, seat: Seat, player: Player, now: datetime,
+           read: Callable[[dict[str, Any] | None, bool], ReplyResult],
+           answered: Answered | None = None) -> str:
     """Parse the player's text for their seat, apply it through ``pbm.games``, answer.
 
     ``answered``: the question the reply answers (``pbm.inbound.answered``), if known."""
@@ -97,12 +109,13 @@ def _apply(session: Session, row: Any, seat: Any, player: Any, now: datetime,
     return _finish(session, row.id, "done", now, game_id=game.id, seat=seat.seat_index)
 
 
-def _say_allowance(session: Session, player: Any, now: datetime) -> int:
+def _say_allowance(session: Session, player: Player, now: datetime) -> int:
     """How many SAY lines this player may still relay now: ``say_per_reply``, less what
     they said at any of their tables in the last hour over ``say_per_hour``."""
+    assert player.id is not None  # a stored row
     settings = get_settings()
     seats = {(s.game_id, s.seat_index) for s in session.execute(
-        sa.select(Seat).where(Seat.player_id == player.id)).scalars()}
+        sa.select(Seat).where(col(Seat.player_id) == player.id)).scalars()}
     talk = session.execute(
         sa.select(col(GameEvent.game_id), col(GameEvent.data_json))
         .where(col(GameEvent.kind) == "table.talk",
@@ -113,9 +126,10 @@ def _say_allowance(session: Session, player: Any, now: datetime) -> int:
     return max(0, min(settings.say_per_reply, settings.say_per_hour - said))
 
 
-def _say(session: Session, game: Any, seat: Any, says: list[Any], now: datetime,
+def _say(session: Session, game: Game, seat: Seat, says: list[Meta], now: datetime,
          outcome: Outcome) -> None:
     """Relay the reply's SAY lines together: one table-talk message per other seat."""
+    assert game.id is not None  # a stored row
     result = games.say(session, game.id, seat.seat_index, [m.arg for m in says], now=now)
     for meta in says:
         shown = f"SAY {meta.arg}" + (" (cut)" if meta.truncated else "")
@@ -125,10 +139,11 @@ def _say(session: Session, game: Any, seat: Any, says: list[Any], now: datetime,
             outcome.reject(shown, result.message)
 
 
-def _settled(session: Session, row: Any, game: Any, seat: Any, state: Any,
+def _settled(session: Session, row: InboundRow, game: Game, seat: Seat, state: engine.GameState,
              answered: Answered | None) -> bool:
     """True when the reply answers a question that is no longer open (an older message, or
     one sent before the question open now was asked)."""
+    assert game.id is not None  # a stored row
     if answered is not None:
         stale = is_stale(answered, state)
     else:
@@ -143,7 +158,7 @@ def _settled(session: Session, row: Any, game: Any, seat: Any, state: Any,
     return stale
 
 
-def _refuse_as_settled(parsed: Any, outcome: Outcome, final: dict[int, str]) -> None:
+def _refuse_as_settled(parsed: ReplyResult, outcome: Outcome, final: dict[int, str]) -> None:
     """Nothing of a settled question's answer is played: its commands and its bare menu
     numbers are answered with ``SETTLED`` (the open question's menu follows); a correction
     of a turn action already played is told that it is final (``final``, by index)."""
@@ -156,8 +171,10 @@ def _refuse_as_settled(parsed: Any, outcome: Outcome, final: dict[int, str]) -> 
     outcome.settled = True
 
 
-def _submit(session: Session, row: Any, game: Any, seat: Any, state: Any, parsed: Any,
+def _submit(session: Session, row: InboundRow, game: Game, seat: Seat,
+            state: engine.GameState | None, parsed: ReplyResult,
             now: datetime, outcome: Outcome) -> None:
+    assert game.id is not None  # a stored row
     texts = [u.text for u in parsed.understood]
     shown = {u.text: u.display for u in parsed.understood}
     if state is None:
@@ -193,8 +210,8 @@ def _submit(session: Session, row: Any, game: Any, seat: Any, state: Any, parsed
         outcome.told = True
 
 
-def _changes_of_mind(session: Session, game: Any, seat: Any, state: Any, parsed: Any,
-                     outcome: Outcome) -> tuple[list[str], dict[str, str]]:
+def _changes_of_mind(session: Session, game: Game, seat: Seat, state: engine.GameState,
+                     parsed: ReplyResult, outcome: Outcome) -> tuple[list[str], dict[str, str]]:
     """The texts to submit, and how a changed vote is told. A VOTE from a seat that has
     voted in the vote still open changes its vote (``REVOTE``); a correction of an earlier
     reply's turn action is refused in plain words (turn actions are final once applied)."""
@@ -214,9 +231,11 @@ def _changes_of_mind(session: Session, game: Any, seat: Any, state: Any, parsed:
     return texts, done_as
 
 
-def _final(session: Session, game: Any, seat: Any, state: Any, parsed: Any) -> dict[int, str]:
+def _final(session: Session, game: Game, seat: Seat, state: engine.GameState,
+           parsed: ReplyResult) -> dict[int, str]:
     """Why each correction of an earlier reply's turn action changes nothing (by index in
     ``parsed.understood``): the seat's turn action was played, and it is final."""
+    assert game.id is not None  # a stored row
     corrections = [i for i, u in enumerate(parsed.understood)
                    if u.correction and is_turn_action(u.text)]
     last = _last_command(session, game.id, seat.seat_index) if corrections else None
@@ -234,8 +253,9 @@ def _last_command(session: Session, game_id: int, seat: int) -> str | None:
         .order_by(col(CommandLog.seq).desc()).limit(1)).scalar()
 
 
-def _meta(session: Session, row: Any, game: Any, seat: Any, player: Any, meta: Any,
+def _meta(session: Session, row: InboundRow, game: Game, seat: Seat, player: Player, meta: Meta,
           now: datetime, outcome: Outcome) -> None:
+    assert game.id is not None  # a stored row
     name = meta.name
     if name == "HELP":
         outcome.help = meta.arg or ""
@@ -272,7 +292,8 @@ def _meta(session: Session, row: Any, game: Any, seat: Any, player: Any, meta: A
             outcome.reject(meta.arg, str(exc))
 
 
-def _set_sms_opt_out(session: Session, player: Any, stop: bool, now: datetime) -> None:
+def _set_sms_opt_out(session: Session, player: Player, stop: bool, now: datetime) -> None:
+    assert player.id is not None  # a stored row
     if bool(player.sms_opted_out) == stop:
         return
     player.sms_opted_out = stop

@@ -4,8 +4,8 @@ SMS: the player's phone) and checking that the sender is who they claim to be.""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from email.message import Message
-from typing import Any
 
 import sqlalchemy as sa
 from sqlmodel import Session, col
@@ -20,18 +20,18 @@ from pbm.replies import find_reply_token
 ACTIVE_GAMES = ("running", "inviting", "paused", "created")
 
 
-def _player(session: Session, player_id: int) -> Any:
+def _player(session: Session, player_id: int) -> Player | None:
     return session.get(Player, player_id)
 
 
-def route_email(session: Session, message: Message, sender: str) -> Any | None:
+def route_email(session: Session, message: Message, sender: str) -> Seat | None:
     """The seat a reply is for, by a secret only that seat's player received: the reply
     token of its address, else a Message-ID of ours it answers (``In-Reply-To`` /
     ``References``) that was sent to the seat's present player. None otherwise: ``From``
     alone never names a seat, it is trivially forged. (The caller checks the sender.)"""
     token = find_reply_token(recipient_addresses(message))
     if token:
-        seat = games.find_seat_by_token(session, token)  # with its table's seats, players
+        seat: Seat | None = games.find_seat_by_token(session, token)  # with seats, players
         if seat is not None:
             return seat
     referenced = " ".join([header(message, "In-Reply-To"), header(message, "References")])
@@ -43,32 +43,32 @@ def route_email(session: Session, message: Message, sender: str) -> Any | None:
             .where(col(OutboundMessage.message_id).in_(ids), col(OutboundMessage.seat).is_not(None))
             .order_by(col(OutboundMessage.id).desc()).limit(1)).first()
         if hit is not None:
-            seat = session.execute(sa.select(Seat).where(
-                Seat.game_id == hit.game_id, Seat.seat_index == hit.seat)).scalar()
+            seat = session.scalars(sa.select(Seat).where(
+                col(Seat.game_id) == hit.game_id, col(Seat.seat_index) == hit.seat)).first()
             if seat is not None and seat.player_id == hit.player_id:
                 return seat
     return None
 
 
-def route_sms(session: Session, player_id: int) -> Any | None:
+def route_sms(session: Session, player_id: int) -> Seat | None:
     """The seat an SMS is for: of the player's active games, the one whose message reached
     them last by SMS (else their most recent seat)."""
-    seats = session.execute(
+    seats: Sequence[Seat] = session.execute(
         sa.select(Seat).join(Game, col(Game.id) == Seat.game_id)
         .where(col(Seat.player_id) == player_id, col(Game.status).in_(ACTIVE_GAMES))
         .order_by(col(Seat.id).desc())
     ).scalars().all()
     if len(seats) <= 1:
         return seats[0] if seats else None
-    games = {s.game_id: s for s in seats}
+    by_game = {s.game_id: s for s in seats}
     last = session.execute(
         sa.select(col(OutboundMessage.game_id))
         .where(col(OutboundMessage.player_id) == player_id, col(OutboundMessage.channel) == SMS,
-               col(OutboundMessage.game_id).in_(list(games)))
+               col(OutboundMessage.game_id).in_(list(by_game)))
         .order_by(col(OutboundMessage.created_at).desc(), col(OutboundMessage.id).desc())
         .limit(1)
     ).scalar()
-    return games.get(last, seats[0])
+    return by_game.get(last, seats[0]) if last is not None else seats[0]
 
 
 def sender_authenticated(message: Message, sender: str, settings: Settings) -> bool:

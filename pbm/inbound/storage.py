@@ -10,7 +10,7 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Protocol
 
 import sqlalchemy as sa
 from sqlmodel import Session
@@ -101,11 +101,30 @@ def store_sms(session: Session, form: Mapping[str, str], now: datetime) -> Store
 MAX_PROCESS_ATTEMPTS = 5
 
 
+class InboundRow(Protocol):
+    """A row of the inbound table as the pipeline reads it (a Core row with
+    ``InboundMessage``'s columns, not the ORM object)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def channel(self) -> str: ...
+    @property
+    def sender(self) -> str: ...
+    @property
+    def player_id(self) -> int | None: ...
+    @property
+    def received_at(self) -> datetime: ...
+    @property
+    def attempts(self) -> int: ...
+
+
 def _inbound_table() -> sa.Table:
     return InboundMessage.__table__  # type: ignore[attr-defined, no-any-return]
 
 
-def _claim(session: Session, inbound_id: int, now: datetime, settings: Settings) -> Any | None:
+def _claim(session: Session, inbound_id: int, now: datetime, settings: Settings
+           ) -> InboundRow | None:
     """``new`` -> ``processing`` with a lease (``claimed_at``); ``processed_at`` is set only
     when the message is finished (done, ignored or quarantined)."""
     stale = now - timedelta(seconds=settings.outbox_lease_seconds)
