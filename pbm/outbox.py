@@ -23,12 +23,12 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlmodel import Session, col, select
+from sqlmodel import Session, SQLModel, col, select
 
 import engine
 from pbm import render, txcache
 from pbm.config import get_settings
-from pbm.messages import Channel, MessageContext, MessageKind, RenderedMessage
+from pbm.messages import Channel, MessageContext, MessageKind, RenderedMessage, board_image_key
 from pbm.models import (
     BoardImage,
     Game,
@@ -38,7 +38,6 @@ from pbm.models import (
     OutboundStatus,
     Player,
     Seat,
-    board_image_key,
 )
 
 #: Kinds whose email shows the seat's own vote ledger (``pbm.vote_ledger``).
@@ -240,7 +239,8 @@ def _board_picture(public: dict[str, Any]) -> bytes:
 NEW_OUTBOX_IDS = "pbm_new_outbox_ids"
 
 
-def _insert_once(session: Session, row: Any, unique: list[str]) -> bool:
+def _insert_once(session: Session, row: OutboundMessage | BoardImage, unique: list[str]
+                 ) -> bool:
     """INSERT ``row`` unless a row with the same ``unique`` columns exists (ON CONFLICT DO
     NOTHING: one statement, no check first); True if inserted, and the row is then this
     session's with its id."""
@@ -260,7 +260,7 @@ def _insert_once(session: Session, row: Any, unique: list[str]) -> bool:
 
 
 @functools.lru_cache(maxsize=16)
-def _insert_statement(dialect: str, model: type, unique: tuple[str, ...]
+def _insert_statement(dialect: str, model: type[SQLModel], unique: tuple[str, ...]
                       ) -> tuple[Any, tuple[str, ...]]:
     """``INSERT ... ON CONFLICT (unique) DO NOTHING RETURNING id`` of every column but
     the id, built once per process (its values are parameters): building the statement
@@ -269,7 +269,8 @@ def _insert_statement(dialect: str, model: type, unique: tuple[str, ...]
         from sqlalchemy.dialects.postgresql import insert
     else:
         from sqlalchemy.dialects.sqlite import insert  # type: ignore[assignment]
-    table = model.__table__  # type: ignore[attr-defined]
+    # SQLModel gives a table model its __table__ at class creation; its types do not say so
+    table: sa.Table = model.__table__  # type: ignore[attr-defined]
     names = tuple(c.name for c in table.columns if c.name != "id")
     statement = insert(table).values({name: sa.bindparam(name, type_=table.c[name].type)
                                       for name in names})

@@ -260,9 +260,11 @@ def go_away(session: Session, player: Player, until: datetime, now: datetime) ->
         capped = "" if end >= until else f" (the most this game allows: {_span(allowance)})"
         lines.append(f"{game.name}: your deadlines wait until {_when(end, player.time_zone)}"
                      + capped)
-        _tell_table(session, game, seat, player, now, "away", lambda tz, end=end, capped=capped: (
-            f"{player.display_name} is away until {_when(until, tz)}: their deadlines "
-            f"wait until {_when(end, tz)}{capped}."))
+        def away(tz: str, end: datetime = end, capped: str = capped) -> str:
+            return (f"{player.display_name} is away until {_when(until, tz)}: their deadlines "
+                    f"wait until {_when(end, tz)}{capped}.")
+
+        _tell_table(session, game, seat, player, now, "away", away)
     return lines
 
 

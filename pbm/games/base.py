@@ -11,9 +11,10 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam
+from sqlalchemy import BindParameter, bindparam
 from sqlalchemy.orm import object_session
 from sqlmodel import Session, col, func, select
+from sqlmodel.sql.expression import Select
 
 import engine
 from pbm import deadlines as timing  # deadline rows; the sweep (pbm.timing) calls games
@@ -129,11 +130,11 @@ def lock_game(session: Session, game_id: int) -> Game:
 
 
 @functools.cache
-def _lock_statement() -> Any:
+def _lock_statement() -> Select[Game, int | None, int | None]:
     """``lock_game``'s uncontended statement, built once per process (``game_id`` a
     parameter): the game row locked unless another writer holds it, and the numbers of
     its last command and event."""
-    game_id = bindparam("game_id")
+    game_id: BindParameter[int] = bindparam("game_id")
     last_command = select(func.max(CommandLog.seq)).where(CommandLog.game_id == game_id)
     last_event = select(func.max(GameEvent.seq)).where(GameEvent.game_id == game_id)
     return (select(Game, last_command.scalar_subquery(), last_event.scalar_subquery())

@@ -268,19 +268,24 @@ def _leave_out(session: Session, game: Game, seats: list[tuple[Seat, Player]], n
                       extra={"headline": f"{game.name} has started without you, as you had "
                              f"not joined. The players: {names}."})
     renumber = {s.seat_index: new for new, (s, _) in enumerate(playing)}
-    renumber.update({s.seat_index: None for s, _ in out})
+    left_out = {s.seat_index for s, _ in out}
     for seat, _ in out:
         session.delete(seat)
     session.flush()
     for seat, _ in playing:  # one at a time: (game_id, seat_index) is unique at every step
         if renumber[seat.seat_index] != seat.seat_index:
-            seat.seat_index = renumber[seat.seat_index]  # type: ignore[assignment]
+            seat.seat_index = renumber[seat.seat_index]
             session.add(seat)
             session.flush()
-    for model in (OutboundMessage, InboundMessage, Deadline):
-        for row in session.exec(select(model).where(model.game_id == game.id)):
-            if row.seat is not None and renumber.get(row.seat, row.seat) != row.seat:
-                row.seat = renumber[row.seat]
+    rows: list[OutboundMessage | InboundMessage | Deadline] = [
+        *session.exec(select(OutboundMessage).where(OutboundMessage.game_id == game.id)),
+        *session.exec(select(InboundMessage).where(InboundMessage.game_id == game.id)),
+        *session.exec(select(Deadline).where(Deadline.game_id == game.id))]
+    for row in rows:
+        if row.seat is not None:
+            new_index = None if row.seat in left_out else renumber.get(row.seat, row.seat)
+            if new_index != row.seat:
+                row.seat = new_index
                 session.add(row)
     session.flush()
     return playing, [p.display_name for _, p in out]

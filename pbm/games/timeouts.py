@@ -44,7 +44,8 @@ def handle_expired(session: Session, deadline: Deadline, now: datetime,
                   f"seat {(deadline.seat or 0) + 1} has not answered the invitation; "
                   f"start with --force or replace the seat")
         return
-    assert deadline.seat is not None
+    assert deadline.seat is not None and deadline.id is not None
+    game_id, silent_index, deadline_id = game.id, deadline.seat, deadline.id  # for the closure
     state = load_state(game)
     if state.decision_id(deadline.seat) != deadline.decision_key:
         deadline.status, deadline.resolved_at = DeadlineStatus.DONE, now
@@ -71,7 +72,7 @@ def handle_expired(session: Session, deadline: Deadline, now: datetime,
         data = json.loads(notice.data_json or "{}")
         told.update(text=notice.text, played=data.get("command"), why=data.get("why"))
         outbox.notify(session, game, silent_seat, player, MessageKind.TIMED_OUT,
-                      now=now, state=post, deadline=_due(session, game.id, deadline.seat),
+                      now=now, state=post, deadline=_due(session, game_id, silent_index),
                       dedupe=f"g{game.id}:s{deadline.seat}:timeout:{deadline.id}",
                       extra={"played": told["played"], "why": told["why"],
                              "decision_kind": deadline.kind})
@@ -85,19 +86,19 @@ def handle_expired(session: Session, deadline: Deadline, now: datetime,
     deadline.status, deadline.resolved_at = DeadlineStatus.TIMED_OUT, now
     deadline.next_reminder_at = None
     session.add(deadline)
-    report.timeouts.append(deadline.id)  # type: ignore[arg-type]
-    game = lock_game(session, game.id)
+    report.timeouts.append(deadline_id)
+    game = lock_game(session, game_id)
     after = load_state(game)
-    for other, other_player in seats_of(session, game.id):
+    for other, other_player in seats_of(session, game_id):
         if other.seat_index == deadline.seat or other.seat_index in result.notified:
             continue  # told first, or its new message carries the news in its recap
         outbox.notify(session, game, other, other_player, MessageKind.NOTICE, now=now,
-                      state=after, deadline=_due(session, game.id, other.seat_index),
+                      state=after, deadline=_due(session, game_id, other.seat_index),
                       dedupe=f"g{game.id}:s{other.seat_index}:timeout:{deadline.id}",
                       extra={"headline": told["text"], "who": player.display_name,
                              "who_seat_number": deadline.seat + 1})
-    seat_count = len(seats_of(session, game.id))
-    if game.status == GameStatus.RUNNING and timing.is_stalled(session, game.id, seat_count):
+    seat_count = len(seats_of(session, game_id))
+    if game.status == GameStatus.RUNNING and timing.is_stalled(session, game_id, seat_count):
         _pause_stalled(session, game, deadline, now, report)
 
 

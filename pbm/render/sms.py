@@ -67,7 +67,7 @@ def _sms_menu(menu: Sequence[MenuOption], width: int | None, collapse: bool,
     verbs = {o.verb for o in plain}
     if plain and len(verbs) == 1 and next(iter(verbs)) in _BY_ARGUMENT_VERBS:
         verb = next(iter(verbs))
-        items = []
+        items: list[str] = []
         for option in menu:
             if option.is_template or option.verb != verb:
                 items.append(f"{option.number}={_command_words(option.display)}")
@@ -83,7 +83,7 @@ def _sms_menu(menu: Sequence[MenuOption], width: int | None, collapse: bool,
         if collapse and verb in ("SHOOT", "GIVE"):
             return _("{verb} name or seat no.").format(verb=_command_words(verb))
         return ("" if verb == "VOTE" else f"{_command_words(verb)}: ") + " ".join(items)
-    items: list[str] = []
+    items = []
     seen_templates: set[str] = set()
     for option in menu:
         display = option.display
