@@ -17,8 +17,7 @@ from sqlmodel import Session, col, func, select
 from sqlmodel.sql.expression import Select
 
 import engine
-from pbm import deadlines as timing  # deadline rows; the sweep (pbm.timing) calls games
-from pbm import settings, txcache
+from pbm import deadlines, settings, txcache
 from pbm.deadlines import INVITATION, TimingPolicy
 from pbm.models import (
     CommandLog,
@@ -320,7 +319,8 @@ def _result(session: Session, game: Game, seat: int | None, *, ok: bool, message
 
 
 def _due(session: Session, game_id: int, seat: int) -> datetime | None:
-    open_ = [d for d in timing.open_deadlines(session, game_id, seat=seat) if d.kind != INVITATION]
+    open_ = [d for d in deadlines.open_deadlines(session, game_id, seat=seat)
+             if d.kind != INVITATION]
     return open_[0].due_at if open_ else None
 
 
@@ -329,8 +329,8 @@ def _sync_deadlines(session: Session, game: Game, state: engine.GameState,
     zones = {s.seat_index: p.time_zone for s, p in seats_of(session, game.id)}  # type: ignore[arg-type]
     decisions = [(d.seat, state.decision_id(d.seat) or "", d.kind.value)
                  for d in engine.pending(state)]
-    created = timing.sync_decision_deadlines(session, game, decisions, policy,
-                                             lambda seat: zones.get(seat, "UTC"), now)
+    created = deadlines.sync_decision_deadlines(session, game, decisions, policy,
+                                                lambda seat: zones.get(seat, "UTC"), now)
     settings.hold_new_deadlines(session, game, created, now)  # AWAY seats, own QUIET hours
     session.flush()
 

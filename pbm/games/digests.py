@@ -8,8 +8,7 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session, col, func, select
 
-from pbm import deadlines as timing  # deadline rows; the sweep (pbm.timing) calls games
-from pbm import outbox, settings
+from pbm import deadlines, outbox, settings
 from pbm.games.base import _due, get_game, load_state, lock_game, policy_of, seat_of
 from pbm.messages import Channel, MessageKind
 from pbm.models import Game, GameEvent, GameStatus, OutboundMessage, Player, Seat
@@ -18,17 +17,17 @@ DIGEST_EVERY = timedelta(hours=1)  # at most one digest per player and game this
 NOT_NEWS = frozenset({"table.talk"})  # relayed live or folded into the next prompt
 
 
-def send_digests(session: Session, now: datetime, report: timing.SweepReport | None = None,
+def send_digests(session: Session, now: datetime, report: deadlines.SweepReport | None = None,
                  *, limit: int = 500) -> list[int]:
     """Players who chose "tell me everything" get the public events they have not been
     told yet, batched: at most one digest per hour per game, never in their quiet hours.
 
-    Run by ``timing.sweep_deadlines`` (every sweep); each seat in its own savepoint.
+    Run by ``deadlines.sweep_deadlines`` (every sweep); each seat in its own savepoint.
     Returns the ids of the outbox rows written (also in ``report.digests``).
     """
     from pbm.render import RECAP_SKIP
 
-    report = report if report is not None else timing.SweepReport()
+    report = report if report is not None else deadlines.SweepReport()
     news = select(GameEvent.id).where(
         GameEvent.game_id == Seat.game_id,
         col(GameEvent.seq) > Seat.last_event_seq,
@@ -71,8 +70,8 @@ def _send_digest(session: Session, game_id: int, seat_index: int, now: datetime)
         return []
     game = get_game(session, game_id)
     seat, player = seat_of(session, game_id, seat_index)
-    if timing.in_quiet_hours(now, player.time_zone,
-                             settings.quiet_policy(policy_of(game), player)):
+    if deadlines.in_quiet_hours(now, player.time_zone,
+                                settings.quiet_policy(policy_of(game), player)):
         return []  # the morning's digest (or the next prompt's recap) has it
     game = lock_game(session, game_id)
     if game.status != GameStatus.RUNNING or not player.tell_everything:

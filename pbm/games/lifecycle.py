@@ -13,8 +13,7 @@ from datetime import datetime, timedelta
 from sqlmodel import Session, select
 
 import engine
-from pbm import deadlines as timing  # deadline rows; the sweep (pbm.timing) calls games
-from pbm import outbox, unmasking
+from pbm import deadlines, outbox, unmasking
 from pbm.deadlines import INVITATION, TimingPolicy
 from pbm.games.base import (
     InvalidRequest,
@@ -125,10 +124,11 @@ def invite(session: Session, game_id: int, *, now: datetime) -> Result:
         if rows:
             sent.append(seat.seat_index)
             seat.invitation_status = InvitationStatus.INVITED
-            if not timing.open_deadlines(session, game_id, kind=INVITATION,
-                                         seat=seat.seat_index):
-                timing.open_deadline(session, game, seat.seat_index, f"invite:{seat.reply_token}",
-                                     INVITATION, policy, player.time_zone, now)
+            if not deadlines.open_deadlines(session, game_id, kind=INVITATION,
+                                            seat=seat.seat_index):
+                deadlines.open_deadline(session, game, seat.seat_index,
+                                        f"invite:{seat.reply_token}", INVITATION, policy,
+                                        player.time_zone, now)
     game.status = GameStatus.INVITING
     game.updated_at = now
     session.add(game)
@@ -146,7 +146,7 @@ def respond(session: Session, game_id: int, seat_index: int, *, join: bool,
         already = "joined" if seat.invitation_status == InvitationStatus.JOINED else "started"
         return _result(session, game, seat_index, ok=False, code="game/started",
                        message=f"{game.name} has already {already}; nothing to answer")
-    for deadline in timing.open_deadlines(session, game_id, kind=INVITATION, seat=seat_index):
+    for deadline in deadlines.open_deadlines(session, game_id, kind=INVITATION, seat=seat_index):
         deadline.status = DeadlineStatus.DONE
         deadline.resolved_at = now
         deadline.next_reminder_at = None
@@ -222,7 +222,7 @@ def start(session: Session, game_id: int, *, now: datetime, force: bool = False)
     for seat, _ in seats:
         seat.invitation_status = InvitationStatus.JOINED
         session.add(seat)
-    timing.close_all(session, game_id, DeadlineStatus.CANCELLED, now)
+    deadlines.close_all(session, game_id, DeadlineStatus.CANCELLED, now)
     _save_state(game, state, now)
     game.status = GameStatus.RUNNING
     game.started_at = now
@@ -293,7 +293,7 @@ def _leave_out(session: Session, game: Game, seats: list[tuple[Seat, Player]], n
 
 def _finish(session: Session, game: Game, state: engine.GameState, now: datetime) -> list[int]:
     assert game.id is not None
-    timing.close_all(session, game.id, DeadlineStatus.CANCELLED, now)
+    deadlines.close_all(session, game.id, DeadlineStatus.CANCELLED, now)
     game.status = GameStatus.FINISHED
     game.finished_at = now
     session.add(game)
@@ -329,7 +329,7 @@ def abort(session: Session, game_id: int, reason: str, *, now: datetime) -> Resu
     if game.status in {GameStatus.FINISHED, GameStatus.ABORTED}:
         raise WrongState(f"game {game.name!r} is already {game.status}")
     reason = (reason or "stopped by the admin").strip()[:500]
-    timing.close_all(session, game_id, DeadlineStatus.CANCELLED, now)
+    deadlines.close_all(session, game_id, DeadlineStatus.CANCELLED, now)
     game.status = GameStatus.ABORTED
     game.finished_at = now
     game.updated_at = now

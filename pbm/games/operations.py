@@ -9,8 +9,7 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session
 
-from pbm import deadlines as timing  # deadline rows; the sweep (pbm.timing) calls games
-from pbm import outbox
+from pbm import deadlines, outbox
 from pbm.deadlines import INVITATION
 from pbm.games.base import (
     InvalidRequest,
@@ -63,7 +62,7 @@ def pause(session: Session, game_id: int, reason: str, *, now: datetime) -> Resu
 
 def resume(session: Session, game_id: int, *, now: datetime) -> Result:
     """Restart the clock: every open decision gets at least the time it had left when the
-    game paused and never less than the policy's floor (``timing.resume_deadlines``); a
+    game paused and never less than the policy's floor (``deadlines.resume_deadlines``); a
     decision left without a deadline (the "pause" timeout policy) gets a fresh one."""
     game = lock_game(session, game_id)
     if game.status != GameStatus.PAUSED:
@@ -71,8 +70,8 @@ def resume(session: Session, game_id: int, *, now: datetime) -> Result:
     paused_for = now - (game.paused_at or now)
     policy = policy_of(game)
     zones = {s.seat_index: p.time_zone for s, p in seats_of(session, game_id)}
-    timing.resume_deadlines(session, game_id, game.paused_at or now, now, policy,
-                            lambda seat: zones.get(seat, "UTC") if seat is not None else "UTC")
+    deadlines.resume_deadlines(session, game_id, game.paused_at or now, now, policy,
+                               lambda seat: zones.get(seat, "UTC") if seat is not None else "UTC")
     if game.started_at and game.state_json:
         _sync_deadlines(session, game, load_state(game), policy, now)
     game.status = GameStatus.RUNNING if game.started_at else GameStatus.INVITING
@@ -111,7 +110,7 @@ def extend(session: Session, game_id: int, hours: float, *, now: datetime,
     game = lock_game(session, game_id)
     if game.status in {GameStatus.FINISHED, GameStatus.ABORTED}:
         raise WrongState(f"game {game.name!r} is {game.status}")
-    moved = timing.shift_open_deadlines(session, game_id, timedelta(hours=hours), seat=seat)
+    moved = deadlines.shift_open_deadlines(session, game_id, timedelta(hours=hours), seat=seat)
     if not moved:
         raise WrongState(f"game {game.name!r} has no open deadline"
                          + (f" for seat {seat + 1}" if seat is not None else ""))
@@ -188,11 +187,11 @@ def replace_seat(session: Session, game_id: int, seat_index: int, spec: PlayerSp
         session.add(game)
         session.flush()
         seat.invitation_status = InvitationStatus.JOINED
-        for deadline in timing.open_deadlines(session, game_id, seat=seat_index):
+        for deadline in deadlines.open_deadlines(session, game_id, seat=seat_index):
             fresh = now + timedelta(hours=policy_of(game).hours_for(deadline.kind))
             if deadline.due_at < fresh:  # the newcomer gets a full window
-                timing.shift_open_deadlines(session, game_id, fresh - deadline.due_at,
-                                            seat=seat_index)
+                deadlines.shift_open_deadlines(session, game_id, fresh - deadline.due_at,
+                                               seat=seat_index)
     else:
         seat.invitation_status = InvitationStatus.PENDING
     event = record_events(session, game, [_service_event("seat.replaced", text,
@@ -311,8 +310,8 @@ def nudge(session: Session, game_id: int, *, now: datetime) -> int:
     game = lock_game(session, game_id)
     if game.status not in {GameStatus.RUNNING, GameStatus.INVITING}:
         raise WrongState(f"game {game.name!r} is {game.status}: nobody is awaited")
-    report = timing.SweepReport()
-    for deadline in timing.open_deadlines(session, game_id):
+    report = deadlines.SweepReport()
+    for deadline in deadlines.open_deadlines(session, game_id):
         if deadline.seat is not None:
             send_reminder(session, deadline, now, report)
     return len(report.reminders) + len(report.final_warnings)

@@ -9,8 +9,7 @@ from datetime import datetime
 from sqlmodel import Session
 
 import engine
-from pbm import deadlines as timing  # deadline rows; the sweep (pbm.timing) calls games
-from pbm import outbox, settings
+from pbm import deadlines, outbox, settings
 from pbm.deadlines import INVITATION, TimingPolicy
 from pbm.games.base import load_state, lock_game, policy_of, seat_of
 from pbm.messages import MessageKind
@@ -18,7 +17,7 @@ from pbm.models import Deadline, DeadlineStatus, GameStatus
 
 
 def send_reminder(session: Session, deadline: Deadline, now: datetime,
-                  report: timing.SweepReport) -> None:
+                  report: deadlines.SweepReport) -> None:
     """One reminder (or the final warning) for an open deadline."""
     game = lock_game(session, deadline.game_id)
     if game.status not in {GameStatus.RUNNING, GameStatus.INVITING} or deadline.seat is None:
@@ -36,7 +35,7 @@ def send_reminder(session: Session, deadline: Deadline, now: datetime,
         deadline.next_reminder_at = None
         session.add(deadline)
         return
-    final = timing.is_final_warning(deadline, policy)
+    final = deadlines.is_final_warning(deadline, policy)
     kind = MessageKind.FINAL_WARNING if final else MessageKind.REMINDER
     outbox.notify(session, game, seat, player, kind, now=now, state=state,
                   deadline=deadline.due_at,
@@ -49,7 +48,7 @@ def send_reminder(session: Session, deadline: Deadline, now: datetime,
                          **_if_silent(state, deadline.seat, policy)})
     (report.final_warnings if final else report.reminders).append(deadline.id)  # type: ignore[arg-type]
     deadline.reminders_sent += 1
-    deadline.next_reminder_at = timing.next_reminder(
+    deadline.next_reminder_at = deadlines.next_reminder(
         deadline, settings.quiet_policy(policy, player), player.time_zone, now)
     session.add(deadline)
 

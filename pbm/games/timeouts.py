@@ -12,8 +12,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 import engine
-from pbm import deadlines as timing  # deadline rows; the sweep (pbm.timing) calls games
-from pbm import outbox
+from pbm import deadlines, outbox
 from pbm.deadlines import INVITATION
 from pbm.games.base import _due, load_state, lock_game, policy_of, seat_of, seats_of
 from pbm.games.operations import pause
@@ -28,9 +27,9 @@ def default_command(state: engine.GameState, seat: int) -> engine.Command:
 
 
 def handle_expired(session: Session, deadline: Deadline, now: datetime,
-                   report: timing.SweepReport) -> None:
+                   report: deadlines.SweepReport) -> None:
     """After deadline + grace: play the default (and tell the table) or pause the game.
-    A default that completes a round of silence (``timing.is_stalled``) pauses the game
+    A default that completes a round of silence (``deadlines.is_stalled``) pauses the game
     too, with the admin alerted and the table told."""
     game = lock_game(session, deadline.game_id)
     policy = policy_of(game)
@@ -78,7 +77,7 @@ def handle_expired(session: Session, deadline: Deadline, now: datetime,
                              "decision_kind": deadline.kind})
 
     result = submit(session, game.id, deadline.seat, engine.Timeout(),
-                    origin=timing.TIMEOUT_ORIGIN, now=now, decision_id=deadline.decision_key,
+                    origin=deadlines.TIMEOUT_ORIGIN, now=now, decision_id=deadline.decision_key,
                     first_tell=tell_the_silent_seat_first)
     if not result.ok:
         raise RuntimeError(f"the default for seat {deadline.seat + 1} failed: "
@@ -98,12 +97,12 @@ def handle_expired(session: Session, deadline: Deadline, now: datetime,
                       extra={"headline": told["text"], "who": player.display_name,
                              "who_seat_number": deadline.seat + 1})
     seat_count = len(seats_of(session, game_id))
-    if game.status == GameStatus.RUNNING and timing.is_stalled(session, game_id, seat_count):
+    if game.status == GameStatus.RUNNING and deadlines.is_stalled(session, game_id, seat_count):
         _pause_stalled(session, game, deadline, now, report)
 
 
 def _pause_stalled(session: Session, game: Game, deadline: Deadline, now: datetime,
-                   report: timing.SweepReport) -> None:
+                   report: deadlines.SweepReport) -> None:
     """Every seat ran out of time since anyone last answered: stop playing defaults."""
     assert game.id is not None
     outbox.alert_admin(
@@ -112,12 +111,12 @@ def _pause_stalled(session: Session, game: Game, deadline: Deadline, now: dateti
         f"answered, so the game is paused instead of playing defaults forever. Replace "
         f"seats or ask the players, then: pbm game resume {shlex.quote(game.name)}",
         now=now, dedupe=f"stalled:{deadline.id}")
-    pause(session, game.id, timing.STALL_REASON, now=now)
+    pause(session, game.id, deadlines.STALL_REASON, now=now)
     report.paused_games.append(game.id)
 
 
 def _escalate(session: Session, game: Game, deadline: Deadline, now: datetime,
-              report: timing.SweepReport, why: str) -> None:
+              report: deadlines.SweepReport, why: str) -> None:
     deadline.escalated = True
     deadline.status, deadline.resolved_at = DeadlineStatus.TIMED_OUT, now
     deadline.next_reminder_at = None
