@@ -63,13 +63,13 @@ def mime_problem(raw: bytes, settings: Settings, message: Message | None = None)
     if container_count(raw) > min(settings.mime_max_parts, MAX_PARSED_CONTAINERS):
         return f"more than {settings.mime_max_parts} MIME parts"
     if message is None and len(raw) > PARSE_AT_EDGE_BYTES:
-        from pbm.inbound import parse_headers
+        from pbm.inbound import parse_headers  # here: a cycle (the pipeline calls hygiene)
 
         headers = len(parse_headers(raw).keys())  # the parts are checked by the worker
         limit = settings.mime_max_headers
         return f"more than {limit} header fields in one part" if headers > limit else None
     if message is None:
-        from pbm.inbound import parse_email
+        from pbm.inbound import parse_email  # here: a cycle (the pipeline calls hygiene)
 
         message = parse_email(raw)
     return structure_problem(message, settings)

@@ -23,10 +23,11 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.orm import make_transient_to_detached
 from sqlmodel import Session, SQLModel, col, select
 
 import engine
-from pbm import render, txcache
+from pbm import deadline_calendar, render, txcache, vote_ledger
 from pbm.config import get_settings
 from pbm.messages import Channel, MessageContext, MessageKind, RenderedMessage, board_image_key
 from pbm.models import (
@@ -39,6 +40,7 @@ from pbm.models import (
     Player,
     Seat,
 )
+from pbm.txcache import seats_of
 
 #: Kinds whose email shows the seat's own vote ledger (``pbm.vote_ledger``).
 LEDGER_KINDS = frozenset({MessageKind.PROMPT, MessageKind.STATUS})
@@ -244,8 +246,6 @@ def _insert_once(session: Session, row: OutboundMessage | BoardImage, unique: li
     """INSERT ``row`` unless a row with the same ``unique`` columns exists (ON CONFLICT DO
     NOTHING: one statement, no check first); True if inserted, and the row is then this
     session's with its id."""
-    from sqlalchemy.orm import make_transient_to_detached
-
     dialect = session.get_bind().dialect.name
     statement, names = _insert_statement(dialect, type(row), tuple(unique))
     new_id = session.execute(statement, {name: getattr(row, name) for name in names}).scalar()
@@ -266,8 +266,10 @@ def _insert_statement(dialect: str, model: type[SQLModel], unique: tuple[str, ..
     the id, built once per process (its values are parameters): building the statement
     anew for each row was most of the cost of writing one."""
     if dialect == "postgresql":
+        # here: the dialect's INSERT, chosen at run time
         from sqlalchemy.dialects.postgresql import insert
     else:
+        # here: the dialect's INSERT, chosen at run time
         from sqlalchemy.dialects.sqlite import insert  # type: ignore[assignment]
     # SQLModel gives a table model its __table__ at class creation; its types do not say so
     table: sa.Table = model.__table__  # type: ignore[attr-defined]
@@ -280,8 +282,6 @@ def _insert_statement(dialect: str, model: type[SQLModel], unique: tuple[str, ..
 
 def player_list(session: Session, game_id: int) -> list[dict[str, Any]]:
     """[{seat, number, name}] of a game's seats, in seat order."""
-    from pbm.txcache import seats_of
-
     return [{"seat": s.seat_index, "number": s.seat_index + 1, "name": p.display_name}
             for s, p in seats_of(session, game_id)]
 
@@ -398,8 +398,6 @@ def _add_parts(session: Session, row: OutboundMessage, game: Game, seat: Seat, p
     and the player's calendar events (``pbm.deadline_calendar``: CALENDAR ON, or the
     cancels of events they hold; a REPLY answering CALENDAR OFF cancels them; a player
     ``leaving`` a replaced seat gets the cancels of all)."""
-    from pbm import deadline_calendar
-
     parts = [OutboundPart(outbox_id=0, content_type="image/png", filename=f"{cid}.png",
                           content_id=cid, content=png) for cid, png in rendered.inline_images]
     if player.calendar or (kind is MessageKind.REPLY and calendar_answer) or leaving:
@@ -464,8 +462,6 @@ def build_context(
                                "text": json.loads(e.data_json).get("text", "")} for e in talk]
     data.update(extra or {})
     if kind in LEDGER_KINDS and state is not None and "vote_ledger" not in data:
-        from pbm import vote_ledger  # the seat's own votes (shown by email only)
-
         data["vote_ledger"] = vote_ledger.ledger(session, game.id, seat.seat_index)
     return MessageContext(
         kind=kind,

@@ -25,6 +25,7 @@ from zoneinfo import ZoneInfo, available_timezones
 from rapidfuzz import fuzz, process
 from sqlmodel import Session, col, select
 
+from pbm import deadlines, outbox
 from pbm.deadlines import TimingPolicy
 from pbm.messages import MessageKind
 from pbm.models import Deadline, Game, GameStatus, Player, Seat
@@ -219,7 +220,7 @@ def _active_seats(session: Session, player: Player) -> list[tuple[Seat, Game]]:
     """The player's seats in active games, each game locked (in id order, so that two
     transactions locking several games never wait for each other in a circle): AWAY and
     BACK move deadlines that a timeout or a reply of that game may be reading."""
-    from pbm import games
+    from pbm import games  # here: a cycle (games holds new deadlines through settings)
 
     found = session.exec(
         select(Seat.game_id).join(Game, col(Game.id) == Seat.game_id)
@@ -235,7 +236,7 @@ def _active_seats(session: Session, player: Player) -> list[tuple[Seat, Game]]:
 def go_away(session: Session, player: Player, until: datetime, now: datetime) -> list[str]:
     """Hold the player's deadlines in every active game until ``until``, each within what
     is left of its allowance; tell each table. Returns one line per game."""
-    from pbm import deadlines, games
+    from pbm import games  # here: a cycle (games holds new deadlines through settings)
 
     player.away_until = until
     session.add(player)
@@ -283,8 +284,6 @@ def come_back(session: Session, player: Player, now: datetime) -> list[str]:
 
 
 def _come_back(session: Session, seat: Seat, now: datetime) -> bool:
-    from pbm import deadlines
-
     if seat.away_until is None:
         return False
     unused = seat.away_until - now
@@ -301,7 +300,7 @@ def hold_new_deadlines(session: Session, game: Game, created: list[Deadline],
                        now: datetime) -> None:
     """Deadlines opened for a seat that is away wait until it is back (already counted in
     its allowance when it went away); reminders keep the player's own quiet hours."""
-    from pbm import deadlines, games
+    from pbm import games  # here: a cycle (games holds new deadlines through settings)
 
     if not created:
         return
@@ -325,7 +324,7 @@ def _tell_table(session: Session, game: Game, seat: Seat, player: Player, now: d
                 what: str, sentence: Callable[[str], str]) -> None:
     """A public event, and a short NOTICE to every other seat of the game (the times in
     ``sentence(zone)`` in each reader's own zone; the event itself in UTC)."""
-    from pbm import games, outbox
+    from pbm import games  # here: a cycle (games holds new deadlines through settings)
 
     events = games.record_events(session, game, [games._service_event(
         f"seat.{what}", sentence("UTC"), seat=seat.seat_index, name=player.display_name)], now=now)

@@ -16,13 +16,15 @@ from sqlmodel import Session
 
 import engine
 from engine.cards import VOTE_DECK
+from pbm.board_image import _font
+from pbm.config import get_settings
 
 TEAM_COLOURS = {"british": (179, 32, 46), "french": (31, 79, 160)}
 
 
 def story(session: Session, game_id: int) -> dict[str, Any]:
     """``{"votes": [...], "moves": [...], "treasure": [{turn, british, french}]}``."""
-    from pbm import games
+    from pbm import games  # here: a cycle (games' lifecycle tells the story at the end)
 
     game = games.get_game(session, game_id)
     names = [p.display_name for _, p in games.seats_of(session, game_id)]
@@ -56,8 +58,6 @@ def story(session: Session, game_id: int) -> dict[str, Any]:
 def chart_cid(game_id: int) -> str:
     """The Content-ID of a game's treasure chart: the HTML's ``cid:`` and the image part's
     ``Content-ID`` are both this (``RenderedMessage.inline_images``)."""
-    from pbm.config import get_settings
-
     return f"treasure-{game_id}@{get_settings().mail_domain}"
 
 
@@ -70,9 +70,7 @@ CHART_WIDTH = 640
 def chart_png(series: list[dict[str, int]], width: int = CHART_WIDTH, height: int = 380) -> bytes:
     """Treasure per team over the turns, as a PNG line chart with a turn axis; labels
     large enough to read on a phone (``CHART_LABEL_PX``)."""
-    from PIL import Image, ImageDraw
-
-    from pbm.board_image import _font
+    from PIL import Image, ImageDraw  # here: Pillow only when a chart is drawn
 
     font = _font(CHART_LABEL_PX)
     bold = _font(CHART_LABEL_PX, bold=True)

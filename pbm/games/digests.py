@@ -12,6 +12,7 @@ from pbm import deadlines, outbox, settings
 from pbm.games.base import _due, get_game, load_state, lock_game, policy_of, seat_of
 from pbm.messages import Channel, MessageKind
 from pbm.models import Game, GameEvent, GameStatus, OutboundMessage, Player, Seat
+from pbm.render import RECAP_SKIP
 
 DIGEST_EVERY = timedelta(hours=1)  # at most one digest per player and game this often
 NOT_NEWS = frozenset({"table.talk"})  # relayed live or folded into the next prompt
@@ -25,8 +26,6 @@ def send_digests(session: Session, now: datetime, report: deadlines.SweepReport 
     Run by ``deadlines.sweep_deadlines`` (every sweep); each seat in its own savepoint.
     Returns the ids of the outbox rows written (also in ``report.digests``).
     """
-    from pbm.render import RECAP_SKIP
-
     report = report if report is not None else deadlines.SweepReport()
     news = select(GameEvent.id).where(
         GameEvent.game_id == Seat.game_id,
@@ -63,8 +62,6 @@ def last_digest_at(session: Session, game_id: int, seat_index: int) -> datetime 
 
 
 def _send_digest(session: Session, game_id: int, seat_index: int, now: datetime) -> list[int]:
-    from pbm.render import RECAP_SKIP
-
     last = last_digest_at(session, game_id, seat_index)
     if last is not None and now - last < DIGEST_EVERY:
         return []

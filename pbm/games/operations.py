@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session
 
-from pbm import deadlines, outbox
+from pbm import deadlines, outbox, render
 from pbm.deadlines import INVITATION
 from pbm.games.base import (
     InvalidRequest,
@@ -32,8 +32,11 @@ from pbm.games.base import (
 from pbm.games.lifecycle import invite
 from pbm.games.players import PlayerSpec, new_token, upsert_player
 from pbm.games.reminders import send_reminder
+from pbm.humanize import duration
+from pbm.hygiene import clean_text
 from pbm.messages import Channel, MessageContext, MessageKind, RenderedMessage
 from pbm.models import Deadline, GameStatus, InvitationStatus
+from pbm.render import format_deadline
 
 SAY_LIMIT = 500  # characters of one table-talk message
 
@@ -94,8 +97,6 @@ def resume(session: Session, game_id: int, *, now: datetime) -> Result:
 
 
 def _hours(delta: timedelta) -> str:
-    from pbm.humanize import duration
-
     return duration(delta)
 
 
@@ -141,8 +142,6 @@ _AWAITED_WORDS = {"ACTION": "your turn", "VOTE": "your vote",
 
 def _more_time_text(deadline: Deadline, hours: float, time_zone: str) -> str:
     """The NOTICE line: ``You have 24 more hours: your turn is now due <local> (<UTC>).``"""
-    from pbm.render import format_deadline
-
     when = format_deadline(deadline.due_at, time_zone)
     assert when is not None
     utc = "" if when["same"] else f" ({when['utc']})"
@@ -227,8 +226,6 @@ def say(session: Session, game_id: int, seat_index: int, text: str | Sequence[st
     """Public table talk: relayed at once by email (and to SMS players who asked for it
     live); everyone else finds it in the recap of their next message. Several lines (of one
     reply) are one event each but one message per seat."""
-    from pbm.hygiene import clean_text
-
     game = lock_game(session, game_id)
     if game.status not in {GameStatus.RUNNING, GameStatus.PAUSED, GameStatus.INVITING}:
         return _result(session, game, seat_index, ok=False, code="game/over",
@@ -279,8 +276,6 @@ def preview(session: Session, game_id: int, seat_index: int, channel: Channel | 
             ) -> tuple[MessageContext, RenderedMessage]:
     """The exact message this seat would get now (its PROMPT, else its STATUS), rendered
     for its channel; nothing is written."""
-    from pbm import render
-
     game = get_game(session, game_id)
     seat, player = seat_of(session, game.id, seat_index)  # type: ignore[arg-type]
     state = load_state(game) if game.state_json else None

@@ -13,6 +13,8 @@ from sqlmodel import Session
 
 from pbm import logs
 from pbm.config import Settings, get_settings
+from pbm.db import is_conflict, run_transaction
+from pbm.hygiene import mime_problem
 from pbm.inbound.answered import answered_question
 from pbm.inbound.answering import _ask_to_answer_the_game
 from pbm.inbound.applying import _apply, _set_sms_opt_out, handle_bounce
@@ -28,6 +30,11 @@ from pbm.inbound.storage import (
     _release,
     quarantine,
 )
+from pbm.models import InboundStatus, Player
+from pbm.ratelimit import inbound_allowed
+from pbm.replies import read_email_reply, read_sms_reply
+from pbm.replies.autoreply import automatic_phrasing
+from pbm.replies.extract import email_new_text
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +51,6 @@ def process(inbound_id: int, now: datetime) -> str:
 
 
 def _process(inbound_id: int, now: datetime) -> str:
-    from pbm.db import is_conflict, run_transaction
-
     settings = get_settings()
     claimed = run_transaction(lambda s: _claim(s, inbound_id, now, settings))
     if claimed is None:
@@ -66,14 +71,11 @@ def _process(inbound_id: int, now: datetime) -> str:
 
 
 def _handle(session: Session, inbound_id: int, now: datetime, settings: Settings) -> str:
-    from pbm.models import InboundStatus
-
     table = _inbound_table()
     row = session.execute(sa.select(table).where(table.c.id == inbound_id)
                           .with_for_update()).first()
     if row is None or row.status != InboundStatus.PROCESSING.value:
         return "skipped"  # another worker finished it first
-    from pbm.ratelimit import inbound_allowed
 
     if not inbound_allowed(session, row.channel, row.sender, row.received_at, settings,
                            message_id=row.id):
@@ -87,8 +89,6 @@ def _handle(session: Session, inbound_id: int, now: datetime, settings: Settings
 
 
 def _handle_email(session: Session, row: Any, now: datetime, settings: Settings) -> str:
-    from pbm.hygiene import mime_problem
-
     raw = decode_raw(row.raw)
     message = parse_email(raw)
     problem = mime_problem(raw, settings, message)  # IMAP mail skipped the webhook's check
@@ -100,8 +100,6 @@ def _handle_email(session: Session, row: Any, now: datetime, settings: Settings)
                        error="bounce: " + handle_bounce(session, message, now))
     if reason:
         return _finish(session, row.id, "ignored", now, error=f"automatic message ({reason})")
-    from pbm.replies.autoreply import automatic_phrasing
-    from pbm.replies.extract import email_new_text
 
     phrasing = automatic_phrasing(header(message, "Subject"), email_new_text(raw))
     if phrasing:
@@ -123,7 +121,6 @@ def _handle_email(session: Session, row: Any, now: datetime, settings: Settings)
         return _finish(session, row.id, "ignored", now, game_id=seat.game_id,
                        seat=seat.seat_index, error=f"sender {row.sender} not authenticated "
                        "(no DKIM, SPF or DMARC pass in Authentication-Results)")
-    from pbm.replies import read_email_reply
 
     return _apply(session, row, seat, player, now, lambda view, invited: read_email_reply(
         message, view, invited=invited, max_lines=settings.reply_max_lines,
@@ -132,9 +129,6 @@ def _handle_email(session: Session, row: Any, now: datetime, settings: Settings)
 
 
 def _handle_sms(session: Session, row: Any, now: datetime, settings: Settings) -> str:
-    from pbm.models import Player
-    from pbm.replies import read_sms_reply
-
     form = json.loads(row.raw)
     body = str(form.get("Body", ""))
     player = session.execute(sa.select(Player).where(Player.phone == row.sender)).scalar()
