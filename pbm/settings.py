@@ -326,7 +326,7 @@ def _tell_table(session: Session, game: Game, seat: Seat, player: Player, now: d
     ``sentence(zone)`` in each reader's own zone; the event itself in UTC)."""
     from pbm import games  # here: a cycle (games holds new deadlines through settings)
 
-    events = games.record_events(session, game, [games._service_event(
+    events = games.record_events(session, game, [games.service_event(
         f"seat.{what}", sentence("UTC"), seat=seat.seat_index, name=player.display_name)], now=now)
     state = games.load_state(game) if game.state_json else None
     for other, other_player in games.seats_of(session, game.id):  # type: ignore[arg-type]

@@ -32,7 +32,6 @@ from pbm.games.base import (
     Result,
     WrongState,
     _due,
-    _service_event,
     find_seat_by_token,
     get_game,
     load_state,
@@ -42,6 +41,7 @@ from pbm.games.base import (
     record_events,
     seat_of,
     seats_of,
+    service_event,
     waiting_for,
 )
 from pbm.games.digests import DIGEST_EVERY, NOT_NEWS, last_digest_at, send_digests
@@ -104,7 +104,6 @@ __all__ = [
     "Result",
     "WrongState",
     "_due",
-    "_service_event",
     "abort",
     "command_log",
     "create_game",
@@ -138,6 +137,7 @@ __all__ = [
     "seats_of",
     "send_digests",
     "send_reminder",
+    "service_event",
     "start",
     "start_if_everyone_joined",
     "status",

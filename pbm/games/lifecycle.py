@@ -21,19 +21,19 @@ from pbm.games.base import (
     WrongState,
     _due,
     _result,
-    _save_state,
-    _service_event,
-    _sync_deadlines,
-    _timing_extra,
     load_state,
     lock_game,
     options_of,
     policy_of,
     record_events,
+    save_state,
     seat_of,
     seats_of,
+    service_event,
+    sync_deadlines,
+    timing_extra,
 )
-from pbm.games.players import PlayerSpec, _check_distinct, new_token, upsert_player
+from pbm.games.players import PlayerSpec, check_distinct, new_token, upsert_player
 from pbm.messages import MessageKind
 from pbm.models import (
     Deadline,
@@ -70,7 +70,7 @@ def create_game(
         raise InvalidRequest(
             f"Tortuga 1667 takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}"
         )
-    _check_distinct(players)
+    check_distinct(players)
     seed = secrets.randbelow(2**31) if seed is None else int(seed)
     options = options or engine.GameOptions()
     try:  # let the engine judge the options before anyone is invited
@@ -119,7 +119,7 @@ def invite(session: Session, game_id: int, *, now: datetime) -> Result:
             dedupe=f"g{game_id}:s{seat.seat_index}:invitation:{seat.reply_token}",
             deadline=now + timedelta(hours=policy.invitation_hours),
             extra={"players": [p.display_name for _, p in seats_of(session, game_id)],
-                   "respond_by_hours": policy.invitation_hours, "timing": _timing_extra(policy)},
+                   "respond_by_hours": policy.invitation_hours, "timing": timing_extra(policy)},
         )
         if rows:
             sent.append(seat.seat_index)
@@ -223,18 +223,18 @@ def start(session: Session, game_id: int, *, now: datetime, force: bool = False)
         seat.invitation_status = InvitationStatus.JOINED
         session.add(seat)
     deadlines.close_all(session, game_id, DeadlineStatus.CANCELLED, now)
-    _save_state(game, state, now)
+    save_state(game, state, now)
     game.status = GameStatus.RUNNING
     game.started_at = now
     session.add(game)
     session.flush()
     playing = ", ".join(p.display_name for _, p in seats)
-    started = record_events(session, game, [_service_event(
+    started = record_events(session, game, [service_event(
         "game.started", f"{game.name} has begun with {len(seats)} players: {playing}."
         + (f" Left out (had not joined): {', '.join(left_out)}." if left_out else ""))],
         now=now)
     policy = policy_of(game)
-    _sync_deadlines(session, game, state, policy, now)
+    sync_deadlines(session, game, state, policy, now)
     notified = []
     for seat, player in seats:
         decision = state.decision_id(seat.seat_index)
@@ -336,7 +336,7 @@ def abort(session: Session, game_id: int, reason: str, *, now: datetime) -> Resu
     game.pause_reason = reason
     session.add(game)
     record_events(session, game,
-                  [_service_event("game.aborted", f"The game was stopped: {reason}")], now=now)
+                  [service_event("game.aborted", f"The game was stopped: {reason}")], now=now)
     state = load_state(game) if game.state_json else None
     for seat, player in seats_of(session, game_id):
         outbox.notify(session, game, seat, player, MessageKind.GAME_OVER, now=now, state=state,

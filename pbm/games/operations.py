@@ -17,17 +17,17 @@ from pbm.games.base import (
     WrongState,
     _due,
     _result,
-    _save_state,
-    _service_event,
-    _sync_deadlines,
-    _timing_extra,
     get_game,
     load_state,
     lock_game,
     policy_of,
     record_events,
+    save_state,
     seat_of,
     seats_of,
+    service_event,
+    sync_deadlines,
+    timing_extra,
 )
 from pbm.games.lifecycle import invite
 from pbm.games.players import PlayerSpec, new_token, upsert_player
@@ -52,7 +52,7 @@ def pause(session: Session, game_id: int, reason: str, *, now: datetime) -> Resu
     game.pause_reason = reason
     game.updated_at = now
     session.add(game)
-    events = record_events(session, game, [_service_event("game.paused",
+    events = record_events(session, game, [service_event("game.paused",
                                                           f"The game is paused: {reason}")],
                            now=now)
     state = load_state(game) if game.state_json else None
@@ -76,13 +76,13 @@ def resume(session: Session, game_id: int, *, now: datetime) -> Result:
     deadlines.resume_deadlines(session, game_id, game.paused_at or now, now, policy,
                                lambda seat: zones.get(seat, "UTC") if seat is not None else "UTC")
     if game.started_at and game.state_json:
-        _sync_deadlines(session, game, load_state(game), policy, now)
+        sync_deadlines(session, game, load_state(game), policy, now)
     game.status = GameStatus.RUNNING if game.started_at else GameStatus.INVITING
     game.paused_at = None
     game.pause_reason = None
     game.updated_at = now
     session.add(game)
-    events = record_events(session, game, [_service_event("game.resumed", "The game goes on.")],
+    events = record_events(session, game, [service_event("game.resumed", "The game goes on.")],
                            now=now)
     state = load_state(game) if game.state_json else None
     for seat, player in seats_of(session, game_id):
@@ -182,7 +182,7 @@ def replace_seat(session: Session, game_id: int, seat_index: int, spec: PlayerSp
         names = list(state.names)
         names[seat_index] = new.display_name
         state.names = tuple(names)
-        _save_state(game, state, now)
+        save_state(game, state, now)
         session.add(game)
         session.flush()
         seat.invitation_status = InvitationStatus.JOINED
@@ -193,7 +193,7 @@ def replace_seat(session: Session, game_id: int, seat_index: int, spec: PlayerSp
                                                seat=seat_index)
     else:
         seat.invitation_status = InvitationStatus.PENDING
-    event = record_events(session, game, [_service_event("seat.replaced", text,
+    event = record_events(session, game, [service_event("seat.replaced", text,
                                                          seat=seat_index)], now=now)[0]
     briefing_events = outbox.events_for(session, game_id, seat_index, limit=None)
     for other, player in seats_of(session, game_id):
@@ -239,7 +239,7 @@ def say(session: Session, game_id: int, seat_index: int, text: str | Sequence[st
                        message="SAY needs some text after it")
     cut = any(len(t) > SAY_LIMIT for t in lines)
     lines = [t[:SAY_LIMIT] for t in lines]
-    talk = record_events(session, game, [_service_event(
+    talk = record_events(session, game, [service_event(
         "table.talk", f"{speaker.display_name}: {t}", seat=seat_index,
         name=speaker.display_name, text=t) for t in lines], now=now)
     event, text = talk[0], " / ".join(lines)
@@ -288,7 +288,7 @@ def preview(session: Session, game_id: int, seat_index: int, channel: Channel | 
         deadline=_due(session, game.id, seat_index),  # type: ignore[arg-type]
         extra={"decision_ids": [decision] if decision else [],
                "respond_by_hours": policy_of(game).invitation_hours,
-               "timing": _timing_extra(policy_of(game))},
+               "timing": timing_extra(policy_of(game))},
     )
     channels = outbox.channels_for(player)
     chosen = channel or (channels[0] if channels else Channel.EMAIL)

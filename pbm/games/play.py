@@ -16,15 +16,15 @@ from pbm import outbox, txcache
 from pbm.games.base import (
     Result,
     _due,
-    _next_seq,
     _result,
-    _save_state,
-    _sync_deadlines,
     load_state,
     lock_game,
+    next_seq,
     policy_of,
     record_events,
+    save_state,
     seats_of,
+    sync_deadlines,
 )
 from pbm.games.lifecycle import _finish
 from pbm.messages import MessageKind
@@ -77,7 +77,7 @@ def submit(
     not_done: list[dict[str, str]] = []
     ignored: list[str] = []
     stored: list[GameEvent] = []
-    seq = _next_seq(session, CommandLog, game_id)
+    seq = next_seq(session, CommandLog, game_id)
     for i, raw in enumerate(batch):
         try:
             command = _parse(raw)
@@ -99,7 +99,7 @@ def submit(
         failure = not_done[0]
         return _result(session, game, seat, ok=False, code=failure["code"], state=pre,
                        not_done=not_done, ignored=ignored, message=failure["reason"])
-    _save_state(game, state, now)
+    save_state(game, state, now)
     session.add(game)
     session.flush()
     if state.version != pre.version:  # a version of our own making: no picture stored yet
@@ -155,7 +155,7 @@ def _after_change(session: Session, game: Game, pre: engine.GameState, post: eng
         if first_tell is not None:
             first_tell(post)
         return _finish(session, game, post, now)
-    _sync_deadlines(session, game, post, policy_of(game), now)
+    sync_deadlines(session, game, post, policy_of(game), now)
     if first_tell is not None:
         first_tell(post)
     pre_vote = engine.public_view(pre).vote

@@ -157,7 +157,7 @@ def upsert_player(session: Session, spec: PlayerSpec) -> Player:
     return player
 
 
-def _check_distinct(players: Sequence[PlayerSpec]) -> None:
+def check_distinct(players: Sequence[PlayerSpec]) -> None:
     seen: dict[str, str] = {}
     for spec in players:
         spec.validate()

@@ -144,7 +144,7 @@ def _last_applied(session: Session, game_id: int, seat: int) -> str | None:
         col(CommandLog.seq).desc()).limit(1)).scalar()
 
 
-def _ask_to_answer_the_game(session: Session, sender: str, now: datetime) -> None:
+def ask_to_answer_the_game(session: Session, sender: str, now: datetime) -> None:
     """A known player's mail carried no secret of theirs: tell them, at the address we have
     for them (never a Reply-To), to answer the game's email. At most once an hour, and
     nothing of the message is repeated (its From may be forged)."""

@@ -20,7 +20,7 @@ from pbm.config import get_settings
 from pbm.inbound.answered import Answered, is_stale
 from pbm.inbound.answering import Outcome, idle_fingerprint, may_answer_idle, write_reply
 from pbm.inbound.mime import bounce_details
-from pbm.inbound.storage import EMAIL, InboundRow, _finish
+from pbm.inbound.storage import EMAIL, InboundRow, finish
 from pbm.models import (
     CommandLog,
     Game,
@@ -62,10 +62,10 @@ def _apply(session: Session, row: InboundRow, seat: Seat, player: Player, now: d
         # The sender's bytes broke the reader: refuse them (a parser bug is logged, not a
         # reason to set the message aside for the admin or to retry it).
         log.exception("inbound message %s: reply unreadable", row.id)
-        return _finish(session, row.id, "ignored", now, game_id=game.id, seat=seat.seat_index,
+        return finish(session, row.id, "ignored", now, game_id=game.id, seat=seat.seat_index,
                        error=f"unreadable reply: {type(exc).__name__}: {exc}"[:4000])
     if parsed.reaction:  # a tapback on one of our messages: not an answer, and not answered
-        return _finish(session, row.id, "ignored", now, game_id=game.id, seat=seat.seat_index,
+        return finish(session, row.id, "ignored", now, game_id=game.id, seat=seat.seat_index,
                        error="a phone reaction to a message, not a reply")
     outcome = Outcome()
     says = [meta for meta in parsed.meta if meta.name == "SAY"]
@@ -106,7 +106,7 @@ def _apply(session: Session, row: InboundRow, seat: Seat, player: Player, now: d
     metrics.note_reply(bool(outcome.done), bool(outcome.rejected),
                        bool(parsed.understood or parsed.meta), channel=row.channel,
                        game_id=game.id, seat=seat.seat_index)
-    return _finish(session, row.id, "done", now, game_id=game.id, seat=seat.seat_index)
+    return finish(session, row.id, "done", now, game_id=game.id, seat=seat.seat_index)
 
 
 def _say_allowance(session: Session, player: Player, now: datetime) -> int:
@@ -280,7 +280,7 @@ def _meta(session: Session, row: InboundRow, game: Game, seat: Seat, player: Pla
             outcome.reject(name, "you have no phone number with us; STOP and START are "
                                  "about text messages")
             return
-        _set_sms_opt_out(session, player, name == "STOP", now)
+        set_sms_opt_out(session, player, name == "STOP", now)
         outcome.add_done(name)
         outcome.notes = [*(outcome.notes or []), name]
     elif name == "SET":  # a player's own setting: pbm.settings
@@ -292,7 +292,7 @@ def _meta(session: Session, row: InboundRow, game: Game, seat: Seat, player: Pla
             outcome.reject(meta.arg, str(exc))
 
 
-def _set_sms_opt_out(session: Session, player: Player, stop: bool, now: datetime) -> None:
+def set_sms_opt_out(session: Session, player: Player, stop: bool, now: datetime) -> None:
     assert player.id is not None  # a stored row
     if bool(player.sms_opted_out) == stop:
         return

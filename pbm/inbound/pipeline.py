@@ -16,8 +16,8 @@ from pbm.config import Settings, get_settings
 from pbm.db import is_conflict, run_transaction
 from pbm.hygiene import mime_problem
 from pbm.inbound.answered import answered_question
-from pbm.inbound.answering import _ask_to_answer_the_game
-from pbm.inbound.applying import _apply, _set_sms_opt_out, handle_bounce
+from pbm.inbound.answering import ask_to_answer_the_game
+from pbm.inbound.applying import _apply, handle_bounce, set_sms_opt_out
 from pbm.inbound.mime import automatic_reason, decode_raw, header, parse_email
 from pbm.inbound.routing import _player, route_email, route_sms, sender_authenticated
 from pbm.inbound.storage import (
@@ -25,9 +25,9 @@ from pbm.inbound.storage import (
     MAX_PROCESS_ATTEMPTS,
     SMS,
     _claim,
-    _finish,
-    _inbound_table,
     _release,
+    finish,
+    inbound_table,
     quarantine,
 )
 from pbm.models import InboundStatus, Player
@@ -71,7 +71,7 @@ def _process(inbound_id: int, now: datetime) -> str:
 
 
 def _handle(session: Session, inbound_id: int, now: datetime, settings: Settings) -> str:
-    table = _inbound_table()
+    table = inbound_table()
     row = session.execute(sa.select(table).where(table.c.id == inbound_id)
                           .with_for_update()).first()
     if row is None or row.status != InboundStatus.PROCESSING.value:
@@ -79,13 +79,13 @@ def _handle(session: Session, inbound_id: int, now: datetime, settings: Settings
 
     if not inbound_allowed(session, row.channel, row.sender, row.received_at, settings,
                            message_id=row.id):
-        return _finish(session, row.id, "ignored", now, error="rate limited: too many "
+        return finish(session, row.id, "ignored", now, error="rate limited: too many "
                        f"messages from {row.sender} in the last hour")
     if row.channel == EMAIL:
         return _handle_email(session, row, now, settings)
     if row.channel == SMS:
         return _handle_sms(session, row, now, settings)
-    return _finish(session, row.id, "ignored", now, error=f"unknown channel {row.channel!r}")
+    return finish(session, row.id, "ignored", now, error=f"unknown channel {row.channel!r}")
 
 
 def _handle_email(session: Session, row: Any, now: datetime, settings: Settings) -> str:
@@ -93,32 +93,32 @@ def _handle_email(session: Session, row: Any, now: datetime, settings: Settings)
     message = parse_email(raw)
     problem = mime_problem(raw, settings, message)  # IMAP mail skipped the webhook's check
     if problem:
-        return _finish(session, row.id, "ignored", now, error=f"refused: {problem}")
+        return finish(session, row.id, "ignored", now, error=f"refused: {problem}")
     reason = automatic_reason(message, settings)
     if reason == "bounce":
-        return _finish(session, row.id, "ignored", now,
+        return finish(session, row.id, "ignored", now,
                        error="bounce: " + handle_bounce(session, message, now))
     if reason:
-        return _finish(session, row.id, "ignored", now, error=f"automatic message ({reason})")
+        return finish(session, row.id, "ignored", now, error=f"automatic message ({reason})")
 
     phrasing = automatic_phrasing(header(message, "Subject"), email_new_text(raw))
     if phrasing:
-        return _finish(session, row.id, "ignored", now, error=f"automatic message ({phrasing})")
+        return finish(session, row.id, "ignored", now, error=f"automatic message ({phrasing})")
     seat = route_email(session, message, row.sender)
     if seat is None:
-        _ask_to_answer_the_game(session, row.sender, now)
-        return _finish(session, row.id, "ignored", now,
+        ask_to_answer_the_game(session, row.sender, now)
+        return finish(session, row.id, "ignored", now,
                        error=f"no reply token of a seat in this message from {row.sender}")
     player = _player(session, seat.player_id)
     if player is None or (player.email or "").lower() != row.sender.lower():
-        _ask_to_answer_the_game(session, row.sender, now)
-        return _finish(session, row.id, "ignored", now, game_id=seat.game_id,
+        ask_to_answer_the_game(session, row.sender, now)
+        return finish(session, row.id, "ignored", now, game_id=seat.game_id,
                        seat=seat.seat_index,
                        error=f"sender {row.sender} is not the player of this seat")
     if settings.inbound_require_sender_auth and not sender_authenticated(
             message, row.sender, settings):
-        _ask_to_answer_the_game(session, row.sender, now)
-        return _finish(session, row.id, "ignored", now, game_id=seat.game_id,
+        ask_to_answer_the_game(session, row.sender, now)
+        return finish(session, row.id, "ignored", now, game_id=seat.game_id,
                        seat=seat.seat_index, error=f"sender {row.sender} not authenticated "
                        "(no DKIM, SPF or DMARC pass in Authentication-Results)")
 
@@ -133,16 +133,16 @@ def _handle_sms(session: Session, row: Any, now: datetime, settings: Settings) -
     body = str(form.get("Body", ""))
     player = session.execute(sa.select(Player).where(Player.phone == row.sender)).scalar()
     if player is None:
-        return _finish(session, row.id, "ignored", now, error=f"unknown number {row.sender}")
+        return finish(session, row.id, "ignored", now, error=f"unknown number {row.sender}")
     keyword = body.strip().strip(".!").lower()
     carrier = keyword in _CARRIER_STOP or keyword in _CARRIER_START or (
         keyword == "yes" and player.sms_opted_out)
     if carrier:
         # Twilio already acted on the keyword (and answered it); mirror it here, no reply.
-        _set_sms_opt_out(session, player, keyword in _CARRIER_STOP, now)
+        set_sms_opt_out(session, player, keyword in _CARRIER_STOP, now)
     seat = route_sms(session, player.id)
     if carrier or seat is None:
-        return _finish(session, row.id, "done" if carrier else "ignored", now,
+        return finish(session, row.id, "done" if carrier else "ignored", now,
                        error=None if carrier else f"{row.sender} has no game in progress",
                        game_id=seat.game_id if seat else None,
                        seat=seat.seat_index if seat else None)

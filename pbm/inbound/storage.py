@@ -119,7 +119,7 @@ class InboundRow(Protocol):
     def attempts(self) -> int: ...
 
 
-def _inbound_table() -> sa.Table:
+def inbound_table() -> sa.Table:
     return InboundMessage.__table__  # type: ignore[attr-defined, no-any-return]
 
 
@@ -135,7 +135,7 @@ def _claim(session: Session, inbound_id: int, now: datetime, settings: Settings
 @functools.cache
 def _claim_statement() -> sa.Update:
     """``_claim``'s UPDATE, built once per process (its values are parameters)."""
-    table = _inbound_table()
+    table = inbound_table()
     when = table.c.claimed_at.type
     return (
         sa.update(table)
@@ -159,7 +159,7 @@ def _lease_expired(table: sa.Table, now: datetime, settings: Settings
 
 def _release(inbound_id: int) -> None:
     """Give a claimed row back after a transient failure (best effort: the lease expires)."""
-    table = _inbound_table()
+    table = inbound_table()
     try:
         run_transaction(lambda s: s.execute(
             sa.update(table).where(table.c.id == inbound_id, table.c.status == "processing")
@@ -170,7 +170,7 @@ def _release(inbound_id: int) -> None:
 
 def quarantine(inbound_id: int, error: str, now: datetime) -> None:
     """Keep a message the service could not process aside, with its error; tell the admin."""
-    table = _inbound_table()
+    table = inbound_table()
     error = clean_text(error)
 
     def work(session: Session) -> None:
@@ -202,7 +202,7 @@ def requeue(session: Session, inbound_id: int) -> list[int]:
     return [inbound_id]
 
 
-def _finish(session: Session, inbound_id: int, status: str, now: datetime, *,
+def finish(session: Session, inbound_id: int, status: str, now: datetime, *,
             error: str | None = None, game_id: int | None = None,
             seat: int | None = None) -> str:
     session.execute(_finish_statement(), {"inbound_id": inbound_id, "status": status,
@@ -213,8 +213,8 @@ def _finish(session: Session, inbound_id: int, status: str, now: datetime, *,
 
 @functools.cache
 def _finish_statement() -> sa.Update:
-    """``_finish``'s UPDATE, built once per process (its values are parameters)."""
-    table = _inbound_table()
+    """``finish``'s UPDATE, built once per process (its values are parameters)."""
+    table = inbound_table()
     return sa.update(table).where(table.c.id == sa.bindparam("inbound_id")).values(
         status=sa.bindparam("status"), error=sa.bindparam("error", type_=table.c.error.type),
         processed_at=sa.bindparam("now", type_=table.c.processed_at.type),
@@ -225,7 +225,7 @@ def _finish_statement() -> sa.Update:
 def relay_candidates(session: Session, now: datetime, settings: Settings,
                      limit: int = 500) -> list[int]:
     """Inbound rows that should have been processed by now: never enqueued, or abandoned."""
-    table = _inbound_table()
+    table = inbound_table()
     grace = now - timedelta(seconds=settings.relay_grace_seconds)
     rows = session.execute(
         sa.select(table.c.id).where(sa.or_(

@@ -94,10 +94,10 @@ from pbm.render.sms import (
     SMS_RANK,
     SMS_STATUS_PARTS,
     SMS_SYMBOL,
-    _sms_messages,
     sms_board,
     sms_card,
     sms_help,
+    sms_messages,
 )
 
 __all__ = [
@@ -160,7 +160,7 @@ def _render(ctx: MessageContext, channel: Channel) -> RenderedMessage:
     subject = subject_for(ctx.game_name)
     text = render_text(model)
     if channel is Channel.SMS:
-        first, *more = _sms_messages(ctx, model)
+        first, *more = sms_messages(ctx, model)
         return RenderedMessage(subject=subject, text=text, sms=first, sms_more=tuple(more))
     html = render_html(model)
     key = board_key_of(ctx)

@@ -481,7 +481,7 @@ def _sms_log(model: Mapping[str, Any], head: str) -> list[str]:
             for i, text in enumerate(messages)]
 
 
-def _sms_messages(ctx: MessageContext, model: Mapping[str, Any]) -> list[str]:
+def sms_messages(ctx: MessageContext, model: Mapping[str, Any]) -> list[str]:
     """Every SMS of one message: STATUS, and a reply asking for HELP or LOG, may take two
     (each at most 2 segments); everything else is one."""
     head = _("Tortuga {game}:").format(game=to_gsm7(short_game(ctx.game_name)))
