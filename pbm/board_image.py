@@ -82,7 +82,7 @@ COVERED: tuple[tuple[int, int], ...] = (
 
 
 @cache
-def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+def load_font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     """The bundled DejaVu Sans at ``size`` px, loaded once per process."""
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
     return ImageFont.truetype(str(FONTS / name), size)
@@ -120,7 +120,7 @@ def drawable(text: str) -> str:
 
 @lru_cache(maxsize=8192)
 def _width(text: str, size: int, bold: bool) -> int:
-    return int(_font(size, bold).getlength(text) + 0.999)
+    return int(load_font(size, bold).getlength(text) + 0.999)
 
 
 @lru_cache(maxsize=4096)
@@ -153,7 +153,7 @@ def _ink(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int]:
     """``text`` rendered once as an anti-aliased mask, with its offset from the top left
     of the line: the same names and labels come back in every version of a game, and
     rendering glyphs is most of the cost of drawing the picture."""
-    font = _font(size, bold)
+    font = load_font(size, bold)
     left, top, right, bottom = (int(v) for v in font.getbbox(text))
     mask = Image.new("L", (max(0, right - left), max(0, bottom - top)), 0)
     if mask.width and mask.height:

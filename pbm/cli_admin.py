@@ -25,17 +25,17 @@ import pbm.cli_game_view  # noqa: F401
 from pbm import db, inbound
 from pbm.cli_admin_common import (
     GAME,
-    _when,
-    _write,
     command,
     console,
     db_app,
     fail,
+    format_when,
     game_app,
     human_errors,
     now_utc,
     quarantine_app,
     say,
+    write_enqueuing,
 )
 from pbm.config import get_settings
 from pbm.models import InboundMessage, InboundStatus
@@ -58,7 +58,7 @@ def quarantine_list() -> None:
                             .order_by(col(InboundMessage.id).desc())).all()
         table = Table("id", "received", "channel", "from", "attempts", "error")
         for m in rows:
-            table.add_row(str(m.id), _when(m.received_at), m.channel, m.sender,
+            table.add_row(str(m.id), format_when(m.received_at), m.channel, m.sender,
                           str(m.attempts), (m.error or "").splitlines()[-1][:80]
                           if m.error else "-")
     console.print(table if rows else "Nothing in quarantine.")
@@ -69,7 +69,7 @@ def quarantine_list() -> None:
 def quarantine_retry(message_id: int = typer.Argument(..., metavar="ID",
                                                      help="Inbound message id.")) -> None:
     """Put a quarantined message back in line for processing."""
-    ids = _write(lambda s: inbound.requeue(s, message_id))
+    ids = write_enqueuing(lambda s: inbound.requeue(s, message_id))
     with contextlib.suppress(Exception):
         enqueue_inbound(ids)
     console.print(f"Message {message_id} is back in line for processing.")

@@ -87,14 +87,14 @@ def human_errors(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def _write(work: Callable[[Session], Any]) -> Any:
+def write_enqueuing(work: Callable[[Session], Any]) -> Any:
     """Run ``work`` in one retried transaction; enqueue its messages after the commit."""
     with contextlib.suppress(Exception):
         install_outbox_hook()
     return db.run_transaction(work)
 
 
-def _game_id(ref: str) -> int:
+def game_id_of(ref: str) -> int:
     with db.session_scope(write=False) as session:
         game_id = games.get_game(session, ref).id
     assert game_id is not None
@@ -107,7 +107,7 @@ def seat_index(seat: int) -> int:
     return seat - 1
 
 
-def _when(value: datetime | None, tz: str | None = None) -> str:
+def format_when(value: datetime | None, tz: str | None = None) -> str:
     if value is None:
         return "-"
     utc = value.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")

@@ -10,7 +10,7 @@ from pathlib import Path
 import typer
 
 from pbm import db
-from pbm.cli_admin_common import GAME, _write, fail, game_app, human_errors, say
+from pbm.cli_admin_common import GAME, fail, game_app, human_errors, say, write_enqueuing
 from pbm.gameio import ImportRefused, dumps, export_game, import_game
 
 
@@ -36,7 +36,7 @@ def import_(
     text = sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8")
     try:
         document = json.loads(text)
-        game_id = _write(lambda session: import_game(session, document, name=name))
+        game_id = write_enqueuing(lambda session: import_game(session, document, name=name))
     except (json.JSONDecodeError, ImportRefused, KeyError, TypeError) as exc:
         fail(f"cannot import {path}: {exc}")
         return

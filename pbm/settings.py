@@ -334,7 +334,7 @@ def _tell_table(session: Session, game: Game, seat: Seat, player: Player, now: d
             continue
         outbox.notify(session, game, other, other_player, MessageKind.NOTICE, now=now,
                       state=state, events=events, announced=events,
-                      deadline=games._due(session, game.id, other.seat_index),  # type: ignore[arg-type]
+                      deadline=games.due_at_of(session, game.id, other.seat_index),  # type: ignore[arg-type]
                       dedupe=f"g{game.id}:s{other.seat_index}:{what}:{events[0].seq}",
                       extra={"headline": sentence(other_player.time_zone),
                              "decision_ids": [d for d in [

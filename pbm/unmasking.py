@@ -16,7 +16,7 @@ from sqlmodel import Session
 
 import engine
 from engine.cards import VOTE_DECK
-from pbm.board_image import _font
+from pbm.board_image import load_font
 from pbm.config import get_settings
 
 TEAM_COLOURS = {"british": (179, 32, 46), "french": (31, 79, 160)}
@@ -72,8 +72,8 @@ def chart_png(series: list[dict[str, int]], width: int = CHART_WIDTH, height: in
     large enough to read on a phone (``CHART_LABEL_PX``)."""
     from PIL import Image, ImageDraw  # here: Pillow only when a chart is drawn
 
-    font = _font(CHART_LABEL_PX)
-    bold = _font(CHART_LABEL_PX, bold=True)
+    font = load_font(CHART_LABEL_PX)
+    bold = load_font(CHART_LABEL_PX, bold=True)
     image = Image.new("RGB", (width, height), (255, 253, 248))
     draw = ImageDraw.Draw(image)
     left, right, top, bottom = 52, width - 20, 52, height - 70

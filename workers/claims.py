@@ -14,7 +14,7 @@ from pbm.config import Settings
 from pbm.models import BoardImage, OutboundMessage, OutboundPart
 
 
-def _outbox() -> sa.Table:
+def outbox_table() -> sa.Table:
     return OutboundMessage.__table__  # type: ignore[attr-defined, no-any-return]
 
 
@@ -53,7 +53,7 @@ CLAIMED_PNGS = "pbm.delivery.claimed_pngs"
 def _claim_statement(sqlite: bool) -> sa.Update:
     """The claim's UPDATE ... RETURNING, built once per process: its ids (``ids``), the
     time (``now``) and the lease's start (``stale``) are parameters."""
-    table = _outbox()
+    table = outbox_table()
     ids: sa.BindParameter[list[int]] = sa.bindparam("ids", expanding=True)
     # SQLite (3.40) does not see the updated row's qualified columns in a RETURNING
     # subquery: there the order and parts are asked apart (the embedded default only)
@@ -127,7 +127,7 @@ def _rows_with_parts(session: Session, ids: list[int]) -> set[int]:
 
 def _earlier_unsent_alone(session: Session, rows: list[Any], batch: list[int]) -> int | None:
     """``_earlier_unsent_of`` for all claimed rows at once, as a statement of its own."""
-    table = _outbox()
+    table = outbox_table()
     before = [sa.and_((table.c.player_id == r.player_id) if r.player_id is not None
                       else (table.c.to_address == r.to_address),
                       table.c.channel == r.channel, table.c.id < r.id) for r in rows]

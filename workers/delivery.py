@@ -39,7 +39,7 @@ from pbm.outbox import alert_admin, insert_once
 from pbm.ratelimit import OutboundLimiter
 from pbm.transports import OutgoingMessage, Receipt, TransportError, transport_for
 from workers import refusals
-from workers.claims import _outbox, claim, claim_many, lease_expired
+from workers.claims import claim, claim_many, lease_expired, outbox_table
 from workers.message import outgoing
 
 log = logging.getLogger(__name__)
@@ -246,7 +246,7 @@ def _record_many(session: Session, sent: list[tuple[Any, Receipt, OutgoingMessag
 @functools.lru_cache(maxsize=1)
 def _record_sent_statement(accepted: str) -> sa.Update:
     """The UPDATE that records sent rows (built once per process; values as parameters)."""
-    table = _outbox()
+    table = outbox_table()
     return (sa.update(table).where(table.c.id == sa.bindparam("row_id"),
                                    table.c.status == "sending")
             .values(status="sent", provider_id=sa.bindparam("provider"),
@@ -283,7 +283,7 @@ def _refusal(session: Session, row: Any) -> str | None:
 
 def _record_sent(session: Session, row: Any, receipt: Receipt, message: OutgoingMessage,
                  now: datetime) -> list[tuple[str, float]]:
-    table = _outbox()
+    table = outbox_table()
     session.execute(sa.update(table).where(table.c.id == row.id, table.c.status == "sending")
                     .values(status="sent", provider_id=receipt.provider_id, sent_at=now,
                             last_error=None, delivery_status=DeliveryStatus.ACCEPTED.value,
@@ -293,7 +293,7 @@ def _record_sent(session: Session, row: Any, receipt: Receipt, message: Outgoing
 
 
 def _record_transient(session: Session, row: Any, error: TransportError) -> None:
-    table = _outbox()
+    table = outbox_table()
     session.execute(sa.update(table).where(table.c.id == row.id, table.c.status == "sending")
                     .values(status="pending", last_error=f"attempt {row.attempts}: {error}"))
 
@@ -301,7 +301,7 @@ def _record_transient(session: Session, row: Any, error: TransportError) -> None
 def _record_permanent(session: Session, row: Any, error: TransportError, now: datetime,
                       settings: Settings) -> None:
     """Fail the row, mark the player's address, fall back to email, alert the admin."""
-    table = _outbox()
+    table = outbox_table()
     session.execute(sa.update(table).where(table.c.id == row.id)
                     .values(status="failed", last_error=f"attempt {row.attempts}: {error}"))
     if row.kind == ADMIN_ALERT:
@@ -363,7 +363,7 @@ def _add_row(session: Session, now: datetime, **values: Any) -> None:
 def relay_candidates(session: Session, now: datetime, settings: Settings,
                      limit: int = 500) -> list[int]:
     """Outbox rows that should be moving and are not: never enqueued, lost, or stuck."""
-    table = _outbox()
+    table = outbox_table()
     grace = now - timedelta(seconds=settings.relay_grace_seconds)
     rows = session.execute(
         sa.select(table.c.id, table.c.status, table.c.attempts, table.c.claimed_at)

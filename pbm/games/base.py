@@ -304,8 +304,8 @@ def waiting_for(session: Session, game: Game, state: engine.GameState | None = N
     ]
 
 
-def _result(session: Session, game: Game, seat: int | None, *, ok: bool, message: str,
-            state: engine.GameState | None = None, **kw: Any) -> Result:
+def make_result(session: Session, game: Game, seat: int | None, *, ok: bool, message: str,
+                state: engine.GameState | None = None, **kw: Any) -> Result:
     if state is None and game.state_json:
         state = load_state(game)
     awaiting = []
@@ -318,7 +318,7 @@ def _result(session: Session, game: Game, seat: int | None, *, ok: bool, message
     )
 
 
-def _due(session: Session, game_id: int, seat: int) -> datetime | None:
+def due_at_of(session: Session, game_id: int, seat: int) -> datetime | None:
     open_ = [d for d in deadlines.open_deadlines(session, game_id, seat=seat)
              if d.kind != INVITATION]
     return open_[0].due_at if open_ else None

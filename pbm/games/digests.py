@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from sqlmodel import Session, col, func, select
 
 from pbm import deadlines, outbox, settings
-from pbm.games.base import _due, get_game, load_state, lock_game, policy_of, seat_of
+from pbm.games.base import due_at_of, get_game, load_state, lock_game, policy_of, seat_of
 from pbm.messages import Channel, MessageKind
 from pbm.models import Game, GameEvent, GameStatus, OutboundMessage, Player, Seat
 from pbm.render import RECAP_SKIP
@@ -91,7 +91,7 @@ def _send_digest(session: Session, game_id: int, seat_index: int, now: datetime)
     rows = outbox.notify(
         session, game, seat, player, MessageKind.NOTICE, now=now, events=unseen,
         state=None if sms_only else state,  # an SMS digest is the news, not the prompt again
-        deadline=_due(session, game_id, seat_index),
+        deadline=due_at_of(session, game_id, seat_index),
         dedupe=f"g{game_id}:s{seat_index}:digest:{unseen[-1].seq}",
         extra={"headline": headline, "digest": True,
                "decision_ids": [d for d in [state.decision_id(seat_index)] if d]})

@@ -19,10 +19,10 @@ from pbm.games.base import (
     InvalidRequest,
     Result,
     WrongState,
-    _due,
-    _result,
+    due_at_of,
     load_state,
     lock_game,
+    make_result,
     options_of,
     policy_of,
     record_events,
@@ -133,8 +133,8 @@ def invite(session: Session, game_id: int, *, now: datetime) -> Result:
     game.updated_at = now
     session.add(game)
     session.flush()
-    return _result(session, game, None, ok=True, notified=sent,
-                   message=f"invited {len(sent)} player(s) to {game.name}")
+    return make_result(session, game, None, ok=True, notified=sent,
+                       message=f"invited {len(sent)} player(s) to {game.name}")
 
 
 def respond(session: Session, game_id: int, seat_index: int, *, join: bool,
@@ -144,8 +144,8 @@ def respond(session: Session, game_id: int, seat_index: int, *, join: bool,
     seat, player = seat_of(session, game_id, seat_index)
     if game.status not in {GameStatus.CREATED, GameStatus.INVITING}:
         already = "joined" if seat.invitation_status == InvitationStatus.JOINED else "started"
-        return _result(session, game, seat_index, ok=False, code="game/started",
-                       message=f"{game.name} has already {already}; nothing to answer")
+        return make_result(session, game, seat_index, ok=False, code="game/started",
+                           message=f"{game.name} has already {already}; nothing to answer")
     for deadline in deadlines.open_deadlines(session, game_id, kind=INVITATION, seat=seat_index):
         deadline.status = DeadlineStatus.DONE
         deadline.resolved_at = now
@@ -160,8 +160,8 @@ def respond(session: Session, game_id: int, seat_index: int, *, join: bool,
             "--player ...",
             now=now, dedupe=f"g{game_id}:s{seat_index}:declined:{seat.reply_token}",
         )
-        return _result(session, game, seat_index, ok=True, done=["DECLINE"],
-                       message=f"{player.display_name} declined {game.name}")
+        return make_result(session, game, seat_index, ok=True, done=["DECLINE"],
+                           message=f"{player.display_name} declined {game.name}")
     seat.invitation_status = InvitationStatus.JOINED
     session.add(seat)
     session.flush()
@@ -173,8 +173,8 @@ def respond(session: Session, game_id: int, seat_index: int, *, join: bool,
         started.seat = seat_index
         started.message = f"{player.display_name} joined; everyone is in: {started.message}"
         return started
-    return _result(session, game, seat_index, ok=True, done=["JOIN"],
-                   message=f"{player.display_name} joined {game.name}")
+    return make_result(session, game, seat_index, ok=True, done=["JOIN"],
+                       message=f"{player.display_name} joined {game.name}")
 
 
 def games_everyone_joined(session: Session) -> list[int]:
@@ -243,12 +243,13 @@ def start(session: Session, game_id: int, *, now: datetime, force: bool = False)
         else:
             kind, dedupe = MessageKind.GAME_STARTED, f"g{game_id}:s{seat.seat_index}:started"
         outbox.notify(session, game, seat, player, kind, now=now, dedupe=dedupe, state=state,
-                      deadline=_due(session, game_id, seat.seat_index), announced=started,
+                      deadline=due_at_of(session, game_id, seat.seat_index), announced=started,
                       extra={"started": True, "decision_ids": [decision] if decision else []})
         notified.append(seat.seat_index)
-    return _result(session, game, None, ok=True, state=state, notified=notified,
-                   message=f"{game.name} started with {playing}"
-                   + (f"; left out (had not joined): {', '.join(left_out)}" if left_out else ""))
+    return make_result(session, game, None, ok=True, state=state, notified=notified,
+                       message=f"{game.name} started with {playing}"
+                       + (f"; left out (had not joined): {', '.join(left_out)}"
+                          if left_out else ""))
 
 
 def _leave_out(session: Session, game: Game, seats: list[tuple[Seat, Player]], now: datetime,
@@ -291,7 +292,7 @@ def _leave_out(session: Session, game: Game, seats: list[tuple[Seat, Player]], n
     return playing, [p.display_name for _, p in out]
 
 
-def _finish(session: Session, game: Game, state: engine.GameState, now: datetime) -> list[int]:
+def finish_game(session: Session, game: Game, state: engine.GameState, now: datetime) -> list[int]:
     assert game.id is not None
     deadlines.close_all(session, game.id, DeadlineStatus.CANCELLED, now)
     game.status = GameStatus.FINISHED
@@ -319,8 +320,8 @@ def finish(session: Session, game_id: int, *, now: datetime) -> Result:
     if not state.over:
         raise WrongState(f"game {game.name!r} is not over yet; use abort to stop it")
     if game.status != GameStatus.FINISHED:
-        _finish(session, game, state, now)
-    return _result(session, game, None, ok=True, state=state, message=f"{game.name} finished")
+        finish_game(session, game, state, now)
+    return make_result(session, game, None, ok=True, state=state, message=f"{game.name} finished")
 
 
 def abort(session: Session, game_id: int, reason: str, *, now: datetime) -> Result:
@@ -343,4 +344,4 @@ def abort(session: Session, game_id: int, reason: str, *, now: datetime) -> Resu
                       dedupe=f"g{game_id}:s{seat.seat_index}:game_over",
                       extra={"aborted": True, "reason": reason,
                              "score": engine.score(state).to_dict() if state else None})
-    return _result(session, game, None, ok=True, state=state, message=f"{game.name} aborted")
+    return make_result(session, game, None, ok=True, state=state, message=f"{game.name} aborted")

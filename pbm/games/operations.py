@@ -15,11 +15,11 @@ from pbm.games.base import (
     InvalidRequest,
     Result,
     WrongState,
-    _due,
-    _result,
+    due_at_of,
     get_game,
     load_state,
     lock_game,
+    make_result,
     policy_of,
     record_events,
     save_state,
@@ -60,7 +60,7 @@ def pause(session: Session, game_id: int, reason: str, *, now: datetime) -> Resu
         outbox.notify(session, game, seat, player, MessageKind.PAUSED, now=now, state=state,
                       dedupe=f"g{game_id}:s{seat.seat_index}:paused:{events[0].seq}",
                       extra={"reason": reason}, announced=events)
-    return _result(session, game, None, ok=True, state=state, message=f"{game.name} paused")
+    return make_result(session, game, None, ok=True, state=state, message=f"{game.name} paused")
 
 
 def resume(session: Session, game_id: int, *, now: datetime) -> Result:
@@ -88,12 +88,12 @@ def resume(session: Session, game_id: int, *, now: datetime) -> Result:
     for seat, player in seats_of(session, game_id):
         outbox.notify(session, game, seat, player, MessageKind.RESUMED, now=now, state=state,
                       dedupe=f"g{game_id}:s{seat.seat_index}:resumed:{events[0].seq}",
-                      deadline=_due(session, game_id, seat.seat_index), announced=events,
+                      deadline=due_at_of(session, game_id, seat.seat_index), announced=events,
                       extra={"paused_hours": round(paused_for.total_seconds() / 3600, 2),
                              "decision_ids": [d for d in [state.decision_id(seat.seat_index)]
                                               if d] if state else []})
-    return _result(session, game, None, ok=True, state=state,
-                   message=f"{game.name} resumed after {_hours(paused_for)}")
+    return make_result(session, game, None, ok=True, state=state,
+                       message=f"{game.name} resumed after {_hours(paused_for)}")
 
 
 def _hours(delta: timedelta) -> str:
@@ -131,8 +131,8 @@ def extend(session: Session, game_id: int, hours: float, *, now: datetime,
                 extra={"headline": _more_time_text(deadline, hours, player.time_zone),
                        "extended_hours": hours})
             notified.append(deadline.seat)
-    return _result(session, game, seat, ok=True, notified=notified,
-                   message=f"{len(moved)} deadline(s) of {game.name} moved "
+    return make_result(session, game, seat, ok=True, notified=notified,
+                       message=f"{len(moved)} deadline(s) of {game.name} moved "
                            f"{_hours(timedelta(hours=hours))} later")
 
 
@@ -203,7 +203,7 @@ def replace_seat(session: Session, game_id: int, seat_index: int, spec: PlayerSp
             outbox.notify(session, game, other, player, MessageKind.SEAT_REPLACED, now=now,
                           state=state, events=briefing_events,
                           dedupe=f"g{game_id}:s{seat_index}:briefing:{seat.reply_token}",
-                          deadline=_due(session, game_id, seat_index),
+                          deadline=due_at_of(session, game_id, seat_index),
                           extra={"previous_player": old.display_name, "briefing": True,
                                  "decision_ids": [d for d in [state.decision_id(seat_index)]
                                                   if d]})
@@ -218,7 +218,7 @@ def replace_seat(session: Session, game_id: int, seat_index: int, spec: PlayerSp
     game.updated_at = now
     session.add(game)
     session.flush()
-    return _result(session, game, seat_index, ok=True, state=state, message=text)
+    return make_result(session, game, seat_index, ok=True, state=state, message=text)
 
 
 def say(session: Session, game_id: int, seat_index: int, text: str | Sequence[str], *,
@@ -228,15 +228,15 @@ def say(session: Session, game_id: int, seat_index: int, text: str | Sequence[st
     reply) are one event each but one message per seat."""
     game = lock_game(session, game_id)
     if game.status not in {GameStatus.RUNNING, GameStatus.PAUSED, GameStatus.INVITING}:
-        return _result(session, game, seat_index, ok=False, code="game/over",
-                       message=f"{game.name} is {game.status}: nobody is listening")
+        return make_result(session, game, seat_index, ok=False, code="game/over",
+                           message=f"{game.name} is {game.status}: nobody is listening")
     _, speaker = seat_of(session, game_id, seat_index)
     lines = [" ".join(clean_text(t or "").split()) for t in
              ([text] if isinstance(text, str) else text)]
     lines = [t for t in lines if t]
     if not lines:
-        return _result(session, game, seat_index, ok=False, code="request/invalid",
-                       message="SAY needs some text after it")
+        return make_result(session, game, seat_index, ok=False, code="request/invalid",
+                           message="SAY needs some text after it")
     cut = any(len(t) > SAY_LIMIT for t in lines)
     lines = [t[:SAY_LIMIT] for t in lines]
     talk = record_events(session, game, [service_event(
@@ -255,8 +255,8 @@ def say(session: Session, game_id: int, seat_index: int, text: str | Sequence[st
                              "from_seat_number": seat_index + 1, "text": text})
         notified.append(other.seat_index)
     message = "relayed to the table" + (f" (cut to {SAY_LIMIT} characters)" if cut else "")
-    return _result(session, game, seat_index, ok=True, done=["SAY"], notified=notified,
-                   message=message)
+    return make_result(session, game, seat_index, ok=True, done=["SAY"], notified=notified,
+                       message=message)
 
 
 def status(session: Session, game_id: int, seat_index: int, *, now: datetime,
@@ -267,9 +267,9 @@ def status(session: Session, game_id: int, seat_index: int, *, now: datetime,
     state = load_state(game) if game.state_json else None
     outbox.notify(session, game, seat, player, MessageKind.STATUS, now=now, state=state,
                   dedupe=f"g{game_id}:s{seat_index}:status:{dedupe or now.isoformat()}",
-                  deadline=_due(session, game_id, seat_index))
-    return _result(session, game, seat_index, ok=True, state=state, done=["STATUS"],
-                   notified=[seat_index], message="your status is on its way")
+                  deadline=due_at_of(session, game_id, seat_index))
+    return make_result(session, game, seat_index, ok=True, state=state, done=["STATUS"],
+                       notified=[seat_index], message="your status is on its way")
 
 
 def preview(session: Session, game_id: int, seat_index: int, channel: Channel | None = None
@@ -285,7 +285,7 @@ def preview(session: Session, game_id: int, seat_index: int, channel: Channel | 
         kind = MessageKind.INVITATION
     ctx = outbox.build_context(
         session, game, seat, player, kind, state=state,
-        deadline=_due(session, game.id, seat_index),  # type: ignore[arg-type]
+        deadline=due_at_of(session, game.id, seat_index),  # type: ignore[arg-type]
         extra={"decision_ids": [decision] if decision else [],
                "respond_by_hours": policy_of(game).invitation_hours,
                "timing": timing_extra(policy_of(game))},

@@ -14,7 +14,7 @@ from sqlmodel import Session, col, select
 import engine
 from pbm import deadlines, outbox
 from pbm.deadlines import INVITATION
-from pbm.games.base import _due, load_state, lock_game, policy_of, seat_of, seats_of
+from pbm.games.base import due_at_of, load_state, lock_game, policy_of, seat_of, seats_of
 from pbm.games.operations import pause
 from pbm.games.play import submit
 from pbm.messages import MessageKind
@@ -71,7 +71,7 @@ def handle_expired(session: Session, deadline: Deadline, now: datetime,
         data = json.loads(notice.data_json or "{}")
         told.update(text=notice.text, played=data.get("command"), why=data.get("why"))
         outbox.notify(session, game, silent_seat, player, MessageKind.TIMED_OUT,
-                      now=now, state=post, deadline=_due(session, game_id, silent_index),
+                      now=now, state=post, deadline=due_at_of(session, game_id, silent_index),
                       dedupe=f"g{game.id}:s{deadline.seat}:timeout:{deadline.id}",
                       extra={"played": told["played"], "why": told["why"],
                              "decision_kind": deadline.kind})
@@ -92,7 +92,7 @@ def handle_expired(session: Session, deadline: Deadline, now: datetime,
         if other.seat_index == deadline.seat or other.seat_index in result.notified:
             continue  # told first, or its new message carries the news in its recap
         outbox.notify(session, game, other, other_player, MessageKind.NOTICE, now=now,
-                      state=after, deadline=_due(session, game_id, other.seat_index),
+                      state=after, deadline=due_at_of(session, game_id, other.seat_index),
                       dedupe=f"g{game.id}:s{other.seat_index}:timeout:{deadline.id}",
                       extra={"headline": told["text"], "who": player.display_name,
                              "who_seat_number": deadline.seat + 1})

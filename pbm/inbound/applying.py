@@ -43,9 +43,9 @@ SETTLED = "that question was settled before your reply came in, so nothing was p
 _MENU_PICK = re.compile(r"\W{0,3}\d{1,2}\W{0,3}")
 
 
-def _apply(session: Session, row: InboundRow, seat: Seat, player: Player, now: datetime,
-           read: Callable[[dict[str, Any] | None, bool], ReplyResult],
-           answered: Answered | None = None) -> str:
+def apply_reply(session: Session, row: InboundRow, seat: Seat, player: Player, now: datetime,
+                read: Callable[[dict[str, Any] | None, bool], ReplyResult],
+                answered: Answered | None = None) -> str:
     """Parse the player's text for their seat, apply it through ``pbm.games``, answer.
 
     ``answered``: the question the reply answers (``pbm.inbound.answered``), if known."""

@@ -17,18 +17,18 @@ from pbm.db import is_conflict, run_transaction
 from pbm.hygiene import mime_problem
 from pbm.inbound.answered import answered_question
 from pbm.inbound.answering import ask_to_answer_the_game
-from pbm.inbound.applying import _apply, handle_bounce, set_sms_opt_out
+from pbm.inbound.applying import apply_reply, handle_bounce, set_sms_opt_out
 from pbm.inbound.mime import automatic_reason, decode_raw, header, parse_email
-from pbm.inbound.routing import _player, route_email, route_sms, sender_authenticated
+from pbm.inbound.routing import player_by_id, route_email, route_sms, sender_authenticated
 from pbm.inbound.storage import (
     EMAIL,
     MAX_PROCESS_ATTEMPTS,
     SMS,
-    _claim,
-    _release,
+    claim_inbound,
     finish,
     inbound_table,
     quarantine,
+    release_claim,
 )
 from pbm.models import InboundStatus, Player
 from pbm.ratelimit import inbound_allowed
@@ -52,7 +52,7 @@ def process(inbound_id: int, now: datetime) -> str:
 
 def _process(inbound_id: int, now: datetime) -> str:
     settings = get_settings()
-    claimed = run_transaction(lambda s: _claim(s, inbound_id, now, settings))
+    claimed = run_transaction(lambda s: claim_inbound(s, inbound_id, now, settings))
     if claimed is None:
         return "skipped"
     if claimed.attempts > MAX_PROCESS_ATTEMPTS:
@@ -63,7 +63,7 @@ def _process(inbound_id: int, now: datetime) -> str:
         return str(run_transaction(lambda s: _handle(s, inbound_id, now, settings)))
     except Exception as exc:
         if is_conflict(exc) or isinstance(exc, sa.exc.OperationalError | sa.exc.InterfaceError):
-            _release(inbound_id)
+            release_claim(inbound_id)
             raise
         log.exception("inbound message %s quarantined", inbound_id)
         quarantine(inbound_id, f"{type(exc).__name__}: {exc}", now)
@@ -109,7 +109,7 @@ def _handle_email(session: Session, row: Any, now: datetime, settings: Settings)
         ask_to_answer_the_game(session, row.sender, now)
         return finish(session, row.id, "ignored", now,
                        error=f"no reply token of a seat in this message from {row.sender}")
-    player = _player(session, seat.player_id)
+    player = player_by_id(session, seat.player_id)
     if player is None or (player.email or "").lower() != row.sender.lower():
         ask_to_answer_the_game(session, row.sender, now)
         return finish(session, row.id, "ignored", now, game_id=seat.game_id,
@@ -122,7 +122,7 @@ def _handle_email(session: Session, row: Any, now: datetime, settings: Settings)
                        seat=seat.seat_index, error=f"sender {row.sender} not authenticated "
                        "(no DKIM, SPF or DMARC pass in Authentication-Results)")
 
-    return _apply(session, row, seat, player, now, lambda view, invited: read_email_reply(
+    return apply_reply(session, row, seat, player, now, lambda view, invited: read_email_reply(
         message, view, invited=invited, max_lines=settings.reply_max_lines,
         max_bytes=settings.reply_max_bytes),
         answered=answered_question(session, row, seat, message))
@@ -146,7 +146,7 @@ def _handle_sms(session: Session, row: Any, now: datetime, settings: Settings) -
                        error=None if carrier else f"{row.sender} has no game in progress",
                        game_id=seat.game_id if seat else None,
                        seat=seat.seat_index if seat else None)
-    return _apply(session, row, seat, player, now, lambda view, invited: read_sms_reply(
+    return apply_reply(session, row, seat, player, now, lambda view, invited: read_sms_reply(
         body, view, invited=invited, max_lines=settings.reply_max_lines,
         max_bytes=settings.reply_max_bytes),
         answered=answered_question(session, row, seat))

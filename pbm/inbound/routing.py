@@ -20,7 +20,7 @@ from pbm.replies import find_reply_token
 ACTIVE_GAMES = ("running", "inviting", "paused", "created")
 
 
-def _player(session: Session, player_id: int) -> Player | None:
+def player_by_id(session: Session, player_id: int) -> Player | None:
     return session.get(Player, player_id)
 
 

@@ -123,8 +123,8 @@ def inbound_table() -> sa.Table:
     return InboundMessage.__table__  # type: ignore[attr-defined, no-any-return]
 
 
-def _claim(session: Session, inbound_id: int, now: datetime, settings: Settings
-           ) -> InboundRow | None:
+def claim_inbound(session: Session, inbound_id: int, now: datetime, settings: Settings
+                  ) -> InboundRow | None:
     """``new`` -> ``processing`` with a lease (``claimed_at``); ``processed_at`` is set only
     when the message is finished (done, ignored or quarantined)."""
     stale = now - timedelta(seconds=settings.outbox_lease_seconds)
@@ -134,7 +134,7 @@ def _claim(session: Session, inbound_id: int, now: datetime, settings: Settings
 
 @functools.cache
 def _claim_statement() -> sa.Update:
-    """``_claim``'s UPDATE, built once per process (its values are parameters)."""
+    """``claim_inbound``'s UPDATE, built once per process (its values are parameters)."""
     table = inbound_table()
     when = table.c.claimed_at.type
     return (
@@ -157,7 +157,7 @@ def _lease_expired(table: sa.Table, now: datetime, settings: Settings
     return sa.or_(table.c.claimed_at < stale, table.c.claimed_at.is_(None))
 
 
-def _release(inbound_id: int) -> None:
+def release_claim(inbound_id: int) -> None:
     """Give a claimed row back after a transient failure (best effort: the lease expires)."""
     table = inbound_table()
     try:

@@ -72,7 +72,7 @@ SECTIONS: dict[MessageKind, tuple[str, ...]] = {
 }
 
 
-def _sections(ctx: MessageContext, model: Mapping[str, Any]) -> tuple[str, ...]:
+def sections_of(ctx: MessageContext, model: Mapping[str, Any]) -> tuple[str, ...]:
     """The email sections of this message (``SECTIONS``, adjusted by ``extra``)."""
     extra = model["extra"]
     kind = ctx.kind

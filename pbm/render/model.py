@@ -141,7 +141,7 @@ def visible_events(ctx: MessageContext) -> list[dict[str, Any]]:
     return out
 
 
-def _model(ctx: MessageContext) -> dict[str, Any]:
+def build_model(ctx: MessageContext) -> dict[str, Any]:
     if ctx.seat_view is not None and ctx.seat is not None and ctx.seat_view["seat"] != ctx.seat:
         raise ValueError(f"the seat view of seat {ctx.seat_view['seat']} was given for a "
                          f"message to seat {ctx.seat}")

@@ -1,5 +1,5 @@
 """One verb's arguments: sorting tokens into numbers, players, ships, holds and cards,
-and the canonical command text they make (``_canonical``).
+and the canonical command text they make (``canonical_text``).
 """
 
 from __future__ import annotations
@@ -205,7 +205,7 @@ def _seat_text(args: _Args, ctx: ParseContext, what: str) -> str:
     return str(seats[0] + 1)
 
 
-def _canonical(keyword: str, toks: Sequence[str], ctx: ParseContext) -> tuple[str, list[str]]:
+def canonical_text(keyword: str, toks: Sequence[str], ctx: ParseContext) -> tuple[str, list[str]]:
     """Canonical text for ``keyword`` with argument tokens ``toks``; raises NoParse."""
     args = _scan(keyword, toks, ctx)
     k = keyword

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 
 from rapidfuzz.distance import OSA
 
-from pbm.replies.keywords import _ask
+from pbm.replies.keywords import ask_which
 from pbm.replies.parse_types import (
     Meta,
     NotUnderstood,
@@ -287,7 +287,7 @@ def correct(result: ReplyResult, unit: Unit, ctx: ParseContext, *, failed: bool,
         if numbers and not any(o is not None for _, o in read):
             # "Actually maybe 4?": a number, but not said plainly: ask, naming both.
             hedged = read_line(f"{keyword.lower()} {' '.join(numbers)}", ctx, True)
-            read = [(text, _ask(text, "that is not said plainly", [
+            read = [(text, ask_which(text, "that is not said plainly", [
                 o.display for _, o in hedged if isinstance(o, Understood)] or [text]))]
     commands = [o for _, o in read if isinstance(o, Understood)]
     unread = next((o for _, o in read if isinstance(o, NotUnderstood)), None)
@@ -300,7 +300,7 @@ def correct(result: ReplyResult, unit: Unit, ctx: ParseContext, *, failed: bool,
     targets = _targets(previous, commands) if commands else previous[-1:]
     if commands and unread is None and targets is None:
         _void(result, previous)
-        result.not_understood.append(_ask(
+        result.not_understood.append(ask_which(
             unit.line, "that corrects one of several commands, but not which",
             [p.display for p in previous] + [c.display for c in commands]))
         return True
@@ -314,7 +314,7 @@ def correct(result: ReplyResult, unit: Unit, ctx: ParseContext, *, failed: bool,
             readings.append(unread.suggestion)  # "but actually 1 is better": VOTE 1
         reason = (f"you changed your mind about {previous[-1].display} but we could not "
                   f"tell what you want instead ({unread.reason}): say which")
-        result.not_understood.append(_ask(unit.line, reason, readings)
+        result.not_understood.append(ask_which(unit.line, reason, readings)
                                      if len(set(readings)) > 1 else
                                      NotUnderstood(unit.line, reason, unread.suggestion))
         return True
@@ -324,7 +324,7 @@ def correct(result: ReplyResult, unit: Unit, ctx: ParseContext, *, failed: bool,
                 commands[0]) == _keyword_of(targets[0]) and _arity(
                 commands[0].text) != _arity(targets[0].text) and not _has_verb(text):
             _void(result, targets)  # "view 1 2, no wait, 4": VIEW 4 or VIEW 1 4?
-            result.not_understood.append(_ask(
+            result.not_understood.append(ask_which(
                 unit.line, "that changes part of the command, but not which part",
                 [targets[0].display, commands[0].display]))
             return True

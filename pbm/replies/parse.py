@@ -24,11 +24,18 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from pbm.replies.corrections import Outcome, correct, has_words, reply_units
-from pbm.replies.keywords import _ask, _understood, menu_pick, suggest
+from pbm.replies.keywords import ask_which, menu_pick, suggest, understood_as
 from pbm.replies.korean import to_english_lines
 from pbm.replies.menu import find_option
 from pbm.replies.parse_types import Meta, NotUnderstood, ParseContext, ReplyResult, Understood
-from pbm.replies.sentence import NO_VERB, SAY_LIMIT, SAY_RE, _invitation, parse_line, verb_start
+from pbm.replies.sentence import (
+    NO_VERB,
+    SAY_LIMIT,
+    SAY_RE,
+    invitation_answer,
+    parse_line,
+    verb_start,
+)
 from pbm.replies.settings_words import read_setting
 from pbm.replies.words import COURTESY_RE, LEADING_FILLER, SEQUENCE_WORDS, fold, name_key, tokens
 
@@ -134,11 +141,11 @@ def _pasted_menu_line(line: str, ctx: ParseContext) -> Understood | NotUnderstoo
     option = hits[0]
     if number is not None and number != option.number:
         other = find_option(ctx.menu, number)
-        return _ask(line, f"option {number} is not {option.display}",
-                    [option.display] + ([other.display] if other else []))
+        return ask_which(line, f"option {number} is not {option.display}",
+                         [option.display] + ([other.display] if other else []))
     if option.is_template:
         return menu_pick(line, [str(option.number)], ctx)
-    return _understood(line, option.command, ctx, f"option {option.number}")
+    return understood_as(line, option.command, ctx, f"option {option.number}")
 
 
 def _read_line(line: str, ctx: ParseContext, after_command: bool) -> list[tuple[str, Outcome]]:
@@ -148,7 +155,7 @@ def _read_line(line: str, ctx: ParseContext, after_command: bool) -> list[tuple[
         return [(line, None)]
     pasted: Outcome = _pasted_menu_line(line, ctx)
     if pasted is None and ctx.invited and ctx.seat is None:
-        pasted = _invitation(tokens(line), line)
+        pasted = invitation_answer(tokens(line), line)
     pieces = [line] if pasted is not None else split_commands(line)
     read: list[tuple[str, Outcome]] = []
     for piece in pieces:

@@ -11,7 +11,14 @@ from collections.abc import Sequence
 from rapidfuzz.distance import OSA
 
 from pbm.replies.arguments import DECLINE_TREASURE, TAKES_HOLD, TAKES_NAME, TAKES_SHIP
-from pbm.replies.keywords import _ask, _meta, _understood, menu_pick, suggest, try_keywords
+from pbm.replies.keywords import (
+    ask_which,
+    menu_pick,
+    read_meta,
+    suggest,
+    try_keywords,
+    understood_as,
+)
 from pbm.replies.parse_types import Meta, NotUnderstood, ParseContext, Understood
 from pbm.replies.settings_words import read_setting
 from pbm.replies.words import (
@@ -174,7 +181,7 @@ def _read_verb(
             second = _read_piece(" ".join(right), ctx) or second  # "reveal 3 or view 1 4"
         if isinstance(first, Understood) and isinstance(second, Understood) \
                 and first.text != second.text:
-            return _ask(line, "that gives two different commands", [first.display,
+            return ask_which(line, "that gives two different commands", [first.display,
                                                                     second.display])
     # The longest complete command followed by words that cannot change it.
     for k in range(len(rest) - 1, -1, -1):
@@ -192,8 +199,8 @@ def _read_verb(
         if later is not None:
             other = _read_piece(" ".join(tail[later:]), ctx)
             if isinstance(other, Understood) and other.text != reading.text:
-                return _ask(line, "that gives two different commands",
-                            [reading.display, other.display])
+                return ask_which(line, "that gives two different commands",
+                                 [reading.display, other.display])
         return reading
     # A sentence that starts with a verb-ish word: "see you soon", "open question".
     content = [t for t in rest if t not in FILLER and t not in SELF_WORDS]
@@ -203,7 +210,7 @@ def _read_verb(
     return outcome
 
 
-def _invitation(toks: Sequence[str], line: str) -> Meta | None:
+def invitation_answer(toks: Sequence[str], line: str) -> Meta | None:
     """YES / NO to an invitation, in the many ways people say it."""
     text = " ".join(toks)
     text = re.sub(r"^(?:hi|hello|hey|dear|ahoy|well|oh|ah|um|hmm|haha|lol)\b\s*", "", text)
@@ -234,7 +241,7 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
     cleaned = _ASIDE_RE.sub(" ", line)
     raw_toks, breaks = _tokens_and_breaks(cleaned)
     if ctx.invited and ctx.seat is None and raw_toks:
-        answer = _invitation(raw_toks, line)
+        answer = invitation_answer(raw_toks, line)
         if answer is not None:
             return answer
     if not raw_toks:
@@ -246,7 +253,7 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
     if one_of_two is not None:
         return one_of_two
     if "TAKE NONE" in ctx.legal and _declines_treasure(raw_toks):
-        return _understood(line, "TAKE NONE", ctx, None)  # "decline" is also for invitations
+        return understood_as(line, "TAKE NONE", ctx, None)  # "decline" is also for invitations
     start = verb_start(raw_toks)
     if start is not None and start + 1 < len(raw_toks) and raw_toks[start] in _LABEL_WORDS \
             and (start + 1 in breaks or raw_toks[start + 1] == "is"):
@@ -267,7 +274,7 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
                 head = fixed
                 keywords = VERBS.get(fixed)
         if keywords is None and head in META:
-            return _meta(line, head, rest)
+            return read_meta(line, head, rest)
         if keywords is not None:
             outcome = _read_verb(line, head, keywords, rest, breaks, start + 1, ctx, note)
             if question and isinstance(outcome, Understood):
@@ -303,8 +310,8 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
     if len(distinct) == 1:
         return distinct[0]
     if len(distinct) > 1:
-        return _ask(line, "that could mean " + " or ".join(r.display for r in distinct),
-                    [r.display for r in distinct])
+        return ask_which(line, "that could mean " + " or ".join(r.display for r in distinct),
+                         [r.display for r in distinct])
     if not _has_signal(toks):
         return None
     return NotUnderstood(line, NO_VERB, suggest(line, ctx))
@@ -327,9 +334,9 @@ def _one_of_two(line: str, toks: Sequence[str], ctx: ParseContext
     chosen = offered[index]
     literal = number_of(words[0])
     if literal is not None and literal in offered and literal != chosen:
-        return _ask(line, f"'{words[0]}' could be position {literal} or the {words[0]} of the "
-                    "two cards offered", [f"CHOOSE {literal}", f"CHOOSE {chosen}"])
-    return _understood(line, f"CHOOSE {chosen}", ctx, f"read '{words[0]}' as position {chosen}")
+        return ask_which(line, f"'{words[0]}' could be position {literal} or the {words[0]} of the "
+                         "two cards offered", [f"CHOOSE {literal}", f"CHOOSE {chosen}"])
+    return understood_as(line, f"CHOOSE {chosen}", ctx, f"read '{words[0]}' as position {chosen}")
 
 
 #: Words that pick one of two offered cards (index into the pair).
