@@ -21,7 +21,11 @@ from datetime import datetime, timedelta
 import sqlalchemy as sa
 from sqlmodel import Session
 
+from pbm import health, metrics
 from pbm.config import Settings, get_settings
+from pbm.db import run_transaction
+from pbm.models import OutboundMessage
+from pbm.outbox import alert_admin
 
 log = logging.getLogger(__name__)
 
@@ -30,8 +34,6 @@ PREFIX = "ops:"
 
 
 def _recently_alerted(session: Session, kind: str, now: datetime, settings: Settings) -> bool:
-    from pbm.models import OutboundMessage
-
     out = OutboundMessage.__table__.c  # type: ignore[attr-defined]
     since = now - timedelta(seconds=settings.alert_repeat_seconds)
     return session.execute(
@@ -42,9 +44,6 @@ def _recently_alerted(session: Session, kind: str, now: datetime, settings: Sett
 def raise_alerts(session: Session, now: datetime, settings: Settings | None = None
                  ) -> list[str]:
     """Write an alert for each current problem not alerted lately; the kinds written."""
-    from pbm import health, metrics
-    from pbm.outbox import alert_admin
-
     settings = settings or get_settings()
     shot = health.snapshot(session, now, settings)
     written = []
@@ -64,8 +63,6 @@ def raise_alerts(session: Session, now: datetime, settings: Settings | None = No
 
 def check(now: datetime) -> list[str]:
     """One alert check in its own transaction (the beat's ``pbm.check_alerts``)."""
-    from pbm.db import run_transaction
-
     return run_transaction(lambda session: raise_alerts(session, now))
 
 

@@ -82,7 +82,7 @@ COVERED: tuple[tuple[int, int], ...] = (
 
 
 @cache
-def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+def load_font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     """The bundled DejaVu Sans at ``size`` px, loaded once per process."""
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
     return ImageFont.truetype(str(FONTS / name), size)
@@ -120,7 +120,7 @@ def drawable(text: str) -> str:
 
 @lru_cache(maxsize=8192)
 def _width(text: str, size: int, bold: bool) -> int:
-    return int(_font(size, bold).getlength(text) + 0.999)
+    return int(load_font(size, bold).getlength(text) + 0.999)
 
 
 @lru_cache(maxsize=4096)
@@ -153,7 +153,7 @@ def _ink(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int]:
     """``text`` rendered once as an anti-aliased mask, with its offset from the top left
     of the line: the same names and labels come back in every version of a game, and
     rendering glyphs is most of the cost of drawing the picture."""
-    font = _font(size, bold)
+    font = load_font(size, bold)
     left, top, right, bottom = (int(v) for v in font.getbbox(text))
     mask = Image.new("L", (max(0, right - left), max(0, bottom - top)), 0)
     if mask.width and mask.height:
@@ -590,7 +590,9 @@ def palette_png(image: Image.Image) -> bytes:
     chunks (PNG specification, section 5)."""
     assert image.mode == "P", image.mode
     width, height = image.size
-    used = (image.getextrema()[1] or 0) + 1  # type: ignore[index]
+    highest = image.getextrema()[1]  # one band: (lowest, highest) palette index
+    assert isinstance(highest, int), highest
+    used = highest + 1
     palette = bytes(image.getpalette() or [])[: 3 * used]
     # each row with its filter byte (0, none) in front: a column of index 0 on the left
     framed = Image.new("P", (width + 1, height), 0)
@@ -605,6 +607,6 @@ def palette_png(image: Image.Image) -> bytes:
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
-def _chunk(kind: bytes, data: bytes) -> bytes:
+def _chunk(kind: bytes, data: bytes | bytearray) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(
         ">I", zlib.crc32(data, zlib.crc32(kind)))

@@ -10,6 +10,10 @@ from pathlib import Path
 
 import typer
 
+from pbm.admin_input import InputError, check_language
+from pbm.demo import DemoError, run_demo
+from pbm.play import run_play
+
 app = typer.Typer(
     name="pbm",
     help="Tortuga by Mail: run Tortuga 1667 games by email and SMS.",
@@ -31,8 +35,6 @@ def demo(
                                     "(to watch the game unfold)."),
 ) -> None:
     """Run a whole game with simulated players through the real service, on this machine."""
-    from pbm.demo import DemoError, run_demo
-
     try:
         run_demo(players=players, seed=seed, folder=folder, echo=typer.echo, pace=pace)
     except DemoError as exc:
@@ -56,10 +58,6 @@ def play(
                              help="Your language: ko for Korean messages (reply in Korean)."),
 ) -> None:
     """Take one seat in the terminal; the others are simulated. Reply as by email."""
-    from pbm.admin_input import InputError, check_language
-    from pbm.demo import DemoError
-    from pbm.play import run_play
-
     try:
         language = check_language(lang, "--lang")
     except InputError as exc:
@@ -80,7 +78,7 @@ def web(
     port: int = typer.Option(8000, metavar="PORT", help="Port to listen on."),
 ) -> None:
     """Serve the webhooks and the admin page (uvicorn)."""
-    import uvicorn
+    import uvicorn  # here: only `pbm web` needs the ASGI server
 
     uvicorn.run("pbm.web:app", host=host, port=port)
 

@@ -11,6 +11,8 @@ change a game), ``cli_game_view`` (verbs that read); ``pbm quarantine`` and ``pb
 
 from __future__ import annotations
 
+import contextlib
+
 import typer
 from rich.table import Table
 from sqlmodel import col, select
@@ -20,22 +22,24 @@ from sqlmodel import col, select
 import pbm.cli_game_io
 import pbm.cli_game_run
 import pbm.cli_game_view  # noqa: F401
-from pbm import db
+from pbm import db, inbound
 from pbm.cli_admin_common import (
     GAME,
-    _when,
-    _write,
     command,
     console,
     db_app,
     fail,
+    format_when,
     game_app,
     human_errors,
     now_utc,
     quarantine_app,
     say,
+    write_enqueuing,
 )
+from pbm.config import get_settings
 from pbm.models import InboundMessage, InboundStatus
+from workers.enqueue import enqueue_inbound
 
 __all__ = ["GAME", "command", "console", "db_app", "fail", "game_app", "human_errors", "now_utc",
            "quarantine_app", "say"]
@@ -54,7 +58,7 @@ def quarantine_list() -> None:
                             .order_by(col(InboundMessage.id).desc())).all()
         table = Table("id", "received", "channel", "from", "attempts", "error")
         for m in rows:
-            table.add_row(str(m.id), _when(m.received_at), m.channel, m.sender,
+            table.add_row(str(m.id), format_when(m.received_at), m.channel, m.sender,
                           str(m.attempts), (m.error or "").splitlines()[-1][:80]
                           if m.error else "-")
     console.print(table if rows else "Nothing in quarantine.")
@@ -65,15 +69,9 @@ def quarantine_list() -> None:
 def quarantine_retry(message_id: int = typer.Argument(..., metavar="ID",
                                                      help="Inbound message id.")) -> None:
     """Put a quarantined message back in line for processing."""
-    from pbm import inbound
-
-    ids = _write(lambda s: inbound.requeue(s, message_id))
-    try:
-        from workers.enqueue import enqueue_inbound
-
+    ids = write_enqueuing(lambda s: inbound.requeue(s, message_id))
+    with contextlib.suppress(Exception):
         enqueue_inbound(ids)
-    except Exception:
-        pass
     console.print(f"Message {message_id} is back in line for processing.")
 
 
@@ -86,8 +84,6 @@ def db_upgrade(
     revision: str = typer.Option("head", metavar="REVISION", help="Target revision."),
 ) -> None:
     """Create or upgrade the schema (safe to run again)."""
-    from pbm.config import get_settings
-
     url = get_settings().database_url
     db.upgrade(url, revision)
     console.print(f"Database at revision {db.current_revision(url)}.", highlight=False)

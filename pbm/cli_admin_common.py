@@ -4,6 +4,7 @@ the retried write transaction, and game, seat and time helpers.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import shlex
 from collections.abc import Callable
@@ -17,6 +18,7 @@ from sqlmodel import Session
 
 from pbm import db, games
 from pbm.timing import zone
+from workers.hooks import install_outbox_hook
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -85,31 +87,27 @@ def human_errors(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def _write(work: Callable[[Session], Any]) -> Any:
+def write_enqueuing(work: Callable[[Session], Any]) -> Any:
     """Run ``work`` in one retried transaction; enqueue its messages after the commit."""
-    try:
-        from workers.hooks import install_outbox_hook
-
+    with contextlib.suppress(Exception):
         install_outbox_hook()
-    except Exception:
-        pass
     return db.run_transaction(work)
 
 
-def _game_id(ref: str) -> int:
+def game_id_of(ref: str) -> int:
     with db.session_scope(write=False) as session:
         game_id = games.get_game(session, ref).id
     assert game_id is not None
     return game_id
 
 
-def _seat_index(seat: int) -> int:
+def seat_index(seat: int) -> int:
     if seat < 1:
         raise games.InvalidRequest("seats are numbered from 1")
     return seat - 1
 
 
-def _when(value: datetime | None, tz: str | None = None) -> str:
+def format_when(value: datetime | None, tz: str | None = None) -> str:
     if value is None:
         return "-"
     utc = value.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")

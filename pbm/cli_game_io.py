@@ -10,7 +10,8 @@ from pathlib import Path
 import typer
 
 from pbm import db
-from pbm.cli_admin_common import GAME, _write, fail, game_app, human_errors, say
+from pbm.cli_admin_common import GAME, fail, game_app, human_errors, say, write_enqueuing
+from pbm.gameio import ImportRefused, dumps, export_game, import_game
 
 
 @game_app.command("export")
@@ -18,8 +19,6 @@ from pbm.cli_admin_common import GAME, _write, fail, game_app, human_errors, say
 def export(ref: str = GAME) -> None:
     """Write the game (players, seats, settings, command log, events, deadlines) as JSON to
     standard output."""
-    from pbm.gameio import dumps, export_game
-
     with db.session_scope(write=False) as session:
         document = export_game(session, int(ref) if ref.isdigit() else ref)
     sys.stdout.write(dumps(document) + "\n")
@@ -34,12 +33,10 @@ def import_(
                                     help="Import under another name."),
 ) -> None:
     """Import an exported game; refused unless replaying its command log gives its state."""
-    from pbm.gameio import ImportRefused, import_game
-
     text = sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8")
     try:
         document = json.loads(text)
-        game_id = _write(lambda session: import_game(session, document, name=name))
+        game_id = write_enqueuing(lambda session: import_game(session, document, name=name))
     except (json.JSONDecodeError, ImportRefused, KeyError, TypeError) as exc:
         fail(f"cannot import {path}: {exc}")
         return

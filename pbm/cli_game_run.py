@@ -8,18 +8,19 @@ from typing import Any
 
 import typer
 
+import engine
 from pbm import games
 from pbm.admin_input import check_game_name, check_language, check_zone, parse_player
 from pbm.cli_admin_common import (
     GAME,
-    _game_id,
-    _seat_index,
-    _write,
     command,
     game_app,
+    game_id_of,
     human_errors,
     now_utc,
     say,
+    seat_index,
+    write_enqueuing,
 )
 from pbm.config import get_settings
 from pbm.timing import TimingPolicy
@@ -81,15 +82,13 @@ def create(
         action=action_hours, vote=vote_hours, other=other_hours)
     options = _options(starred)
     now = now_utc()
-    game = _write(lambda s: games.create_game(s, name, specs, now=now, seed=seed,
+    game = write_enqueuing(lambda s: games.create_game(s, name, specs, now=now, seed=seed,
                                               options=options, timing_policy=policy))
     say(f"Created game {game.name} (id {game.id}) with {len(specs)} seats, seed {game.seed}. "
         f"Next: {command('game', 'invite', game.name)}")
 
 
 def _options(starred: str | None) -> Any:
-    import engine
-
     if not starred:
         return engine.GameOptions()
     titles = []
@@ -106,8 +105,8 @@ def _options(starred: str | None) -> Any:
 @human_errors
 def invite(game: str = GAME) -> None:
     """Send the invitations (players answer JOIN or DECLINE)."""
-    game_id, now = _game_id(game), now_utc()
-    result = _write(lambda s: games.invite(s, game_id, now=now))
+    game_id, now = game_id_of(game), now_utc()
+    result = write_enqueuing(lambda s: games.invite(s, game_id, now=now))
     say(result.message)
 
 
@@ -118,8 +117,8 @@ def start(
     force: bool = typer.Option(False, help="Start without waiting for everyone to join."),
 ) -> None:
     """Deal the game and send the first prompts."""
-    game_id, now = _game_id(game), now_utc()
-    result = _write(lambda s: games.start(s, game_id, now=now, force=force))
+    game_id, now = game_id_of(game), now_utc()
+    result = write_enqueuing(lambda s: games.start(s, game_id, now=now, force=force))
     say(result.message)
 
 
@@ -130,16 +129,16 @@ def pause(
     reason: str = typer.Option(..., metavar="TEXT", help="Told to every player."),
 ) -> None:
     """Pause a game: deadlines freeze until it resumes."""
-    game_id, now = _game_id(game), now_utc()
-    say(_write(lambda s: games.pause(s, game_id, reason, now=now)).message)
+    game_id, now = game_id_of(game), now_utc()
+    say(write_enqueuing(lambda s: games.pause(s, game_id, reason, now=now)).message)
 
 
 @game_app.command("resume")
 @human_errors
 def resume(game: str = GAME) -> None:
     """Resume a paused game; deadlines move later by the length of the pause."""
-    game_id, now = _game_id(game), now_utc()
-    say(_write(lambda s: games.resume(s, game_id, now=now)).message)
+    game_id, now = game_id_of(game), now_utc()
+    say(write_enqueuing(lambda s: games.resume(s, game_id, now=now)).message)
 
 
 @game_app.command("extend")
@@ -151,9 +150,9 @@ def extend(
                                     help="Only this seat's deadline (1-based)."),
 ) -> None:
     """Give more time to the open decisions."""
-    game_id, now = _game_id(game), now_utc()
-    index = None if seat is None else _seat_index(seat)
-    result = _write(lambda s: games.extend(s, game_id, hours, now=now, seat=index))
+    game_id, now = game_id_of(game), now_utc()
+    index = None if seat is None else seat_index(seat)
+    result = write_enqueuing(lambda s: games.extend(s, game_id, hours, now=now, seat=index))
     say(result.message)
 
 
@@ -173,8 +172,9 @@ def replace(
     spec = parse_player(player, seat, default_zone=check_zone(tz, "--tz"),
                         region=get_settings().phone_region,
                         default_language=check_language(lang, "--lang") if lang else "")
-    game_id, now = _game_id(game), now_utc()
-    result = _write(lambda s: games.replace_seat(s, game_id, _seat_index(seat), spec, now=now))
+    game_id, now = game_id_of(game), now_utc()
+    result = write_enqueuing(
+        lambda s: games.replace_seat(s, game_id, seat_index(seat), spec, now=now))
     say(result.message)
 
 
@@ -186,5 +186,5 @@ def abort(
                               help="Told to every player."),
 ) -> None:
     """Stop a game for good."""
-    game_id, now = _game_id(game), now_utc()
-    say(_write(lambda s: games.abort(s, game_id, reason, now=now)).message)
+    game_id, now = game_id_of(game), now_utc()
+    say(write_enqueuing(lambda s: games.abort(s, game_id, reason, now=now)).message)

@@ -10,8 +10,9 @@ import typer
 from rich.table import Table
 from sqlmodel import col, select
 
+import engine
 from pbm import db, games
-from pbm.cli_admin_common import GAME, _seat_index, _when, console, game_app, human_errors
+from pbm.cli_admin_common import GAME, console, format_when, game_app, human_errors, seat_index
 from pbm.messages import Channel
 from pbm.models import CommandLog, Deadline, DeadlineStatus, Game, GameEvent, OutboundMessage
 
@@ -34,7 +35,7 @@ def list_games(
             table.add_row(str(game.id), game.name, game.status,
                           str(len(games.seats_of(session, game.id))),  # type: ignore[arg-type]
                           ", ".join(f"{w['name']} ({w['kind']})" for w in waiting) or "-",
-                          _when(game.updated_at))
+                          format_when(game.updated_at))
     if not rows:
         console.print("No games yet. Create one: pbm game create NAME --player ...",
                       markup=False)
@@ -50,8 +51,6 @@ def show(
     messages: int = typer.Option(10, metavar="N", help="How many recent messages to list."),
 ) -> None:
     """The board, who is awaited, deadlines, messages sent. Secrets only with --spoilers."""
-    import engine
-
     with db.session_scope(write=False) as session:
         g = games.get_game(session, game)
         assert g.id is not None
@@ -59,7 +58,7 @@ def show(
         console.print(f"[bold]{g.name}[/bold] (id {g.id}) - {g.status}"
                       + (f" - paused: {g.pause_reason}" if g.pause_reason else ""),
                       highlight=False)
-        console.print(f"created {_when(g.created_at)}, started {_when(g.started_at)}, "
+        console.print(f"created {format_when(g.created_at)}, started {format_when(g.started_at)}, "
                       f"version {g.state_version}" + (f", seed {g.seed}" if spoilers else ""),
                       highlight=False)
         public = engine.public_view(state).to_dict() if state is not None else None
@@ -94,7 +93,7 @@ def show(
         for w in waiting:
             d = deadlines.get((w["seat"], w["kind"]))
             awaited.add_row(f"{w['number']} {w['name']}", w["kind"],
-                            _when(d.due_at if d else None, zones.get(w["seat"])),
+                            format_when(d.due_at if d else None, zones.get(w["seat"])),
                             str(d.reminders_sent) if d else "-")
         if waiting:
             console.print(awaited)
@@ -102,7 +101,7 @@ def show(
         recent = session.exec(select(OutboundMessage).where(OutboundMessage.game_id == g.id)
                               .order_by(col(OutboundMessage.id).desc()).limit(messages)).all()
         for m in recent:
-            sent.add_row(str(m.id), _when(m.created_at), m.to_address, m.kind, m.channel,
+            sent.add_row(str(m.id), format_when(m.created_at), m.to_address, m.kind, m.channel,
                          m.status)
         if recent:
             console.print(sent)
@@ -147,7 +146,7 @@ def log(
                                  .order_by(col(CommandLog.seq).desc()).limit(limit)))[::-1]
         table = Table("#", "when", "seat", "command", "origin", "version")
         for row in rows:
-            table.add_row(str(row.seq), _when(row.created_at),
+            table.add_row(str(row.seq), format_when(row.created_at),
                           f"{row.seat + 1} {names.get(row.seat, '?')}", row.command,
                           row.origin, str(row.state_version))
         console.print(table if rows else "No commands yet.")
@@ -158,7 +157,7 @@ def log(
             for e in stored:
                 if e.audience is not None and not spoilers:
                     continue
-                ev.add_row(str(e.seq), _when(e.created_at), e.kind, e.text,
+                ev.add_row(str(e.seq), format_when(e.created_at), e.kind, e.text,
                            "all" if e.audience is None else e.audience)
             console.print(ev)
 
@@ -180,7 +179,7 @@ def preview(
             raise games.InvalidRequest("channel is email or sms") from None
     with db.session_scope(write=False) as session:
         g = games.get_game(session, game)
-        ctx, rendered = games.preview(session, g.id, _seat_index(seat), chosen)  # type: ignore[arg-type]
+        ctx, rendered = games.preview(session, g.id, seat_index(seat), chosen)  # type: ignore[arg-type]
     console.print(f"[bold]{ctx.kind.value}[/bold] to {ctx.player_name} - {rendered.subject}",
                   highlight=False)
     body = rendered.sms if chosen is Channel.SMS and rendered.sms else rendered.text

@@ -79,8 +79,6 @@ def _ping_when_idle(engine: Engine) -> None:
     more round trips to the server. A connection dropped while idle (server restart,
     firewall timeout) is still found before use and replaced (the pool retries with a
     new one); one that breaks while in use fails its transaction as it did with pre-ping."""
-    import time
-
     @sa.event.listens_for(engine, "checkin")
     def _idle_from(_dbapi: Any, record: Any) -> None:
         record.info["pbm_idle_since"] = time.monotonic()
@@ -178,7 +176,7 @@ def run_transaction(
 
 def alembic_config(url: str | None = None) -> Any:
     """The packaged Alembic configuration, pointed at ``url``; works from any directory."""
-    from alembic.config import Config
+    from alembic.config import Config  # here: alembic only for migrations, not in every process
 
     config = Config(str(ALEMBIC_INI))
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
@@ -190,20 +188,21 @@ def alembic_config(url: str | None = None) -> Any:
 
 def upgrade(url: str | None = None, revision: str = "head") -> None:
     """Bring the database at ``url`` up to ``revision`` (creating it from nothing if empty)."""
-    from alembic import command
+    from alembic import command  # here: alembic only for migrations, not in every process
 
     command.upgrade(alembic_config(url), revision)
 
 
 def downgrade(url: str | None, revision: str) -> None:
     """Take the database at ``url`` down to ``revision``."""
-    from alembic import command
+    from alembic import command  # here: alembic only for migrations, not in every process
 
     command.downgrade(alembic_config(url), revision)
 
 
 def current_revision(url: str | None = None) -> str | None:
     """The Alembic revision the database at ``url`` is at (None when empty)."""
+    # here: alembic only for migrations, not in every process
     from alembic.runtime.migration import MigrationContext
 
     engine = make_engine(url or get_settings().database_url)

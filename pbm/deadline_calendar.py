@@ -135,7 +135,8 @@ def _build_ics(method: str, *, game: Game, seat: int, player: Player, deadline: 
     # The zone's rules around the deadline only (a VTIMEZONE of 1970-2038 is 3 kB).
     calendar.add_missing_timezones(first_date=(start - timedelta(days=400)).date(),
                                    last_date=(start + timedelta(days=400)).date())
-    return calendar.to_ical().decode("utf-8")
+    ical: bytes = calendar.to_ical()  # icalendar's to_ical is not annotated
+    return ical.decode("utf-8")
 
 
 def parts_for(session: Session, game: Game, seat: Seat, player: Player, now: datetime, *,

@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import sqlalchemy as sa
 from sqlmodel import Session, col, func, select
 
+from pbm import txcache
 from pbm.models import CommandLog, Deadline, DeadlineStatus, Game, GameEvent, Player
 
 INVITATION = "INVITATION"
@@ -234,8 +235,6 @@ def open_deadlines(session: Session, game_id: int, *, kind: str | None = None,
 
     The game's open deadlines are read once per transaction (``pbm.txcache``, which adds
     those opened since); each call filters and orders them as they are now."""
-    from pbm import txcache
-
     txcache.flush_pending(session, Deadline)
     rows = txcache.remember(session, ("deadlines", game_id), lambda: list(session.exec(
         _open_statement(), params={"game_id": game_id})))

@@ -22,6 +22,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Session, SQLModel, col, select
 
+from pbm.games import get_game, replay_matches
+from pbm.models import CommandLog, Deadline, Game, GameEvent, Player, Seat
+
 FORMAT = "tortuga-by-mail/game"
 VERSION = 1
 
@@ -63,9 +66,6 @@ def _load(model: type[SQLModel], data: dict[str, Any], **fixed: Any) -> Any:
 
 def export_game(session: Session, ref: int | str) -> dict[str, Any]:
     """The whole game ``ref`` (name or id) as a JSON-ready document."""
-    from pbm.games import get_game
-    from pbm.models import CommandLog, Deadline, GameEvent, Player, Seat
-
     game = get_game(session, ref)
     seats = list(session.exec(select(Seat).where(Seat.game_id == game.id)
                               .order_by(col(Seat.seat_index))))
@@ -99,8 +99,6 @@ def export_game(session: Session, ref: int | str) -> dict[str, Any]:
 
 
 def _player(session: Session, data: dict[str, Any]) -> Any:
-    from pbm.models import Player
-
     for field in ("email", "phone"):
         value = data.get(field)
         if value:
@@ -120,9 +118,6 @@ def import_game(session: Session, document: dict[str, Any], *, name: str | None 
 
     Raises ``ImportRefused`` (and the caller's transaction rolls back) when the format is
     unknown, the name or a reply token is taken, or the replay check fails."""
-    from pbm.games import replay_matches
-    from pbm.models import CommandLog, Deadline, Game, GameEvent, Seat
-
     if document.get("format") != FORMAT or document.get("version") != VERSION:
         raise ImportRefused(f"not a game export of this service (format {FORMAT} "
                             f"version {VERSION})")

@@ -23,10 +23,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import redis
 import sqlalchemy as sa
 from sqlmodel import Session
 
 from pbm.config import Settings, get_settings
+from pbm.db import alembic_config, get_engine
+from pbm.humanize import duration
+from pbm.models import Deadline, Game, InboundMessage, OutboundMessage
 
 log = logging.getLogger(__name__)
 
@@ -47,9 +51,7 @@ def _redis_url(settings: Settings) -> str | None:
     return broker if broker.startswith(("redis://", "rediss://", "unix://")) else None
 
 
-def _redis(url: str) -> Any:
-    import redis
-
+def _redis(url: str) -> redis.Redis:
     return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
 
 
@@ -112,17 +114,13 @@ class Check:
 @lru_cache
 def migration_heads() -> frozenset[str]:
     """The Alembic head revision(s) this code expects."""
-    from alembic.script import ScriptDirectory
-
-    from pbm.db import alembic_config
+    from alembic.script import ScriptDirectory  # here: alembic only when the probe asks
 
     return frozenset(ScriptDirectory.from_config(alembic_config("sqlite://")).get_heads())
 
 
 def check_database(settings: Settings) -> Check:
     """The database answers and its schema is at the migrations' head."""
-    from pbm.db import get_engine
-
     try:
         with get_engine().connect() as conn:
             current: frozenset[str] = frozenset()
@@ -256,8 +254,6 @@ def _by(session: Session, column: Any, *where: Any) -> dict[str, int]:
 
 def snapshot(session: Session, now: datetime, settings: Settings | None = None) -> Snapshot:
     """Read the operator's numbers (a handful of indexed aggregate queries)."""
-    from pbm.models import Deadline, Game, InboundMessage, OutboundMessage
-
     settings = settings or get_settings()
     out = OutboundMessage.__table__.c  # type: ignore[attr-defined]
     unsent = out.status.in_(("pending", "sending"))
@@ -330,8 +326,6 @@ def problems(shot: Snapshot, settings: Settings | None = None) -> list[tuple[str
 
 
 def _span(seconds: float) -> str:
-    from pbm.humanize import duration
-
     if seconds < 60:
         return f"{seconds:.0f} seconds"
     return duration(timedelta(seconds=seconds))

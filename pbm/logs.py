@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
+from pbm.config import get_settings
+
 #: the ids a log line may carry
 FIELDS = ("game_id", "seat", "inbound_id", "outbound_id")
 
@@ -82,8 +84,6 @@ def configure(log_format: str | None = None, logger: logging.Logger | None = Non
     (default: the root logger; one is added if it has none) write JSON with the bound ids.
     True when JSON logging is on."""
     if log_format is None:
-        from pbm.config import get_settings
-
         log_format = get_settings().log_format
     if log_format.lower() != "json":
         return False

@@ -24,7 +24,10 @@ from email.utils import formataddr, formatdate, make_msgid, parseaddr
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pbm import inbound
 from pbm.config import get_settings
+from pbm.db import run_transaction
+from workers.enqueue import enqueue_inbound
 
 if TYPE_CHECKING:
     from sqlmodel import Session
@@ -72,7 +75,7 @@ def read_eml(path: Path) -> Delivered:
     """An .eml file written by the file transport, as its recipient reads it."""
     message = message_from_bytes(path.read_bytes(), policy=policy.default)
     body = message.get_body(preferencelist=("plain",))
-    text = body.get_content() if body is not None else ""  # type: ignore[union-attr]
+    text = body.get_content() if body is not None else ""
 
     def header(name: str) -> str:
         value = message.get(name)
@@ -156,8 +159,6 @@ class Mailroom:
 
     def send_email(self, name: str, address: str, original: Delivered, text: str) -> Posted:
         """Write the reply, keep a copy, and hand it to the service like the webhook does."""
-        from pbm import inbound
-
         raw = self.reply_email(name, address, original, text)
         folder = self.inbox_dir / "email"
         folder.mkdir(parents=True, exist_ok=True)
@@ -170,8 +171,6 @@ class Mailroom:
 
     def send_sms(self, phone: str, body: str) -> Posted:
         """An SMS from ``phone`` as Twilio's webhook posts it, through the inbound path."""
-        from pbm import inbound
-
         to = get_settings().twilio_from_number or DEMO_TWILIO_NUMBER
         form = {"MessageSid": "SM" + uuid.uuid4().hex, "AccountSid": "ACdemo", "From": phone,
                 "To": to, "Body": body, "NumSegments": "1", "NumMedia": "0"}
@@ -187,9 +186,6 @@ class Mailroom:
 
 def _store_and_enqueue(work: Callable[[Session], Stored]) -> Stored:
     """Store in one committed transaction, then ask a worker to process the new row."""
-    from pbm.db import run_transaction
-    from workers.enqueue import enqueue_inbound
-
     stored = run_transaction(work)
     if stored.created:
         enqueue_inbound([stored.id])

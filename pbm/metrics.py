@@ -30,6 +30,7 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
 
+import sqlalchemy as sa
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     CollectorRegistry,
@@ -40,7 +41,10 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import REGISTRY, Collector
 
+from pbm import health
 from pbm.config import get_settings
+from pbm.db import session_scope
+from pbm.models import InboundMessage, OutboundMessage
 
 log = logging.getLogger(__name__)
 
@@ -202,10 +206,6 @@ def send_failed(transport: str, reason: str | None, permanent: bool) -> None:
 def _first_message_query() -> Any:
     """The reply whose transaction wrote outbox rows (game ``g``, instant ``c``) when the
     first of those rows is among ``ids`` (built once: a bound, cached statement)."""
-    import sqlalchemy as sa
-
-    from pbm.models import InboundMessage, OutboundMessage
-
     inbound = InboundMessage.__table__.c  # type: ignore[attr-defined]
     out = OutboundMessage.__table__.c  # type: ignore[attr-defined]
     game = sa.bindparam("g", type_=out.game_id.type)
@@ -284,9 +284,6 @@ class DatabaseCollector(Collector):
     """Gauges read from the database and the heartbeats at scrape time."""
 
     def collect(self) -> Iterator[Metric]:
-        from pbm import health
-        from pbm.db import session_scope
-
         settings = get_settings()
         up = GaugeMetricFamily("pbm_database_up", "1 when the scrape could read the database.")
         try:
@@ -363,7 +360,7 @@ def render() -> tuple[bytes, str]:
     registry = CollectorRegistry()
     folder = multiprocess_dir()
     if folder:
-        from prometheus_client import multiprocess
+        from prometheus_client import multiprocess  # here: only with a multiprocess folder
 
         multiprocess.MultiProcessCollector(registry, path=folder)  # type: ignore[no-untyped-call]
     else:

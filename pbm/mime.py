@@ -30,7 +30,7 @@ def parse_email(raw: bytes) -> EmailMessage:
     """
     try:
         if container_count(raw) <= MAX_PARSED_CONTAINERS:
-            return message_from_bytes(raw, policy=policy.default)  # type: ignore[return-value]
+            return message_from_bytes(raw, policy=policy.default)
     except (RecursionError, MemoryError, ValueError, TypeError, LookupError):
         pass
     return parse_headers(raw)
@@ -41,7 +41,7 @@ def parse_headers(raw: bytes) -> EmailMessage:
     ends = [i for i in (raw.find(b"\n\n"), raw.find(b"\n\r\n")) if i != -1]
     head = raw[:min(ends) + 1] if ends else raw
     try:
-        return BytesParser(policy=policy.default).parsebytes(  # type: ignore[return-value]
+        return BytesParser(policy=policy.default).parsebytes(
             head, headersonly=True)
     except Exception:
         return EmailMessage()

@@ -133,7 +133,7 @@ class DeadlineStatus(StrEnum):
 class Player(SQLModel, table=True):
     """A person who can be seated in games; reached by email and/or SMS."""
 
-    __tablename__: ClassVar[str] = "players"  # type: ignore[misc]
+    __tablename__: ClassVar[str] = "players"
 
     id: int | None = Field(default=None, primary_key=True)
     display_name: str = Field(max_length=60)
@@ -167,7 +167,7 @@ version_col = sa.Column("version", sa.Integer, nullable=False)
 class Game(SQLModel, table=True):
     """One play of Tortuga 1667 and the cached engine state after its last command."""
 
-    __tablename__: ClassVar[str] = "games"  # type: ignore[misc]
+    __tablename__: ClassVar[str] = "games"
     __mapper_args__: ClassVar[dict[str, Any]] = {"version_id_col": version_col}
 
     id: int | None = Field(default=None, primary_key=True)
@@ -190,7 +190,7 @@ class Game(SQLModel, table=True):
 class Seat(SQLModel, table=True):
     """A player's place in a game; ``reply_token`` names it in reply addresses."""
 
-    __tablename__: ClassVar[str] = "seats"  # type: ignore[misc]
+    __tablename__: ClassVar[str] = "seats"
     __table_args__ = (sa.UniqueConstraint("game_id", "seat_index", name="uq_seats_game_seat"),)
 
     id: int | None = Field(default=None, primary_key=True)
@@ -213,7 +213,7 @@ class Seat(SQLModel, table=True):
 class CommandLog(SQLModel, table=True):
     """Every command the engine applied, in order: replaying it rebuilds the state."""
 
-    __tablename__: ClassVar[str] = "command_log"  # type: ignore[misc]
+    __tablename__: ClassVar[str] = "command_log"
     __table_args__ = (sa.UniqueConstraint("game_id", "seq", name="uq_command_log_game_seq"),)
 
     id: int | None = Field(default=None, primary_key=True)
@@ -231,7 +231,7 @@ class GameEvent(SQLModel, table=True):
     """Something that happened in a game, with its audience: engine events and the
     service's own (table talk, pause, seat replaced). Recaps and briefings read these."""
 
-    __tablename__: ClassVar[str] = "game_events"  # type: ignore[misc]
+    __tablename__: ClassVar[str] = "game_events"
     __table_args__ = (sa.UniqueConstraint("game_id", "seq", name="uq_game_events_game_seq"),)
 
     id: int | None = Field(default=None, primary_key=True)
@@ -260,7 +260,7 @@ class GameEvent(SQLModel, table=True):
 class InboundMessage(SQLModel, table=True):
     """A raw message from a player, stored before anything is done with it."""
 
-    __tablename__: ClassVar[str] = "inbound_messages"  # type: ignore[misc]
+    __tablename__: ClassVar[str] = "inbound_messages"
     __table_args__ = (
         sa.UniqueConstraint(
             "channel", "provider_message_id", name="uq_inbound_channel_provider_id"
@@ -289,7 +289,7 @@ class InboundMessage(SQLModel, table=True):
 class OutboundMessage(SQLModel, table=True):
     """The outbox: a rendered message waiting to be (or already) delivered."""
 
-    __tablename__: ClassVar[str] = "outbound_messages"  # type: ignore[misc]
+    __tablename__: ClassVar[str] = "outbound_messages"
     __table_args__ = (
         _partial_index("ix_outbound_messages_unsent", ["id"],
                        "status IN ('pending', 'sending')"),
@@ -333,7 +333,7 @@ class OutboundPart(SQLModel, table=True):
     """One more MIME part of an outbound email: a calendar event (``text/calendar``) or an
     inline picture other than the board (``content_id`` set: referenced as ``cid:``)."""
 
-    __tablename__: ClassVar[str] = "outbound_parts"  # type: ignore[misc]
+    __tablename__: ClassVar[str] = "outbound_parts"
 
     id: int | None = Field(default=None, primary_key=True)
     outbox_id: int = Field(foreign_key="outbound_messages.id", index=True)
@@ -346,7 +346,7 @@ class OutboundPart(SQLModel, table=True):
 class BoardImage(SQLModel, table=True):
     """The public board picture of one game version, stored once, shared by its messages."""
 
-    __tablename__: ClassVar[str] = "board_images"  # type: ignore[misc]
+    __tablename__: ClassVar[str] = "board_images"
     __table_args__ = (
         sa.UniqueConstraint("game_id", "version", name="uq_board_images_game_version"),
     )
@@ -366,7 +366,7 @@ class BoardImage(SQLModel, table=True):
 class Deadline(SQLModel, table=True):
     """When one pending decision of one seat is due, and how far its reminders got."""
 
-    __tablename__: ClassVar[str] = "deadlines"  # type: ignore[misc]
+    __tablename__: ClassVar[str] = "deadlines"
     __table_args__ = (
         _partial_index("ix_deadlines_open_next_reminder_at", ["next_reminder_at"],
                        "status = 'open'"),

@@ -23,12 +23,13 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlmodel import Session, col, select
+from sqlalchemy.orm import make_transient_to_detached
+from sqlmodel import Session, SQLModel, col, select
 
 import engine
-from pbm import render, txcache
+from pbm import deadline_calendar, render, txcache, vote_ledger
 from pbm.config import get_settings
-from pbm.messages import Channel, MessageContext, MessageKind, RenderedMessage
+from pbm.messages import Channel, MessageContext, MessageKind, RenderedMessage, board_image_key
 from pbm.models import (
     BoardImage,
     Game,
@@ -38,9 +39,9 @@ from pbm.models import (
     OutboundStatus,
     Player,
     Seat,
-    board_image_key,
 )
 from pbm.session_keys import FOLD_NOTES, NEW_OUTBOX_IDS
+from pbm.txcache import seats_of
 
 #: Kinds whose email shows the seat's own vote ledger (``pbm.vote_ledger``).
 LEDGER_KINDS = frozenset({MessageKind.PROMPT, MessageKind.STATUS})
@@ -234,12 +235,11 @@ def _board_picture(public: dict[str, Any]) -> bytes:
     return png
 
 
-def _insert_once(session: Session, row: Any, unique: list[str]) -> bool:
+def _insert_once(session: Session, row: OutboundMessage | BoardImage, unique: list[str]
+                 ) -> bool:
     """INSERT ``row`` unless a row with the same ``unique`` columns exists (ON CONFLICT DO
     NOTHING: one statement, no check first); True if inserted, and the row is then this
     session's with its id."""
-    from sqlalchemy.orm import make_transient_to_detached
-
     dialect = session.get_bind().dialect.name
     statement, names = _insert_statement(dialect, type(row), tuple(unique))
     new_id = session.execute(statement, {name: getattr(row, name) for name in names}).scalar()
@@ -254,16 +254,19 @@ def _insert_once(session: Session, row: Any, unique: list[str]) -> bool:
 
 
 @functools.lru_cache(maxsize=16)
-def _insert_statement(dialect: str, model: type, unique: tuple[str, ...]
+def _insert_statement(dialect: str, model: type[SQLModel], unique: tuple[str, ...]
                       ) -> tuple[Any, tuple[str, ...]]:
     """``INSERT ... ON CONFLICT (unique) DO NOTHING RETURNING id`` of every column but
     the id, built once per process (its values are parameters): building the statement
     anew for each row was most of the cost of writing one."""
     if dialect == "postgresql":
+        # here: the dialect's INSERT, chosen at run time
         from sqlalchemy.dialects.postgresql import insert
     else:
+        # here: the dialect's INSERT, chosen at run time
         from sqlalchemy.dialects.sqlite import insert  # type: ignore[assignment]
-    table = model.__table__  # type: ignore[attr-defined]
+    # SQLModel gives a table model its __table__ at class creation; its types do not say so
+    table: sa.Table = model.__table__  # type: ignore[attr-defined]
     names = tuple(c.name for c in table.columns if c.name != "id")
     statement = insert(table).values({name: sa.bindparam(name, type_=table.c[name].type)
                                       for name in names})
@@ -273,8 +276,6 @@ def _insert_statement(dialect: str, model: type, unique: tuple[str, ...]
 
 def player_list(session: Session, game_id: int) -> list[dict[str, Any]]:
     """[{seat, number, name}] of a game's seats, in seat order."""
-    from pbm.txcache import seats_of
-
     return [{"seat": s.seat_index, "number": s.seat_index + 1, "name": p.display_name}
             for s, p in seats_of(session, game_id)]
 
@@ -429,8 +430,6 @@ def _add_parts(session: Session, row: OutboundMessage, game: Game, seat: Seat, p
     and the player's calendar events (``pbm.deadline_calendar``: CALENDAR ON, or the
     cancels of events they hold; a REPLY answering CALENDAR OFF cancels them; a player
     ``leaving`` a replaced seat gets the cancels of all)."""
-    from pbm import deadline_calendar
-
     parts = [OutboundPart(outbox_id=0, content_type="image/png", filename=f"{cid}.png",
                           content_id=cid, content=png) for cid, png in rendered.inline_images]
     if player.calendar or (kind is MessageKind.REPLY and calendar_answer) or leaving:
@@ -495,8 +494,6 @@ def build_context(
                                "text": json.loads(e.data_json).get("text", "")} for e in talk]
     data.update(extra or {})
     if kind in LEDGER_KINDS and state is not None and "vote_ledger" not in data:
-        from pbm import vote_ledger  # the seat's own votes (shown by email only)
-
         data["vote_ledger"] = vote_ledger.ledger(session, game.id, seat.seat_index)
     return MessageContext(
         kind=kind,

@@ -21,7 +21,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
+from pbm import metrics
+from pbm.admin.auth import THROTTLE, check_password, parse_admin_users, throttle_keys
+from pbm.admin.session import monotonic
 from pbm.config import Settings, get_settings
+from pbm.health import readiness
 
 router = APIRouter(include_in_schema=False)
 
@@ -34,8 +38,6 @@ _VERIFIED_LOCK = threading.Lock()
 @router.get("/readyz")
 def readyz() -> JSONResponse:
     """Ready when the database is reachable and migrated, Redis answers, the beat beats."""
-    from pbm.health import readiness
-
     checks = readiness()
     failing = [c for c in checks if not c.ok]
     body: dict[str, Any] = {
@@ -67,9 +69,6 @@ def _bearer_ok(request: Request, settings: Settings) -> bool:
 
 
 def _admin_ok(request: Request, settings: Settings) -> bool:
-    from pbm.admin.auth import THROTTLE, check_password, parse_admin_users, throttle_keys
-    from pbm.admin.session import monotonic
-
     credentials = _basic(request)
     if credentials is None:
         return False
@@ -95,8 +94,6 @@ def _admin_ok(request: Request, settings: Settings) -> bool:
 @router.get("/metrics")
 async def metrics_endpoint(request: Request) -> Response:
     """Prometheus text format: every process's counters and the database gauges."""
-    from pbm import metrics
-
     settings = get_settings()
     if not _bearer_ok(request, settings) and not await run_in_threadpool(
             _admin_ok, request, settings):

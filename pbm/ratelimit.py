@@ -21,10 +21,13 @@ import time
 from datetime import datetime, timedelta
 from typing import Any
 
+import redis
 import sqlalchemy as sa
-from sqlmodel import Session
+from redis.commands.core import Script
+from sqlmodel import Session, col
 
 from pbm.config import Settings
+from pbm.models import InboundMessage, UTCDateTime
 
 log = logging.getLogger(__name__)
 
@@ -42,16 +45,14 @@ def inbound_count(session: Session, channel: str, sender: str, since: datetime,
 @functools.lru_cache(maxsize=2)
 def _count_statement(before: bool) -> sa.Select[Any]:
     """``inbound_count``'s statement, built once per process (values as parameters)."""
-    from pbm.models import InboundMessage
-
+    received_at = col(InboundMessage.received_at)
     query = sa.select(sa.func.count()).select_from(InboundMessage).where(
-        InboundMessage.channel == sa.bindparam("channel"),
-        InboundMessage.sender == sa.bindparam("sender"),
-        InboundMessage.received_at >= sa.bindparam(
-            "since", type_=InboundMessage.received_at.type),  # type: ignore[attr-defined]
+        col(InboundMessage.channel) == sa.bindparam("channel"),
+        col(InboundMessage.sender) == sa.bindparam("sender"),
+        received_at >= sa.bindparam("since", type_=UTCDateTime()),
     )
     if before:
-        query = query.where(InboundMessage.id < sa.bindparam("before_id"))  # type: ignore[operator]
+        query = query.where(col(InboundMessage.id) < sa.bindparam("before_id"))
     return query
 
 
@@ -97,8 +98,8 @@ class OutboundLimiter:
             "sms": max(settings.outbound_sms_per_second, 0.001),
         }
         self.redis_url = redis_url
-        self._client = None
-        self._script = None
+        self._client: redis.Redis | None = None
+        self._script: Script | None = None
         self._local: dict[str, tuple[float, float]] = {}
         self._lock = threading.Lock()
 
@@ -119,8 +120,7 @@ class OutboundLimiter:
 
     def _reserve_redis(self, channel: str, rate: float, max_wait: float) -> tuple[bool, float]:
         if self._client is None:
-            import redis
-
+            assert self.redis_url is not None  # reserve() comes here only with one
             self._client = redis.Redis.from_url(self.redis_url, socket_timeout=5,
                                                 socket_connect_timeout=5)
             self._script = self._client.register_script(_BUCKET_LUA)

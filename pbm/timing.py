@@ -13,11 +13,12 @@ The policy and the deadline rows live in ``pbm.deadlines``; their names are re-e
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any
 
+from sqlalchemy.orm import Mapped
 from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import SelectOfScalar
 
 from pbm import games
 from pbm.deadlines import (
@@ -51,11 +52,12 @@ from pbm.models import Deadline, DeadlineStatus, Game, GameStatus
 log = logging.getLogger(__name__)
 
 
-def _open_deadlines_due(session: Session, moment: Any, running: Any, now: datetime,
-                        limit: int) -> Sequence[int]:
+def _open_deadlines_due(session: Session, moment: Mapped[datetime] | Mapped[datetime | None],
+                        running: SelectOfScalar[int | None], now: datetime,
+                        limit: int) -> list[int]:
     """Ids of open deadlines of running games whose ``moment`` column has come, oldest first."""
-    return session.exec(
-        select(Deadline.id)
+    return [deadline_id for deadline_id in session.exec(
+        select(col(Deadline.id))
         .where(
             Deadline.status == DeadlineStatus.OPEN,
             col(moment) <= now,
@@ -63,7 +65,7 @@ def _open_deadlines_due(session: Session, moment: Any, running: Any, now: dateti
         )
         .order_by(col(moment))
         .limit(limit)
-    ).all()
+    ).all() if deadline_id is not None]
 
 
 def sweep_deadlines(session: Session, now: datetime, *, limit: int = 500) -> SweepReport:
@@ -74,11 +76,14 @@ def sweep_deadlines(session: Session, now: datetime, *, limit: int = 500) -> Swe
     leaves the others alone. The caller commits, then enqueues ``pending_outbox_ids``.
     """
     report = SweepReport()
-    running = select(Game.id).where(Game.status.in_([GameStatus.RUNNING, GameStatus.INVITING]))  # type: ignore[attr-defined]
-    for deadline_id in _open_deadlines_due(session, Deadline.next_reminder_at, running, now, limit):
+    running = select(col(Game.id)).where(
+        col(Game.status).in_([GameStatus.RUNNING, GameStatus.INVITING]))
+    for deadline_id in _open_deadlines_due(session, col(Deadline.next_reminder_at), running,
+                                           now, limit):
         _guarded(session, report, deadline_id,
                  lambda d: games.send_reminder(session, d, now, report))
-    for deadline_id in _open_deadlines_due(session, Deadline.due_at, running, now, limit):
+    for deadline_id in _open_deadlines_due(session, col(Deadline.due_at), running, now,
+                                           limit):
         _guarded(session, report, deadline_id,
                  lambda d: games.handle_expired(session, d, now, report))
     for game_id in games.games_everyone_joined(session)[:limit]:

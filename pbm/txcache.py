@@ -25,8 +25,13 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from sqlalchemy import event
+from sqlalchemy import bindparam, event
 from sqlalchemy.orm import ORMExecuteState, Session, SessionTransaction, UOWTransaction
+from sqlmodel import Session as ModelSession
+from sqlmodel import col, select
+from sqlmodel.sql.expression import Select
+
+from pbm.models import BoardImage, CommandLog, Deadline, GameEvent, Player, Seat
 
 KEY = "pbm.txcache"
 T = TypeVar("T")
@@ -93,7 +98,6 @@ def _after_flush(session: Session, _flush: UOWTransaction) -> None:
     entries = session.info.get(KEY)
     if not entries:
         return
-    from pbm.models import BoardImage, CommandLog, Deadline, GameEvent, Player, Seat
 
     for obj in session.new:
         if isinstance(obj, Seat | Player):
@@ -159,14 +163,13 @@ def _install() -> None:
     _installed = True
 
 
-def seats_of(session: Session, game_id: int, *, fresh: bool = False) -> list[tuple[Any, Any]]:
+def seats_of(session: ModelSession, game_id: int, *, fresh: bool = False
+             ) -> list[tuple[Seat, Player]]:
     """The game's seats with their players, in seat order (read once per transaction;
     ``fresh``: read now, the session's objects refreshed from the database)."""
-
-    from pbm.models import Seat
-
     flush_pending(session, Seat)
-    cached = None if fresh else memo(session).get(("seats", game_id))
+    cached: list[tuple[Seat, Player]] | None = \
+        None if fresh else memo(session).get(("seats", game_id))
     if cached is not None and all(s.player_id == p.id for s, p in cached):
         return list(cached)
     rows = session.exec(_seats_statement(fresh), params={"game_id": game_id}).all()
@@ -176,13 +179,8 @@ def seats_of(session: Session, game_id: int, *, fresh: bool = False) -> list[tup
 
 
 @functools.lru_cache(maxsize=2)
-def _seats_statement(fresh: bool) -> Any:
+def _seats_statement(fresh: bool) -> Select[Seat, Player]:
     """``seats_of``'s statement (``game_id`` a parameter), built once per process."""
-    from sqlalchemy import bindparam
-    from sqlmodel import col, select
-
-    from pbm.models import Player, Seat
-
     return (select(Seat, Player)
             .where(Seat.game_id == bindparam("game_id"), Seat.player_id == Player.id)
             .order_by(col(Seat.seat_index))

@@ -17,6 +17,8 @@ from sqlmodel import Session
 
 import engine
 from engine.cards import VOTE_DECK
+from pbm.board_image import load_font
+from pbm.config import get_settings
 
 # games' read-only lookups, below pbm.games.lifecycle (which calls this module at the end)
 from pbm.games.audit import command_log
@@ -83,8 +85,6 @@ def tell(names: Sequence[str],
 def chart_cid(game_id: int) -> str:
     """The Content-ID of a game's treasure chart: the HTML's ``cid:`` and the image part's
     ``Content-ID`` are both this (``RenderedMessage.inline_images``)."""
-    from pbm.config import get_settings
-
     return f"treasure-{game_id}@{get_settings().mail_domain}"
 
 
@@ -97,12 +97,10 @@ CHART_WIDTH = 640
 def chart_png(series: list[dict[str, int]], width: int = CHART_WIDTH, height: int = 380) -> bytes:
     """Treasure per team over the turns, as a PNG line chart with a turn axis; labels
     large enough to read on a phone (``CHART_LABEL_PX``)."""
-    from PIL import Image, ImageDraw
+    from PIL import Image, ImageDraw  # here: Pillow only when a chart is drawn
 
-    from pbm.board_image import _font
-
-    font = _font(CHART_LABEL_PX)
-    bold = _font(CHART_LABEL_PX, bold=True)
+    font = load_font(CHART_LABEL_PX)
+    bold = load_font(CHART_LABEL_PX, bold=True)
     image = Image.new("RGB", (width, height), (255, 253, 248))
     draw = ImageDraw.Draw(image)
     left, right, top, bottom = 52, width - 20, 52, height - 70

@@ -19,6 +19,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from engine.cards import VOTE_DECK
+from pbm import txcache
 from pbm.models import GameEvent
 
 LEDGER_SIZE = 5  # the last votes shown
@@ -77,8 +78,6 @@ class _Said(NamedTuple):
 def _ledger_events(session: Session, game_id: int) -> list[tuple[GameEvent, dict[str, Any]]]:
     """The game's turn and vote events with their data, read once per transaction for
     every seat's ledger (``pbm.txcache``: an event flushed since is read again)."""
-    from pbm import txcache
-
     txcache.flush_pending(session, GameEvent)
     return txcache.remember(session, ("ledger", game_id), lambda: [
         (event, json.loads(event.data_json or "{}"))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from fastapi import FastAPI
 
 from pbm.config import get_settings
@@ -10,7 +12,15 @@ from pbm.logs import configure as configure_logs
 configure_logs()  # LOG_FORMAT=json: structured lines
 
 
-def _api_docs() -> dict[str, str | None]:
+class ApiDocs(TypedDict):
+    """FastAPI's arguments for the schema and docs routes (None: no such route)."""
+
+    openapi_url: str | None
+    docs_url: str | None
+    redoc_url: str | None
+
+
+def _api_docs() -> ApiDocs:
     """The schema and docs routes: off unless ``API_DOCS`` turns them on (they describe
     every route to whoever asks)."""
     if get_settings().api_docs:

@@ -29,8 +29,12 @@ from fastapi import APIRouter, HTTPException, Request, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from pbm import inbound
+from pbm import inbound, metrics
 from pbm.config import Settings, get_settings
+from pbm.db import run_transaction
+from pbm.hygiene import mime_problem
+from pbm.models import OutboundMessage, OutboundStatus, Player
+from workers.enqueue import enqueue_inbound
 
 log = logging.getLogger(__name__)
 
@@ -46,8 +50,6 @@ def _now() -> datetime:
 
 
 def _enqueue_inbound(row_id: int) -> None:
-    from workers.enqueue import enqueue_inbound
-
     enqueue_inbound([row_id])
 
 
@@ -81,7 +83,6 @@ async def inbound_email(request: Request) -> dict[str, Any]:
             raise HTTPException(status_code=400, detail="empty message")
         if len(raw) > settings.inbound_email_max_bytes:
             raise HTTPException(status_code=413, detail="message too large")
-        from pbm.hygiene import mime_problem
 
         problem = await run_in_threadpool(mime_problem, raw, settings)
         if problem:
@@ -168,9 +169,6 @@ async def _raw_email(request: Request, settings: Settings) -> bytes:
 
 def _store_and_enqueue(work: Any, channel: str) -> inbound.Stored:
     """Store in one committed transaction, then hand the new row to a worker."""
-    from pbm import metrics
-    from pbm.db import run_transaction
-
     stored: inbound.Stored = run_transaction(work)
     if stored.created:
         metrics.reply_received(channel)
@@ -188,7 +186,7 @@ def public_url(request: Request, settings: Settings) -> str:
 
 async def _signed_form(request: Request) -> FormData:
     """The form of a request signed by Twilio with our auth token; 403 otherwise."""
-    from twilio.request_validator import RequestValidator
+    from twilio.request_validator import RequestValidator  # here: twilio is slow to import
 
     settings = get_settings()
     token = settings.twilio_auth_token.get_secret_value() if settings.twilio_auth_token else ""
@@ -220,8 +218,6 @@ async def sms_status(request: Request) -> Response:
     status = str(form.get("MessageStatus") or form.get("SmsStatus") or "").lower()
     error_code = str(form.get("ErrorCode") or "")
     if sid and status in DELIVERY_STAGE:
-        from pbm.db import run_transaction
-
         now = _now()
         await run_in_threadpool(run_transaction, lambda session: record_delivery_report(
             session, sid, status, error_code, now))
@@ -239,8 +235,6 @@ def record_delivery_report(session: Any, sid: str, status: str, error_code: str,
     """Record Twilio's word on the outbox row of ``sid`` (``delivery_status``, and
     ``delivered_at`` when delivered). Undelivered and failed fail the row; error 21610
     means the player opted out."""
-    from pbm.models import OutboundMessage, OutboundStatus, Player
-
     table = OutboundMessage.__table__  # type: ignore[attr-defined]
     row = session.execute(sa.select(table.c.id, table.c.player_id, table.c.delivery_status)
                           .where(table.c.provider_id == sid)).first()

@@ -12,11 +12,14 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import redis
 from celery import Celery
 from celery.signals import after_setup_logger, after_setup_task_logger, worker_process_init
 from kombu import pools as kombu_pools
 
 from pbm.config import Settings, get_settings
+from pbm.db import dispose_engines
+from pbm.logs import configure as configure_logs
 
 TASK_PROCESS_INBOUND = "pbm.process_inbound"
 TASK_SEND_OUTBOUND = "pbm.send_outbound"
@@ -148,10 +151,12 @@ def configure(app: Celery, settings: Settings) -> None:
 def reconfigure(settings: Settings | None = None) -> None:
     """Point this process's app at the current settings (tests change them at run time)."""
     configure(app, settings or get_settings())
-    if app._pool is not None:  # the broker connection pool of the old settings
-        app._pool.force_close_all()
-        app._pool = None
-    app.amqp._producer_pool = None
+    # the broker connection pool of the old settings (Celery-private: not in its stubs)
+    pool = app._pool  # type: ignore[attr-defined]
+    if pool is not None:
+        pool.force_close_all()
+        app._pool = None  # type: ignore[attr-defined]
+    app.amqp._producer_pool = None  # type: ignore[attr-defined]
     # kombu keeps producer pools per broker URL for the whole process: one closed above
     # would be handed out again to the next app on the same URL ("Acquire on closed pool")
     kombu_pools.reset()
@@ -166,6 +171,7 @@ def _tolerate_lost_connection() -> None:
     redelivered after the visibility timeout (tasks are idempotent); the relays cover the
     rest. So log it and carry on.
     """
+    # here: kombu's Redis transport, patched only when used
     from kombu.transport import redis as kombu_redis
 
     def tolerant(method: Any) -> Any:
@@ -175,7 +181,7 @@ def _tolerate_lost_connection() -> None:
         def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
             try:
                 return method(self, *args, **kwargs)
-            except (AttributeError, OSError, kombu_redis.redis.RedisError) as exc:
+            except (AttributeError, OSError, redis.RedisError) as exc:
                 logging.getLogger(__name__).warning(
                     "broker connection gone during %s (%r); Redis redelivers the task after "
                     "the visibility timeout", method.__name__, exc)
@@ -185,26 +191,22 @@ def _tolerate_lost_connection() -> None:
         wrapper.__name__ = method.__name__
         return wrapper
 
-    kombu_redis.QoS.restore_unacked = tolerant(kombu_redis.QoS.restore_unacked)
-    kombu_redis.QoS.ack = tolerant(kombu_redis.QoS.ack)
+    # a deliberate patch of kombu's methods, for the whole process
+    kombu_redis.QoS.restore_unacked = tolerant(  # type: ignore[method-assign]
+        kombu_redis.QoS.restore_unacked)
+    kombu_redis.QoS.ack = tolerant(kombu_redis.QoS.ack)  # type: ignore[method-assign]
 
 
 @after_setup_logger.connect
 @after_setup_task_logger.connect
 def _structured_logs(logger: logging.Logger, **_: Any) -> None:
     """``LOG_FORMAT=json``: the worker's and beat's log lines as JSON (``pbm.logs``)."""
-    from pbm.logs import configure as configure_logs
-
     configure_logs(logger=logger)
 
 
 @worker_process_init.connect
 def _fresh_connections_after_fork(**_: Any) -> None:
     """A forked pool child must not share the parent's database connections."""
-    try:
-        from pbm.db import dispose_engines
-    except ImportError:  # pragma: no cover - the service layer is always installed
-        return
     dispose_engines()
 
 

@@ -11,12 +11,11 @@ import sqlalchemy as sa
 from sqlmodel import Session
 
 from pbm.config import Settings
+from pbm.models import BoardImage, OutboundMessage, OutboundPart
 from pbm.session_keys import CLAIMED_PNGS
 
 
-def _outbox() -> sa.Table:
-    from pbm.models import OutboundMessage
-
+def outbox_table() -> sa.Table:
     return OutboundMessage.__table__  # type: ignore[attr-defined, no-any-return]
 
 
@@ -33,26 +32,28 @@ def claim_many(session: Session, outbox_ids: list[int], now: datetime, settings:
     in ``session.info`` for ``board_png``)."""
     sqlite = session.get_bind().dialect.name == "sqlite"
     stale = now - timedelta(seconds=settings.outbox_lease_seconds)
-    rows = sorted(session.execute(_claim_statement(sqlite),
+    # a Row with the outbox columns and the extra ones (or a _Claimed standing for it)
+    rows: list[Any] = sorted(session.execute(_claim_statement(sqlite),
                                   {"ids": list(outbox_ids), "now": now, "stale": stale}).all(),
                   key=lambda r: r.id)
     if rows and sqlite:
         earlier = _earlier_unsent_alone(session, rows, outbox_ids)  # one statement
         with_parts = _rows_with_parts(session, [row.id for row in rows])  # and one more
         rows = [_Claimed(row, earlier, row.id in with_parts) for row in rows]
-    pngs = session.info.setdefault(CLAIMED_PNGS, {})
+    pngs: dict[str, bytes] = session.info.setdefault(CLAIMED_PNGS, {})
     for row in rows:
         if row.board_png is not None:
             pngs[row.board_image_key] = bytes(row.board_png)
     return rows
 
 
+
 @functools.lru_cache(maxsize=2)
 def _claim_statement(sqlite: bool) -> sa.Update:
     """The claim's UPDATE ... RETURNING, built once per process: its ids (``ids``), the
     time (``now``) and the lease's start (``stale``) are parameters."""
-    table = _outbox()
-    ids = sa.bindparam("ids", expanding=True)
+    table = outbox_table()
+    ids: sa.BindParameter[list[int]] = sa.bindparam("ids", expanding=True)
     # SQLite (3.40) does not see the updated row's qualified columns in a RETURNING
     # subquery: there the order and parts are asked apart (the embedded default only)
     extra = () if sqlite else (_has_parts(table), _earlier_unsent_of(table, ids))
@@ -71,8 +72,6 @@ def _claim_statement(sqlite: bool) -> sa.Update:
 
 def _board_png_of(table: sa.Table) -> sa.Label[Any]:
     """The picture an outbox row names (``board-<game>-<version>``), as a column."""
-    from pbm.models import BoardImage
-
     boards = BoardImage.__table__  # type: ignore[attr-defined]
     key = (sa.literal("board-") + sa.cast(boards.c.game_id, sa.String) + sa.literal("-")
            + sa.cast(boards.c.version, sa.String))
@@ -83,8 +82,6 @@ def _board_png_of(table: sa.Table) -> sa.Label[Any]:
 
 def _has_parts(table: sa.Table) -> sa.Label[Any]:
     """Whether an outbox row has extra parts (``OutboundPart``), as a column."""
-    from pbm.models import OutboundPart
-
     parts = OutboundPart.__table__  # type: ignore[attr-defined]
     return sa.exists().where(parts.c.outbox_id == _outer(table, "id")).label("has_parts")
 
@@ -122,8 +119,6 @@ class _Claimed:
 
 def _rows_with_parts(session: Session, ids: list[int]) -> set[int]:
     """Which of these outbox rows have extra parts (``_has_parts`` as a statement)."""
-    from pbm.models import OutboundPart
-
     parts = OutboundPart.__table__  # type: ignore[attr-defined]
     return set(session.execute(sa.select(parts.c.outbox_id).where(
         parts.c.outbox_id.in_(ids)).distinct()).scalars())
@@ -131,7 +126,7 @@ def _rows_with_parts(session: Session, ids: list[int]) -> set[int]:
 
 def _earlier_unsent_alone(session: Session, rows: list[Any], batch: list[int]) -> int | None:
     """``_earlier_unsent_of`` for all claimed rows at once, as a statement of its own."""
-    table = _outbox()
+    table = outbox_table()
     before = [sa.and_((table.c.player_id == r.player_id) if r.player_id is not None
                       else (table.c.to_address == r.to_address),
                       table.c.channel == r.channel, table.c.id < r.id) for r in rows]

@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import logging
 import random
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -31,11 +32,14 @@ from sqlmodel import Session
 
 from pbm import metrics
 from pbm.config import Settings
+from pbm.db import run_transaction
 from pbm.logs import context as log_context
+from pbm.models import DeliveryStatus, Game, OutboundMessage, Player
+from pbm.outbox import alert_admin, insert_once
 from pbm.ratelimit import OutboundLimiter
 from pbm.transports import OutgoingMessage, Receipt, TransportError, transport_for
 from workers import refusals
-from workers.claims import _outbox, claim, claim_many, lease_expired
+from workers.claims import claim, claim_many, lease_expired, outbox_table
 from workers.message import outgoing
 
 log = logging.getLogger(__name__)
@@ -54,8 +58,6 @@ class Outcome:
 
 
 def _players() -> sa.Table:
-    from pbm.models import Player
-
     return Player.__table__  # type: ignore[attr-defined, no-any-return]
 
 
@@ -71,10 +73,6 @@ def backoff(attempts: int, settings: Settings, rng: random.Random | None = None)
 def deliver(outbox_id: int, now: datetime, settings: Settings,
             limiter: OutboundLimiter | None = None, *, sleep: Any = None) -> Outcome:
     """Try to deliver one outbox row once. Safe to call any number of times."""
-    import time
-
-    from pbm.db import run_transaction
-
     sleep = sleep or time.sleep
     wait = 0.0
 
@@ -142,10 +140,6 @@ def deliver_many(outbox_ids: list[int], now: datetime, settings: Settings,
     for one of them, nothing is claimed and every row gets ``throttled`` (the caller sends
     them one by one, later). A worker killed half-way re-sends, after the lease, the rows
     it sent but had not recorded (the same Message-ID), as ``deliver`` does for one row."""
-    import time
-
-    from pbm.db import run_transaction
-
     sleep = sleep or time.sleep
     waits: dict[int, float] = {}
 
@@ -235,8 +229,6 @@ def _record_many(session: Session, sent: list[tuple[Any, Receipt, OutgoingMessag
                  settings: Settings) -> list[tuple[str, float]]:
     """The outcomes of a batch in one transaction (the sent ones in one statement); the
     reply latencies of the sent ones (``pbm.metrics``)."""
-    from pbm.models import DeliveryStatus
-
     if sent:
         session.execute(
             _record_sent_statement(DeliveryStatus.ACCEPTED.value),
@@ -254,7 +246,7 @@ def _record_many(session: Session, sent: list[tuple[Any, Receipt, OutgoingMessag
 @functools.lru_cache(maxsize=1)
 def _record_sent_statement(accepted: str) -> sa.Update:
     """The UPDATE that records sent rows (built once per process; values as parameters)."""
-    table = _outbox()
+    table = outbox_table()
     return (sa.update(table).where(table.c.id == sa.bindparam("row_id"),
                                    table.c.status == "sending")
             .values(status="sent", provider_id=sa.bindparam("provider"),
@@ -291,9 +283,7 @@ def _refusal(session: Session, row: Any) -> str | None:
 
 def _record_sent(session: Session, row: Any, receipt: Receipt, message: OutgoingMessage,
                  now: datetime) -> list[tuple[str, float]]:
-    from pbm.models import DeliveryStatus
-
-    table = _outbox()
+    table = outbox_table()
     session.execute(sa.update(table).where(table.c.id == row.id, table.c.status == "sending")
                     .values(status="sent", provider_id=receipt.provider_id, sent_at=now,
                             last_error=None, delivery_status=DeliveryStatus.ACCEPTED.value,
@@ -303,7 +293,7 @@ def _record_sent(session: Session, row: Any, receipt: Receipt, message: Outgoing
 
 
 def _record_transient(session: Session, row: Any, error: TransportError) -> None:
-    table = _outbox()
+    table = outbox_table()
     session.execute(sa.update(table).where(table.c.id == row.id, table.c.status == "sending")
                     .values(status="pending", last_error=f"attempt {row.attempts}: {error}"))
 
@@ -311,7 +301,7 @@ def _record_transient(session: Session, row: Any, error: TransportError) -> None
 def _record_permanent(session: Session, row: Any, error: TransportError, now: datetime,
                       settings: Settings) -> None:
     """Fail the row, mark the player's address, fall back to email, alert the admin."""
-    table = _outbox()
+    table = outbox_table()
     session.execute(sa.update(table).where(table.c.id == row.id)
                     .values(status="failed", last_error=f"attempt {row.attempts}: {error}"))
     if row.kind == ADMIN_ALERT:
@@ -341,8 +331,6 @@ def _record_permanent(session: Session, row: Any, error: TransportError, now: da
                  channel="email", kind=row.kind, to_address=player.email, subject=row.subject,
                  text=row.text, reply_to=row.reply_to, in_reply_to=row.in_reply_to,
                  dedupe_key=f"email-copy-of:{row.id}")
-    from pbm.models import Game
-    from pbm.outbox import alert_admin
 
     game = session.get(Game, row.game_id) if row.game_id is not None else None
     who = f"player #{row.player_id}" if row.player_id is not None else "no player"
@@ -368,9 +356,6 @@ def _record_permanent(session: Session, row: Any, error: TransportError, now: da
 
 def _add_row(session: Session, now: datetime, **values: Any) -> None:
     """Insert an outbox row unless its dedupe key exists (the hook enqueues it on commit)."""
-    from pbm.models import OutboundMessage
-    from pbm.outbox import insert_once
-
     insert_once(session, OutboundMessage(status="pending", attempts=0, created_at=now,
                                          **values))
 
@@ -378,7 +363,7 @@ def _add_row(session: Session, now: datetime, **values: Any) -> None:
 def relay_candidates(session: Session, now: datetime, settings: Settings,
                      limit: int = 500) -> list[int]:
     """Outbox rows that should be moving and are not: never enqueued, lost, or stuck."""
-    table = _outbox()
+    table = outbox_table()
     grace = now - timedelta(seconds=settings.relay_grace_seconds)
     rows = session.execute(
         sa.select(table.c.id, table.c.status, table.c.attempts, table.c.claimed_at)

@@ -10,6 +10,7 @@ import logging
 from collections.abc import Iterable
 
 from workers.app import TASK_PROCESS_INBOUND, TASK_SEND_BATCH, TASK_SEND_OUTBOUND, app
+from workers.delivery import BATCH_LIMIT
 
 log = logging.getLogger(__name__)
 
@@ -38,8 +39,6 @@ def enqueue_outbound(ids: Iterable[int], countdown: float | None = None) -> int:
 def enqueue_outbound_together(ids: Iterable[int]) -> int:
     """The rows one transaction wrote: delivered together (``send_outbound_batch``, two
     commits for a batch, in id order), a lone row as ``send_outbound``; how many rows."""
-    from workers.delivery import BATCH_LIMIT
-
     ordered = sorted(set(int(i) for i in ids))
     if len(ordered) == 1:
         return enqueue_outbound(ordered)

@@ -16,14 +16,14 @@ from typing import Any
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
+from pbm.models import OutboundMessage
 from pbm.session_keys import NEW_OUTBOX_IDS  # also written by pbm.outbox.insert_once
+from workers.enqueue import enqueue_outbound_together
 
 _installed = False
 
 
 def _after_flush(session: Session, _context: Any) -> None:
-    from pbm.models import OutboundMessage
-
     ids = [obj.id for obj in session.new if isinstance(obj, OutboundMessage) and obj.id]
     if ids:
         session.info.setdefault(NEW_OUTBOX_IDS, []).extend(ids)
@@ -40,7 +40,6 @@ def _after_commit(session: Session) -> None:
         if inline is not None:
             inline.extend(ids)
             return
-        from workers.enqueue import enqueue_outbound_together
 
         enqueue_outbound_together(ids)
 

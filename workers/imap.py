@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
+from functools import partial
 
+from pbm import inbound
 from pbm.config import Settings
+from pbm.db import run_transaction
 
 log = logging.getLogger(__name__)
 
@@ -18,10 +21,7 @@ BATCH = 50
 
 def poll(settings: Settings, now: datetime) -> list[int]:
     """Fetch unseen mail into the inbound table; the ids of rows created by this poll."""
-    from imapclient import IMAPClient
-
-    from pbm import inbound
-    from pbm.db import run_transaction
+    from imapclient import IMAPClient  # here: imapclient only in a process that polls IMAP
 
     if not settings.imap_host:
         return []
@@ -41,7 +41,7 @@ def poll(settings: Settings, now: datetime) -> list[int]:
                 raw = data.get(b"BODY[]")
                 if not raw:
                     continue
-                stored = run_transaction(lambda s, raw=raw: inbound.store_email(s, raw, now))
+                stored = run_transaction(partial(inbound.store_email, raw=raw, now=now))
                 stored_uids.append(uid)
                 if stored.created:
                     created.append(stored.id)

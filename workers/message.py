@@ -11,6 +11,7 @@ from sqlmodel import Session
 
 from pbm.config import Settings
 from pbm.messages import board_content_id
+from pbm.models import BoardImage, OutboundPart
 from pbm.session_keys import CLAIMED_PNGS
 from pbm.transports import Attachment, InlineImage, OutgoingMessage
 
@@ -57,8 +58,6 @@ def outgoing(session: Session, row: Any, settings: Settings) -> OutgoingMessage:
 def outbound_parts(session: Session, outbox_id: int
                    ) -> tuple[tuple[InlineImage, ...], tuple[Attachment, ...]]:
     """The row's extra parts (``OutboundPart``): inline pictures and attachments."""
-    from pbm.models import OutboundPart
-
     table = OutboundPart.__table__  # type: ignore[attr-defined]
     rows = session.execute(sa.select(table.c.content_type, table.c.filename,
                                      table.c.content_id, table.c.content)
@@ -73,8 +72,6 @@ def outbound_parts(session: Session, outbox_id: int
 
 def board_png(session: Session, key: str) -> bytes | None:
     """The stored picture named ``board-<game>-<version>``, if any."""
-    from pbm.models import BoardImage
-
     claimed = session.info.get(CLAIMED_PNGS, {}).get(key)
     if claimed is not None:
         return claimed  # type: ignore[no-any-return]

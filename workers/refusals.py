@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from sqlmodel import Session
 
 from pbm.transports import TransportError
-from workers.claims import _outbox
+from workers.claims import outbox_table
 
 WINDOW = timedelta(minutes=30)
 SPREAD = 3  # different addresses refused with one code: the server, not the addresses
@@ -31,7 +31,7 @@ def addresses_refused_alike(session: Session, row: Any, error: TransportError,
     (this row's included, once its failure is written); empty unless about the address."""
     if error.reason != "recipient" or not error.code:
         return []
-    table = _outbox()
+    table = outbox_table()
     return [str(a) for a in session.execute(
         sa.select(table.c.to_address).distinct()
         .where(table.c.channel == row.channel, table.c.status == "failed",

@@ -11,14 +11,20 @@ from __future__ import annotations
 import logging
 from datetime import UTC, datetime
 from functools import lru_cache
-from typing import Any
+from typing import Any, NoReturn
 
+import sqlalchemy as sa
 from celery import Task
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
+from pbm import alerts, health, inbound, metrics
 from pbm.config import get_settings
+from pbm.db import get_engine, is_conflict, run_transaction, session_scope
+from pbm.logs import context
+from pbm.models import InboundMessage
 from pbm.ratelimit import OutboundLimiter
+from pbm.timing import sweep_deadlines as sweep
 from workers.app import (
     TASK_CHECK_ALERTS,
     TASK_HEARTBEAT,
@@ -32,7 +38,10 @@ from workers.app import (
     app,
     uses_redis,
 )
+from workers.delivery import BATCH_LIMIT, backoff, deliver, deliver_many, relay_candidates
+from workers.enqueue import enqueue_inbound, enqueue_outbound, enqueue_outbound_together
 from workers.hooks import delivering_inline, install_outbox_hook
+from workers.imap import poll
 
 log = logging.getLogger(__name__)
 
@@ -56,17 +65,14 @@ def limiter() -> OutboundLimiter:
 
 def _is_transient(exc: BaseException) -> bool:
     if isinstance(exc, DBAPIError) and not isinstance(exc, OperationalError):
-        from pbm.db import is_conflict
-
         return is_conflict(exc) or bool(getattr(exc, "connection_invalidated", False))
     return isinstance(exc, TRANSIENT)
 
 
-def _retry_transient(task: Task, exc: BaseException) -> Any:
+def _retry_transient(task: Task[..., Any], exc: Exception) -> NoReturn:
     """Retry with backoff and jitter when ``exc`` is transient; re-raise it otherwise."""
     if not _is_transient(exc):
         raise exc
-    from workers.delivery import backoff
 
     retries = task.request.retries
     if retries >= 10:
@@ -75,22 +81,19 @@ def _retry_transient(task: Task, exc: BaseException) -> Any:
 
 
 @app.task(name=TASK_PROCESS_INBOUND, bind=True)
-def process_inbound(self: Task, inbound_id: int) -> str:
+def process_inbound(self: Task[[int], str], inbound_id: int) -> str:
     """Apply one stored inbound message (once), and answer its sender.
 
     The messages the reply wrote are delivered here, right after its commit, rather than
     by a task of their own behind every reply already queued: the next prompt leaves at
     once, and a reply costs one task, not two (``deliver_written``)."""
-    from pbm import inbound, metrics
-    from pbm.logs import context
-
     token = metrics.start_reply()
     with context(inbound_id=int(inbound_id)), delivering_inline() as written:
         try:
             try:
                 result = str(inbound.process(int(inbound_id), utcnow()))
             except Exception as exc:
-                return _retry_transient(self, exc)  # type: ignore[no-any-return]
+                _retry_transient(self, exc)
             _count_reply(int(inbound_id), result, token)
         finally:
             deliver_written(written)
@@ -101,9 +104,6 @@ def deliver_written(ids: list[int]) -> None:
     """Deliver outbox rows this task's transactions wrote, as ``send_outbound_batch`` would
     (retries and throttled rows go on as tasks of their own); never raises: what could not
     be delivered here is enqueued, and what could not be enqueued the relay finds."""
-    from workers.delivery import BATCH_LIMIT, deliver_many
-    from workers.enqueue import enqueue_outbound, enqueue_outbound_together
-
     ordered = sorted(set(ids))
     for start in range(0, len(ordered), BATCH_LIMIT):
         batch = ordered[start:start + BATCH_LIMIT]
@@ -120,13 +120,6 @@ def deliver_written(ids: list[int]) -> None:
 
 def _count_reply(inbound_id: int, result: str, token: Any) -> None:
     """Count the processed reply (``pbm.metrics``) and log its outcome with its game and seat."""
-    import sqlalchemy as sa
-
-    from pbm import metrics
-    from pbm.db import get_engine
-    from pbm.logs import context
-    from pbm.models import InboundMessage
-
     noted = metrics.noted_reply()
     if result == "skipped" or not metrics.enabled():
         metrics.reply_processed(None, result, token)
@@ -151,35 +144,30 @@ def _count_reply(inbound_id: int, result: str, token: Any) -> None:
 
 
 @app.task(name=TASK_SEND_OUTBOUND, bind=True)
-def send_outbound(self: Task, outbox_id: int) -> str:
+def send_outbound(self: Task[[int], str], outbox_id: int) -> str:
     """Deliver one outbox row (at least once; never twice at the same time)."""
-    from pbm.logs import context
-    from workers.delivery import deliver
-
     try:
         with context(outbound_id=int(outbox_id)):
             outcome = deliver(int(outbox_id), utcnow(), get_settings(), limiter())
     except Exception as exc:
-        return _retry_transient(self, exc)  # type: ignore[no-any-return]
+        _retry_transient(self, exc)
     if outcome.retry_in is not None:
         # Transport busy or rate limited: come back later. Not counted against Celery's
         # retry budget; the row's own attempt counter bounds transport failures.
-        self.apply_async(args=[outbox_id], countdown=outcome.retry_in)
+        self.apply_async(args=(outbox_id,), countdown=outcome.retry_in)
     return outcome.status
 
 
 @app.task(name=TASK_SEND_BATCH, bind=True)
-def send_outbound_batch(self: Task, outbox_ids: list[int]) -> dict[str, str]:
+def send_outbound_batch(self: Task[[list[int]], dict[str, str]],
+                        outbox_ids: list[int]) -> dict[str, str]:
     """Deliver the outbox rows one transaction wrote, together (two commits for all); a
     row to retry, or all when the rate limit is full, goes on alone (``send_outbound``)."""
-    from workers.delivery import deliver_many
-    from workers.enqueue import enqueue_outbound
-
     try:
         outcomes = deliver_many([int(i) for i in outbox_ids], utcnow(), get_settings(),
                                 limiter())
     except Exception as exc:
-        return _retry_transient(self, exc)  # type: ignore[no-any-return]
+        _retry_transient(self, exc)
     for outbox_id, outcome in outcomes.items():
         if outcome.retry_in is not None:
             enqueue_outbound([outbox_id], countdown=outcome.retry_in)
@@ -189,10 +177,6 @@ def send_outbound_batch(self: Task, outbox_ids: list[int]) -> dict[str, str]:
 @app.task(name=TASK_RELAY_OUTBOX)
 def relay_outbox() -> int:
     """Enqueue outbox rows that were never enqueued, lost with the broker, or left stuck."""
-    from pbm.db import session_scope
-    from workers.delivery import relay_candidates
-    from workers.enqueue import enqueue_outbound
-
     with session_scope(write=False) as session:
         ids = relay_candidates(session, utcnow(), get_settings())
     if ids:
@@ -203,10 +187,6 @@ def relay_outbox() -> int:
 @app.task(name=TASK_RELAY_INBOUND)
 def relay_inbound() -> int:
     """Enqueue inbound rows never processed (lost enqueue, broker restart, killed worker)."""
-    from pbm import inbound
-    from pbm.db import session_scope
-    from workers.enqueue import enqueue_inbound
-
     with session_scope(write=False) as session:
         ids = inbound.relay_candidates(session, utcnow(), get_settings())
     if ids:
@@ -215,18 +195,14 @@ def relay_inbound() -> int:
 
 
 @app.task(name=TASK_SWEEP_DEADLINES, bind=True)
-def sweep_deadlines(self: Task) -> int:
+def sweep_deadlines(self: Task[[], int]) -> int:
     """Reminders, final warnings and timeouts of every running game (``pbm.games``)."""
-    from pbm import health, metrics
-    from pbm.db import run_transaction
-    from pbm.timing import sweep_deadlines as sweep
-
     started = metrics.timed()
     try:
         report = run_transaction(lambda session: sweep(session, utcnow()))
     except Exception as exc:
         metrics.sweep_failed()
-        return _retry_transient(self, exc)  # type: ignore[no-any-return]
+        _retry_transient(self, exc)
     metrics.sweep_done(report, metrics.timed() - started)
     for error in report.errors:
         log.error("deadline sweep: %s", error)
@@ -240,8 +216,6 @@ def sweep_deadlines(self: Task) -> int:
 @app.task(name=TASK_HEARTBEAT)
 def heartbeat() -> float:
     """The beat's heartbeat: scheduled by beat, run by a worker (both must be alive)."""
-    from pbm import health
-
     now = utcnow().timestamp()
     health.record_heartbeat(health.BEAT, now)
     return now
@@ -250,24 +224,18 @@ def heartbeat() -> float:
 @app.task(name=TASK_CHECK_ALERTS)
 def check_alerts() -> list[str]:
     """Email the admin about what needs an operator now (each kind at most once an hour)."""
-    from pbm import alerts
-
     return alerts.check(utcnow())
 
 
 @app.task(name=TASK_POLL_IMAP, bind=True)
-def poll_imap(self: Task) -> int:
+def poll_imap(self: Task[[], int]) -> int:
     """Fetch unseen mail from the configured mailbox and process it."""
-    from workers.enqueue import enqueue_inbound
-    from workers.imap import poll
-
     settings = get_settings()
     try:
         created = poll(settings, utcnow())
     except Exception as exc:
         log.warning("IMAP poll failed: %s", exc)
         return 0  # the next scheduled poll tries again
-    from pbm import metrics
 
     metrics.reply_received("email", len(created))
     return enqueue_inbound(created)

@@ -12,12 +12,22 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlmodel import Session
 
+import engine
+from pbm import games
+from pbm.admin.ops import OpError, nudge_now, requeue_inbound
+from pbm.admin_input import InputError, check_game_name, player_from_fields
+from pbm.config import get_settings
 from pbm.db import run_transaction
 from pbm.models import Game, GameStatus
+from pbm.timing import TimingPolicy, is_valid_zone
+from workers.enqueue import enqueue_inbound
+from workers.hooks import install_outbox_hook
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 MAX_PLAYERS = 9
@@ -33,8 +43,6 @@ class ActionError(Exception):
 
 def load_state(session: Session, game_id: int) -> Any:
     """The game's engine state, or None before it starts (or when there is no game)."""
-    import engine
-
     game = session.get(Game, game_id)
     if game is None or not game.state_json:
         return None
@@ -43,15 +51,11 @@ def load_state(session: Session, game_id: int) -> Any:
 
 def public_view(state: Any) -> dict[str, Any] | None:
     """What everyone may see of ``state`` (None before the game starts)."""
-    import engine
-
     return None if state is None else engine.public_view(state).to_dict()
 
 
 def seat_secrets(state: Any) -> dict[int, dict[str, Any]]:
     """Every seat's secrets (loyalty, hand, peeks): only for the spoilers toggle."""
-    import engine
-
     secrets = {}
     for seat in range(len(state.names)):
         v = engine.view(state, seat).to_dict()
@@ -136,8 +140,6 @@ class CreateForm:
 
     def timing(self) -> Any:
         """The ``pbm.timing.TimingPolicy`` this form asks for (raises ValueError)."""
-        from pbm.timing import TimingPolicy
-
         policy = TimingPolicy(
             invitation_hours=_hours(self.invitation_hours, "invitation"),
             grace_hours=_hours(self.grace_hours, "grace", allow_zero=True),
@@ -153,8 +155,6 @@ class CreateForm:
     def player_specs(self) -> list[Any]:
         """The ``pbm.games.PlayerSpec`` of every filled-in line (raises ``InputError``
         naming the line's position and player)."""
-        from pbm.admin_input import player_from_fields
-
         region = _phone_region()
         return [player_from_fields(position, p.name, p.email, p.phone, p.time_zone,
                                    default_zone=self.time_zone, region=region,
@@ -163,9 +163,6 @@ class CreateForm:
 
     def validate(self) -> list[str]:
         """What is wrong with the form (empty when it can be created)."""
-        from pbm.admin_input import InputError, check_game_name, player_from_fields
-        from pbm.timing import is_valid_zone
-
         errors = []
         if not self.name:
             errors.append("Give the game a name (e.g. harbour).")
@@ -219,15 +216,11 @@ def _whole_hour(text: str) -> int:
 
 
 def _phone_region() -> str | None:
-    from pbm.config import get_settings
-
     return get_settings().phone_region
 
 
 def create_game(form: CreateForm, admin: str, now: datetime) -> int:
     """Create the game of a checked form through ``pbm.games``; returns its id."""
-    from pbm import games
-
     try:
         players = form.player_specs()
         game = transaction(lambda s: games.create_game(
@@ -280,7 +273,6 @@ class Action:
         for f in self.fields:
             if f.required and not values.get(f.name, "").strip():
                 raise ActionError(f"{f.label} is required.")
-        from pbm import games
 
         try:
             return self.runner(game_id, values, admin, now)
@@ -311,17 +303,13 @@ def _seat(values: Mapping[str, str], key: str = "seat") -> int:
 def _game_call(name: str, *args: Any, **kwargs: Any) -> Any:
     """Call ``pbm.games.<name>(session, ...)`` in one transaction; the outbox rows it wrote
     are handed to the workers after the commit."""
-    from pbm import games
-
     function = getattr(games, name)
     return transaction(lambda s: function(s, *args, **kwargs))
 
 
-def transaction(work: Callable[[Session], Any]) -> Any:
+def transaction(work: Callable[[Session], T]) -> T:
     """``run_transaction`` with the outbox hook installed, so new messages are enqueued
     after the commit (and the relay finds any whose hand-over is lost)."""
-    from workers.hooks import install_outbox_hook
-
     install_outbox_hook()
     return run_transaction(work)
 
@@ -332,8 +320,6 @@ def _invite(game_id: int, values: Mapping[str, str], admin: str, now: datetime) 
 
 
 def _start(game_id: int, values: Mapping[str, str], admin: str, now: datetime) -> str:
-    from pbm import games
-
     try:
         result = _game_call("start", game_id, now=now, force=values.get("force") == "1")
     except games.WrongState as exc:
@@ -370,15 +356,11 @@ def _extend(game_id: int, values: Mapping[str, str], admin: str, now: datetime) 
 
 
 def _nudge(game_id: int, values: Mapping[str, str], admin: str, now: datetime) -> str:
-    from pbm.admin.ops import nudge_now
-
     count = transaction(lambda s: nudge_now(s, game_id, now))
     return f"Reminder sent to {count} awaited player(s)." if count else "Nobody is awaited."
 
 
 def _replace(game_id: int, values: Mapping[str, str], admin: str, now: datetime) -> str:
-
-    from pbm.admin_input import player_from_fields
 
     seat = _seat(values)
     spec = player_from_fields(seat + 1, values.get("name", "")[:60],
@@ -448,9 +430,6 @@ def available(status: str) -> list[Action]:
 
 def retry_inbound(message_id: int, now: datetime) -> str:
     """Put a quarantined message back in line for processing."""
-    from pbm.admin.ops import OpError, requeue_inbound
-    from workers.enqueue import enqueue_inbound
-
     try:
         ids = transaction(lambda s: requeue_inbound(s, message_id))
     except OpError as exc:

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from pbm import health
 from pbm.admin.session import AdminRoute
 from pbm.admin.templating import page
 from pbm.config import get_settings
@@ -18,8 +19,6 @@ router = APIRouter(prefix="/admin", route_class=AdminRoute, include_in_schema=Fa
 @router.get("/health", name="admin_health")
 def health_panel(request: Request) -> Response:
     """What ``pbm.alerts`` would alert about now, the readiness checks, and the numbers."""
-    from pbm import health
-
     settings = get_settings()
     now = datetime.now(UTC)
     with session_scope(write=False) as db:

@@ -11,6 +11,8 @@ from datetime import datetime
 
 from sqlmodel import Session
 
+from pbm import games, inbound
+
 
 class OpError(ValueError):
     """The operation does not apply; the message says why."""
@@ -18,15 +20,11 @@ class OpError(ValueError):
 
 def nudge_now(session: Session, game_id: int, now: datetime) -> int:
     """Remind every awaited seat now; returns how many reminders were written."""
-    from pbm import games
-
     return games.nudge(session, game_id, now=now)
 
 
 def requeue_inbound(session: Session, message_id: int) -> list[int]:
     """Put a quarantined inbound message back in line; returns the ids to enqueue."""
-    from pbm import inbound
-
     try:
         return inbound.requeue(session, message_id)
     except inbound.RequeueError as exc:

@@ -10,11 +10,13 @@ import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
+from email import message_from_bytes, policy
 from typing import Any
 
 import sqlalchemy as sa
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
+from pbm.inbound import decode_raw
 from pbm.models import (
     CommandLog,
     Deadline,
@@ -117,7 +119,7 @@ def _seat_names(session: Session, game_ids: list[int]) -> dict[int, dict[int, st
         select(Seat.game_id, Seat.seat_index, Player.display_name)
         .join(Player, Player.id == Seat.player_id)  # type: ignore[arg-type]
         .where(Seat.game_id.in_(game_ids))  # type: ignore[attr-defined]
-        .order_by(Seat.game_id, Seat.seat_index)
+        .order_by(col(Seat.game_id), col(Seat.seat_index))
     ).all()
     names: dict[int, dict[int, str]] = defaultdict(dict)
     for game_id, index, name in rows:
@@ -130,7 +132,7 @@ def _open_deadlines(session: Session, game_ids: list[int]) -> dict[int, list[Dea
         select(Deadline)
         .where(Deadline.game_id.in_(game_ids))  # type: ignore[attr-defined]
         .where(Deadline.status == DeadlineStatus.OPEN)
-        .order_by(Deadline.due_at)
+        .order_by(col(Deadline.due_at))
     ).all()
     by_game: dict[int, list[Deadline]] = defaultdict(list)
     for row in rows:
@@ -157,18 +159,19 @@ def _awaited(deadlines: list[Deadline], names: dict[int, str], now: datetime,
 
 def _last_activity(session: Session, game_ids: list[int]) -> dict[int, datetime]:
     latest: dict[int, datetime] = {}
-    for model, column in (
-        (CommandLog, CommandLog.created_at),
-        (GameEvent, GameEvent.created_at),
-        (InboundMessage, InboundMessage.received_at),
+    for game_column, column in (
+        (col(CommandLog.game_id), col(CommandLog.created_at)),
+        (col(GameEvent.game_id), col(GameEvent.created_at)),
+        (col(InboundMessage.game_id), col(InboundMessage.received_at)),
     ):
         rows = session.exec(
-            select(model.game_id, sa.func.max(column))  # type: ignore[attr-defined]
-            .where(model.game_id.in_(game_ids))  # type: ignore[attr-defined]
-            .group_by(model.game_id)  # type: ignore[attr-defined]
+            select(game_column, sa.func.max(column))
+            .where(game_column.in_(game_ids))
+            .group_by(game_column)
         ).all()
         for game_id, at in rows:
-            if at is not None and (game_id not in latest or at > latest[game_id]):
+            if game_id is not None and at is not None and (
+                    game_id not in latest or at > latest[game_id]):
                 latest[game_id] = at
     return latest
 
@@ -257,12 +260,9 @@ def _inbound_body(m: InboundMessage) -> str:
         if m.channel == "sms":
             form = json.loads(m.raw)
             return str(form.get("Body", "")) if isinstance(form, dict) else m.raw
-        from email import message_from_bytes, policy
-
-        from pbm.inbound import decode_raw
 
         parsed = message_from_bytes(decode_raw(m.raw), policy=policy.default)
-        part = parsed.get_body(preferencelist=("plain", "html"))  # type: ignore[attr-defined]
+        part = parsed.get_body(preferencelist=("plain", "html"))
         return str(part.get_content()) if part is not None else m.raw
     except Exception:  # a malformed message is shown raw, never crashes
         return m.raw

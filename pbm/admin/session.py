@@ -45,7 +45,7 @@ class AdminSession(dict[str, Any]):
         self.modified = True
         super().__delitem__(key)
 
-    def pop(self, key: str, *default: Any) -> Any:  # type: ignore[override]
+    def pop(self, key: str, *default: Any) -> Any:
         self.modified = True
         return super().pop(key, *default)
 

@@ -14,6 +14,7 @@ from markupsafe import Markup
 
 from pbm.admin.board_svg import seat_colour
 from pbm.admin.session import CSRF_FIELD, get_session
+from pbm.humanize import duration
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "admin"
 
@@ -35,8 +36,6 @@ def when(value: datetime | None, zone: str | None = None) -> str:
 
 def relative(value: datetime | None, now: datetime) -> str:
     """``in 3 hours 10 minutes`` / ``5 minutes ago`` / ``2 days 4 hours ago``."""
-    from pbm.humanize import duration
-
     if value is None:
         return ""
     seconds = (value - now).total_seconds()

@@ -8,6 +8,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from rich.console import Console
+from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
+from rich.progress import Progress as Bar
+
 from pbm.demo.seating import demo_folder, fresh_folder, make_table
 from pbm.demo.summary import Result, describe, result
 from pbm.demo.table import Progress, Table
@@ -18,10 +22,6 @@ def run_demo(players: int = 5, seed: int = 1, folder: Path | None = None,
              echo: Callable[[str], None] = print, pace: float = 0.0) -> Result:
     """Play a whole game with simulated players (each thinking ``pace`` seconds before a
     reply); print where everything lies."""
-    from rich.console import Console
-    from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
-    from rich.progress import Progress as Bar
-
     started = time.monotonic()
     seats = make_table(players)
     place = fresh_folder(folder or demo_folder(seed))

@@ -8,7 +8,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import engine
+from pbm import games
+from pbm.db import session_scope
 from pbm.demo.table import Table
+from pbm.models import Game
 
 
 @dataclass(frozen=True)
@@ -25,11 +29,6 @@ class Result:
 
 
 def result(table: Table) -> Result:
-    import engine
-    from pbm import games
-    from pbm.db import session_scope
-    from pbm.models import Game
-
     with session_scope(write=False) as session:
         game = session.get(Game, table.game_id)
         assert game is not None

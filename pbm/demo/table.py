@@ -12,12 +12,18 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import sqlalchemy as sa
+from sqlmodel import col
 
+import engine
+from pbm import db, games
+from pbm.db import get_engine, session_scope
 from pbm.demo.seating import SeatSpec
 from pbm.demo.transcript import Transcript
 from pbm.demo.workers import DemoError, Workers, adopt_environment, demo_environment
 from pbm.mailroom import Delivered, Mailroom, Posted
+from pbm.models import CommandLog, Game, GameEvent
 from pbm.simplayer import SimPlayer
+from workers.hooks import install_outbox_hook
 
 STALL_NUDGE_SECONDS = 8.0  # nobody acts for this long: awaited players ask for STATUS
 STALL_FAIL_SECONDS = 90.0  # ... and after this long the demo gives up
@@ -107,8 +113,6 @@ class Table:
     def prepare(self) -> None:
         """Adopt the demo settings, migrate the database, create and invite the game."""
         adopt_environment(self.env)
-        from pbm import db, games
-        from workers.hooks import install_outbox_hook
 
         db.upgrade()
         install_outbox_hook()  # new outbox rows go to the workers after each commit
@@ -122,8 +126,8 @@ class Table:
             assert game.id is not None
             return game.id
 
-        self.game_id = db.run_transaction(create)
-        db.run_transaction(lambda s: games.invite(s, self.game_id, now=datetime.now(UTC)))
+        game_id = self.game_id = db.run_transaction(create)
+        db.run_transaction(lambda s: games.invite(s, game_id, now=datetime.now(UTC)))
         self.transcript.header([
             f"Tortuga by Mail - demo game {self.game_name} (seed {self.seed}), "
             f"{len(self.specs)} players:",
@@ -138,8 +142,6 @@ class Table:
 
     def quiet(self) -> bool:
         """True when nothing waits to be processed or sent."""
-        from pbm.db import get_engine
-
         with get_engine().connect() as conn:
             busy_in = conn.execute(sa.text(
                 "SELECT count(*) FROM inbound_messages WHERE status IN ('new', 'processing')"
@@ -150,11 +152,6 @@ class Table:
         return not busy_in and not busy_out
 
     def progress(self) -> Progress:
-        import engine
-        from pbm import games
-        from pbm.db import session_scope
-        from pbm.models import CommandLog, Game, GameEvent
-
         with session_scope(write=False) as session:
             game = session.get(Game, self.game_id)
             assert game is not None
@@ -162,15 +159,16 @@ class Table:
             p.status = game.status
             p.over = game.status in ("finished", "aborted")
             p.decisions = session.execute(sa.select(sa.func.count()).select_from(CommandLog)
-                                          .where(CommandLog.game_id == self.game_id)).scalar() or 0
+                                          .where(col(CommandLog.game_id) == self.game_id)
+                                          ).scalar() or 0
             if game.state_json and game.state_version != self._last_state_version:
                 self._last_state_version = game.state_version
                 state = engine.from_json(game.state_json)
                 public = engine.public_view(state)
                 p.revealed = session.execute(
                     sa.select(sa.func.count()).select_from(GameEvent)
-                    .where(GameEvent.game_id == self.game_id,
-                           GameEvent.kind == "event.revealed")).scalar() or 0
+                    .where(col(GameEvent.game_id) == self.game_id,
+                           col(GameEvent.kind) == "event.revealed")).scalar() or 0
                 p.event_total = p.revealed + len(public.row) + public.deck_size
             p.awaited = games.waiting_for(session, game)
         return p
@@ -179,8 +177,6 @@ class Table:
         """The outbox kind of each message (for the transcript's labels)."""
         missing = [i for i in ids if i not in self._kinds]
         if missing:
-            from pbm.db import get_engine
-
             with get_engine().connect() as conn:
                 rows = conn.execute(sa.text(
                     "SELECT id, kind FROM outbound_messages WHERE id IN "

@@ -18,6 +18,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import workers.app
+from pbm.config import reset_settings
+from pbm.db import dispose_engines
+
 
 class DemoError(RuntimeError):
     """The demo cannot go on (one line for the terminal)."""
@@ -52,12 +56,9 @@ def demo_environment(folder: Path) -> dict[str, str]:
 def adopt_environment(env: dict[str, str]) -> None:
     """Point this process (settings, database engines, Celery app) at ``env``."""
     os.environ.update(env)
-    from pbm.config import reset_settings
-    from pbm.db import dispose_engines
 
     reset_settings()
     dispose_engines()
-    import workers.app
 
     workers.app.reconfigure()
 

@@ -43,6 +43,7 @@ from pbm.games.base import (
     record_events,
     seat_of,
     seats_of,
+    service_event,
     waiting_for,
 )
 from pbm.games.digests import DIGEST_EVERY, NOT_NEWS, last_digest_at, send_digests
@@ -109,6 +110,7 @@ __all__ = [
     "command_log",
     "create_game",
     "default_command",
+    "due_at_of",
     "engine",
     "extend",
     "find_seat_by_token",
@@ -139,6 +141,7 @@ __all__ = [
     "seats_of",
     "send_digests",
     "send_reminder",
+    "service_event",
     "start",
     "start_if_everyone_joined",
     "status",

@@ -11,9 +11,8 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session, col, select
 
-from pbm import deadlines as timing  # deadline rows; the sweep (pbm.timing) calls games
-from pbm import outbox
-from pbm.games.base import _due, _service_event, load_state, lock_game, policy_of, record_events
+from pbm import deadlines, outbox
+from pbm.games.base import due_at_of, load_state, lock_game, policy_of, record_events, service_event
 from pbm.humanize import local_time, rough_span
 from pbm.messages import MessageKind
 from pbm.models import Game, GameStatus, Player, Seat
@@ -60,13 +59,15 @@ def go_away(session: Session, player: Player, until: datetime, now: datetime) ->
         seat.away_until = end
         seat.away_used_seconds += int(hold.total_seconds())
         session.add(seat)
-        timing.shift_open_deadlines(session, game.id, hold, seat=seat.seat_index)  # type: ignore[arg-type]
+        deadlines.shift_open_deadlines(session, game.id, hold, seat=seat.seat_index)  # type: ignore[arg-type]
         capped = "" if end >= until else f" (the most this game allows: {rough_span(allowance)})"
         lines.append(f"{game.name}: your deadlines wait until "
                      f"{local_time(end, player.time_zone)}" + capped)
-        _tell_table(session, game, seat, player, now, "away", lambda tz, end=end, capped=capped: (
-            f"{player.display_name} is away until {local_time(until, tz)}: their deadlines "
-            f"wait until {local_time(end, tz)}{capped}."))
+        def away(tz: str, end: datetime = end, capped: str = capped) -> str:
+            return (f"{player.display_name} is away until {local_time(until, tz)}: their "
+                    f"deadlines wait until {local_time(end, tz)}{capped}.")
+
+        _tell_table(session, game, seat, player, now, "away", away)
     return lines
 
 
@@ -93,7 +94,7 @@ def _come_back(session: Session, seat: Seat, now: datetime) -> bool:
     if unused <= timedelta(0):
         return False
     seat.away_used_seconds = max(0, seat.away_used_seconds - int(unused.total_seconds()))
-    timing.shift_open_deadlines(session, seat.game_id, -unused, seat=seat.seat_index)
+    deadlines.shift_open_deadlines(session, seat.game_id, -unused, seat=seat.seat_index)
     return True
 
 
@@ -101,7 +102,7 @@ def _tell_table(session: Session, game: Game, seat: Seat, player: Player, now: d
                 what: str, sentence: Callable[[str], str]) -> None:
     """A public event, and a short NOTICE to every other seat of the game (the times in
     ``sentence(zone)`` in each reader's own zone; the event itself in UTC)."""
-    events = record_events(session, game, [_service_event(
+    events = record_events(session, game, [service_event(
         f"seat.{what}", sentence("UTC"), seat=seat.seat_index, name=player.display_name)], now=now)
     state = load_state(game) if game.state_json else None
     for other, other_player in seats_of(session, game.id):  # type: ignore[arg-type]
@@ -109,7 +110,7 @@ def _tell_table(session: Session, game: Game, seat: Seat, player: Player, now: d
             continue
         outbox.notify(session, game, other, other_player, MessageKind.NOTICE, now=now,
                       state=state, events=events, announced=events,
-                      deadline=_due(session, game.id, other.seat_index),  # type: ignore[arg-type]
+                      deadline=due_at_of(session, game.id, other.seat_index),  # type: ignore[arg-type]
                       dedupe=f"g{game.id}:s{other.seat_index}:{what}:{events[0].seq}",
                       extra={"headline": sentence(other_player.time_zone),
                              "decision_ids": [d for d in [

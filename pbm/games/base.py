@@ -11,13 +11,14 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam
+from sqlalchemy import BindParameter, bindparam
 from sqlalchemy.orm import object_session
 from sqlmodel import Session, col, func, select
+from sqlmodel.sql.expression import Select
 
 import engine
+from pbm import deadlines, txcache
 from pbm import deadlines as timing  # deadline rows; the sweep (pbm.timing) calls games
-from pbm import txcache
 from pbm.deadlines import INVITATION, TimingPolicy
 from pbm.models import (
     CommandLog,
@@ -97,7 +98,7 @@ def lock_game(session: Session, game_id: int) -> Game:
 
     Once per transaction (``pbm.txcache``): the lock holds until the end of it, so later
     calls return the same row. The same statement reads the numbers of the game's last
-    command and event (``_next_seq``), unless it had to wait for another writer."""
+    command and event (``next_seq``), unless it had to wait for another writer."""
     entries = txcache.memo(session)
     cached = entries.get(("game", game_id))
     if cached is not None:
@@ -129,11 +130,11 @@ def lock_game(session: Session, game_id: int) -> Game:
 
 
 @functools.cache
-def _lock_statement() -> Any:
+def _lock_statement() -> Select[Game, int | None, int | None]:
     """``lock_game``'s uncontended statement, built once per process (``game_id`` a
     parameter): the game row locked unless another writer holds it, and the numbers of
     its last command and event."""
-    game_id = bindparam("game_id")
+    game_id: BindParameter[int] = bindparam("game_id")
     last_command = select(func.max(CommandLog.seq)).where(CommandLog.game_id == game_id)
     last_event = select(func.max(GameEvent.seq)).where(GameEvent.game_id == game_id)
     return (select(Game, last_command.scalar_subquery(), last_event.scalar_subquery())
@@ -166,7 +167,7 @@ def load_state(game: Game) -> engine.GameState:
     """The engine state of a started game.
 
     Parsed once per transaction (``pbm.txcache``, keyed by the snapshot text itself: a
-    game whose ``state_json`` changed is parsed again); ``_save_state`` remembers the state
+    game whose ``state_json`` changed is parsed again); ``save_state`` remembers the state
     it saved. The service never changes a loaded state in place without saving it."""
     if not game.state_json:
         raise WrongState(f"game {game.name!r} has not started")
@@ -218,7 +219,7 @@ def _token_statement() -> Any:
             .order_by(col(Seat.seat_index)))
 
 
-def _next_seq(session: Session, model: type[CommandLog] | type[GameEvent], game_id: int) -> int:
+def next_seq(session: Session, model: type[CommandLog] | type[GameEvent], game_id: int) -> int:
     """The next free ``seq`` of the game's command log or events (``lock_game`` read it;
     ``pbm.txcache`` moves it on as rows are flushed)."""
     txcache.flush_pending(session, model)
@@ -243,7 +244,7 @@ def record_events(
 ) -> list[GameEvent]:
     """Store events with their audience; returns the stored rows."""
     assert game.id is not None
-    seq = _next_seq(session, GameEvent, game.id)
+    seq = next_seq(session, GameEvent, game.id)
     rows = []
     for event in events:
         audience = None if event.audience is None else ",".join(
@@ -267,13 +268,13 @@ def record_events(
     return rows
 
 
-def _service_event(kind_: str, sentence: str, audience_: Iterable[int] | None = None,
+def service_event(kind_: str, sentence: str, audience_: Iterable[int] | None = None,
                    **data: Any) -> engine.Event:
     return engine.Event(kind_, sentence, None if audience_ is None else frozenset(audience_),
                         data)
 
 
-def _save_state(game: Game, state: engine.GameState, now: datetime) -> None:
+def save_state(game: Game, state: engine.GameState, now: datetime) -> None:
     game.state_json = engine.to_json(state)
     session = object_session(game)
     if session is not None:  # the next ``load_state`` of this transaction needs no parse
@@ -304,8 +305,8 @@ def waiting_for(session: Session, game: Game, state: engine.GameState | None = N
     ]
 
 
-def _result(session: Session, game: Game, seat: int | None, *, ok: bool, message: str,
-            state: engine.GameState | None = None, **kw: Any) -> Result:
+def make_result(session: Session, game: Game, seat: int | None, *, ok: bool, message: str,
+                state: engine.GameState | None = None, **kw: Any) -> Result:
     if state is None and game.state_json:
         state = load_state(game)
     awaiting = []
@@ -318,12 +319,13 @@ def _result(session: Session, game: Game, seat: int | None, *, ok: bool, message
     )
 
 
-def _due(session: Session, game_id: int, seat: int) -> datetime | None:
-    open_ = [d for d in timing.open_deadlines(session, game_id, seat=seat) if d.kind != INVITATION]
+def due_at_of(session: Session, game_id: int, seat: int) -> datetime | None:
+    open_ = [d for d in deadlines.open_deadlines(session, game_id, seat=seat)
+             if d.kind != INVITATION]
     return open_[0].due_at if open_ else None
 
 
-def _sync_deadlines(session: Session, game: Game, state: engine.GameState,
+def sync_deadlines(session: Session, game: Game, state: engine.GameState,
                     policy: TimingPolicy, now: datetime) -> None:
     zones = {s.seat_index: p.time_zone for s, p in seats_of(session, game.id)}  # type: ignore[arg-type]
     decisions = [(d.seat, state.decision_id(d.seat) or "", d.kind.value)
@@ -356,6 +358,6 @@ def hold_new_deadlines(session: Session, game: Game, created: list[Deadline],
                 seat.away_until if held else now)  # type: ignore[arg-type]
 
 
-def _timing_extra(policy: TimingPolicy) -> dict[str, float]:
+def timing_extra(policy: TimingPolicy) -> dict[str, float]:
     return {"action_hours": policy.hours_for("ACTION"), "vote_hours": policy.hours_for("VOTE"),
             "other_hours": policy.hours_for("CHOOSE"), "away_hours": policy.away_hours}

@@ -8,27 +8,26 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session, col, func, select
 
+from pbm import deadlines, outbox
 from pbm import deadlines as timing  # deadline rows; the sweep (pbm.timing) calls games
-from pbm import outbox
-from pbm.games.base import _due, get_game, load_state, lock_game, policy_of, seat_of
+from pbm.games.base import due_at_of, get_game, load_state, lock_game, policy_of, seat_of
 from pbm.messages import Channel, MessageKind
 from pbm.models import Game, GameEvent, GameStatus, OutboundMessage, Player, Seat
+from pbm.render import RECAP_SKIP
 
 DIGEST_EVERY = timedelta(hours=1)  # at most one digest per player and game this often
 NOT_NEWS = frozenset({"table.talk"})  # relayed live or folded into the next prompt
 
 
-def send_digests(session: Session, now: datetime, report: timing.SweepReport | None = None,
+def send_digests(session: Session, now: datetime, report: deadlines.SweepReport | None = None,
                  *, limit: int = 500) -> list[int]:
     """Players who chose "tell me everything" get the public events they have not been
     told yet, batched: at most one digest per hour per game, never in their quiet hours.
 
-    Run by ``timing.sweep_deadlines`` (every sweep); each seat in its own savepoint.
+    Run by ``deadlines.sweep_deadlines`` (every sweep); each seat in its own savepoint.
     Returns the ids of the outbox rows written (also in ``report.digests``).
     """
-    from pbm.render import RECAP_SKIP
-
-    report = report if report is not None else timing.SweepReport()
+    report = report if report is not None else deadlines.SweepReport()
     news = select(GameEvent.id).where(
         GameEvent.game_id == Seat.game_id,
         col(GameEvent.seq) > Seat.last_event_seq,
@@ -64,8 +63,6 @@ def last_digest_at(session: Session, game_id: int, seat_index: int) -> datetime 
 
 
 def _send_digest(session: Session, game_id: int, seat_index: int, now: datetime) -> list[int]:
-    from pbm.render import RECAP_SKIP
-
     last = last_digest_at(session, game_id, seat_index)
     if last is not None and now - last < DIGEST_EVERY:
         return []
@@ -95,7 +92,7 @@ def _send_digest(session: Session, game_id: int, seat_index: int, now: datetime)
     rows = outbox.notify(
         session, game, seat, player, MessageKind.NOTICE, now=now, events=unseen,
         state=None if sms_only else state,  # an SMS digest is the news, not the prompt again
-        deadline=_due(session, game_id, seat_index),
+        deadline=due_at_of(session, game_id, seat_index),
         dedupe=f"g{game_id}:s{seat_index}:digest:{unseen[-1].seq}",
         extra={"headline": headline, "digest": True,
                "decision_ids": [d for d in [state.decision_id(seat_index)] if d]})

@@ -13,28 +13,27 @@ from datetime import datetime, timedelta
 from sqlmodel import Session, select
 
 import engine
-from pbm import deadlines as timing  # deadline rows; the sweep (pbm.timing) calls games
-from pbm import outbox, unmasking
+from pbm import deadlines, outbox, unmasking
 from pbm.deadlines import INVITATION, TimingPolicy
 from pbm.games.base import (
     InvalidRequest,
     Result,
     WrongState,
-    _due,
-    _result,
-    _save_state,
-    _service_event,
-    _sync_deadlines,
-    _timing_extra,
+    due_at_of,
     load_state,
     lock_game,
+    make_result,
     options_of,
     policy_of,
     record_events,
+    save_state,
     seat_of,
     seats_of,
+    service_event,
+    sync_deadlines,
+    timing_extra,
 )
-from pbm.games.players import PlayerSpec, _check_distinct, new_token, upsert_player
+from pbm.games.players import PlayerSpec, check_distinct, new_token, upsert_player
 from pbm.messages import MessageKind
 from pbm.models import (
     Deadline,
@@ -71,7 +70,7 @@ def create_game(
         raise InvalidRequest(
             f"Tortuga 1667 takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}"
         )
-    _check_distinct(players)
+    check_distinct(players)
     seed = secrets.randbelow(2**31) if seed is None else int(seed)
     options = options or engine.GameOptions()
     try:  # let the engine judge the options before anyone is invited
@@ -120,21 +119,22 @@ def invite(session: Session, game_id: int, *, now: datetime) -> Result:
             dedupe=f"g{game_id}:s{seat.seat_index}:invitation:{seat.reply_token}",
             deadline=now + timedelta(hours=policy.invitation_hours),
             extra={"players": [p.display_name for _, p in seats_of(session, game_id)],
-                   "respond_by_hours": policy.invitation_hours, "timing": _timing_extra(policy)},
+                   "respond_by_hours": policy.invitation_hours, "timing": timing_extra(policy)},
         )
         if rows:
             sent.append(seat.seat_index)
             seat.invitation_status = InvitationStatus.INVITED
-            if not timing.open_deadlines(session, game_id, kind=INVITATION,
-                                         seat=seat.seat_index):
-                timing.open_deadline(session, game, seat.seat_index, f"invite:{seat.reply_token}",
-                                     INVITATION, policy, player.time_zone, now)
+            if not deadlines.open_deadlines(session, game_id, kind=INVITATION,
+                                            seat=seat.seat_index):
+                deadlines.open_deadline(session, game, seat.seat_index,
+                                        f"invite:{seat.reply_token}", INVITATION, policy,
+                                        player.time_zone, now)
     game.status = GameStatus.INVITING
     game.updated_at = now
     session.add(game)
     session.flush()
-    return _result(session, game, None, ok=True, notified=sent,
-                   message=f"invited {len(sent)} player(s) to {game.name}")
+    return make_result(session, game, None, ok=True, notified=sent,
+                       message=f"invited {len(sent)} player(s) to {game.name}")
 
 
 def respond(session: Session, game_id: int, seat_index: int, *, join: bool,
@@ -144,9 +144,9 @@ def respond(session: Session, game_id: int, seat_index: int, *, join: bool,
     seat, player = seat_of(session, game_id, seat_index)
     if game.status not in {GameStatus.CREATED, GameStatus.INVITING}:
         already = "joined" if seat.invitation_status == InvitationStatus.JOINED else "started"
-        return _result(session, game, seat_index, ok=False, code="game/started",
-                       message=f"{game.name} has already {already}; nothing to answer")
-    for deadline in timing.open_deadlines(session, game_id, kind=INVITATION, seat=seat_index):
+        return make_result(session, game, seat_index, ok=False, code="game/started",
+                           message=f"{game.name} has already {already}; nothing to answer")
+    for deadline in deadlines.open_deadlines(session, game_id, kind=INVITATION, seat=seat_index):
         deadline.status = DeadlineStatus.DONE
         deadline.resolved_at = now
         deadline.next_reminder_at = None
@@ -160,8 +160,8 @@ def respond(session: Session, game_id: int, seat_index: int, *, join: bool,
             "--player ...",
             now=now, dedupe=f"g{game_id}:s{seat_index}:declined:{seat.reply_token}",
         )
-        return _result(session, game, seat_index, ok=True, done=["DECLINE"],
-                       message=f"{player.display_name} declined {game.name}")
+        return make_result(session, game, seat_index, ok=True, done=["DECLINE"],
+                           message=f"{player.display_name} declined {game.name}")
     seat.invitation_status = InvitationStatus.JOINED
     session.add(seat)
     session.flush()
@@ -173,8 +173,8 @@ def respond(session: Session, game_id: int, seat_index: int, *, join: bool,
         started.seat = seat_index
         started.message = f"{player.display_name} joined; everyone is in: {started.message}"
         return started
-    return _result(session, game, seat_index, ok=True, done=["JOIN"],
-                   message=f"{player.display_name} joined {game.name}")
+    return make_result(session, game, seat_index, ok=True, done=["JOIN"],
+                       message=f"{player.display_name} joined {game.name}")
 
 
 def games_everyone_joined(session: Session) -> list[int]:
@@ -222,19 +222,19 @@ def start(session: Session, game_id: int, *, now: datetime, force: bool = False)
     for seat, _ in seats:
         seat.invitation_status = InvitationStatus.JOINED
         session.add(seat)
-    timing.close_all(session, game_id, DeadlineStatus.CANCELLED, now)
-    _save_state(game, state, now)
+    deadlines.close_all(session, game_id, DeadlineStatus.CANCELLED, now)
+    save_state(game, state, now)
     game.status = GameStatus.RUNNING
     game.started_at = now
     session.add(game)
     session.flush()
     playing = ", ".join(p.display_name for _, p in seats)
-    started = record_events(session, game, [_service_event(
+    started = record_events(session, game, [service_event(
         "game.started", f"{game.name} has begun with {len(seats)} players: {playing}."
         + (f" Left out (had not joined): {', '.join(left_out)}." if left_out else ""))],
         now=now)
     policy = policy_of(game)
-    _sync_deadlines(session, game, state, policy, now)
+    sync_deadlines(session, game, state, policy, now)
     notified = []
     for seat, player in seats:
         decision = state.decision_id(seat.seat_index)
@@ -243,12 +243,13 @@ def start(session: Session, game_id: int, *, now: datetime, force: bool = False)
         else:
             kind, dedupe = MessageKind.GAME_STARTED, f"g{game_id}:s{seat.seat_index}:started"
         outbox.notify(session, game, seat, player, kind, now=now, dedupe=dedupe, state=state,
-                      deadline=_due(session, game_id, seat.seat_index), announced=started,
+                      deadline=due_at_of(session, game_id, seat.seat_index), announced=started,
                       extra={"started": True, "decision_ids": [decision] if decision else []})
         notified.append(seat.seat_index)
-    return _result(session, game, None, ok=True, state=state, notified=notified,
-                   message=f"{game.name} started with {playing}"
-                   + (f"; left out (had not joined): {', '.join(left_out)}" if left_out else ""))
+    return make_result(session, game, None, ok=True, state=state, notified=notified,
+                       message=f"{game.name} started with {playing}"
+                       + (f"; left out (had not joined): {', '.join(left_out)}"
+                          if left_out else ""))
 
 
 def _leave_out(session: Session, game: Game, seats: list[tuple[Seat, Player]], now: datetime,
@@ -268,27 +269,32 @@ def _leave_out(session: Session, game: Game, seats: list[tuple[Seat, Player]], n
                       extra={"headline": f"{game.name} has started without you, as you had "
                              f"not joined. The players: {names}."})
     renumber = {s.seat_index: new for new, (s, _) in enumerate(playing)}
-    renumber.update({s.seat_index: None for s, _ in out})
+    left_out = {s.seat_index for s, _ in out}
     for seat, _ in out:
         session.delete(seat)
     session.flush()
     for seat, _ in playing:  # one at a time: (game_id, seat_index) is unique at every step
         if renumber[seat.seat_index] != seat.seat_index:
-            seat.seat_index = renumber[seat.seat_index]  # type: ignore[assignment]
+            seat.seat_index = renumber[seat.seat_index]
             session.add(seat)
             session.flush()
-    for model in (OutboundMessage, InboundMessage, Deadline):
-        for row in session.exec(select(model).where(model.game_id == game.id)):
-            if row.seat is not None and renumber.get(row.seat, row.seat) != row.seat:
-                row.seat = renumber[row.seat]
+    rows: list[OutboundMessage | InboundMessage | Deadline] = [
+        *session.exec(select(OutboundMessage).where(OutboundMessage.game_id == game.id)),
+        *session.exec(select(InboundMessage).where(InboundMessage.game_id == game.id)),
+        *session.exec(select(Deadline).where(Deadline.game_id == game.id))]
+    for row in rows:
+        if row.seat is not None:
+            new_index = None if row.seat in left_out else renumber.get(row.seat, row.seat)
+            if new_index != row.seat:
+                row.seat = new_index
                 session.add(row)
     session.flush()
     return playing, [p.display_name for _, p in out]
 
 
-def _finish(session: Session, game: Game, state: engine.GameState, now: datetime) -> list[int]:
+def finish_game(session: Session, game: Game, state: engine.GameState, now: datetime) -> list[int]:
     assert game.id is not None
-    timing.close_all(session, game.id, DeadlineStatus.CANCELLED, now)
+    deadlines.close_all(session, game.id, DeadlineStatus.CANCELLED, now)
     game.status = GameStatus.FINISHED
     game.finished_at = now
     session.add(game)
@@ -314,8 +320,8 @@ def finish(session: Session, game_id: int, *, now: datetime) -> Result:
     if not state.over:
         raise WrongState(f"game {game.name!r} is not over yet; use abort to stop it")
     if game.status != GameStatus.FINISHED:
-        _finish(session, game, state, now)
-    return _result(session, game, None, ok=True, state=state, message=f"{game.name} finished")
+        finish_game(session, game, state, now)
+    return make_result(session, game, None, ok=True, state=state, message=f"{game.name} finished")
 
 
 def abort(session: Session, game_id: int, reason: str, *, now: datetime) -> Result:
@@ -324,18 +330,18 @@ def abort(session: Session, game_id: int, reason: str, *, now: datetime) -> Resu
     if game.status in {GameStatus.FINISHED, GameStatus.ABORTED}:
         raise WrongState(f"game {game.name!r} is already {game.status}")
     reason = (reason or "stopped by the admin").strip()[:500]
-    timing.close_all(session, game_id, DeadlineStatus.CANCELLED, now)
+    deadlines.close_all(session, game_id, DeadlineStatus.CANCELLED, now)
     game.status = GameStatus.ABORTED
     game.finished_at = now
     game.updated_at = now
     game.pause_reason = reason
     session.add(game)
     record_events(session, game,
-                  [_service_event("game.aborted", f"The game was stopped: {reason}")], now=now)
+                  [service_event("game.aborted", f"The game was stopped: {reason}")], now=now)
     state = load_state(game) if game.state_json else None
     for seat, player in seats_of(session, game_id):
         outbox.notify(session, game, seat, player, MessageKind.GAME_OVER, now=now, state=state,
                       dedupe=f"g{game_id}:s{seat.seat_index}:game_over",
                       extra={"aborted": True, "reason": reason,
                              "score": engine.score(state).to_dict() if state else None})
-    return _result(session, game, None, ok=True, state=state, message=f"{game.name} aborted")
+    return make_result(session, game, None, ok=True, state=state, message=f"{game.name} aborted")

@@ -9,32 +9,34 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session
 
-from pbm import deadlines as timing  # deadline rows; the sweep (pbm.timing) calls games
-from pbm import outbox
+from pbm import deadlines, outbox, render
 from pbm.deadlines import INVITATION
 from pbm.games.base import (
     InvalidRequest,
     Result,
     WrongState,
-    _due,
-    _result,
-    _save_state,
-    _service_event,
-    _sync_deadlines,
-    _timing_extra,
+    due_at_of,
     get_game,
     load_state,
     lock_game,
+    make_result,
     policy_of,
     record_events,
+    save_state,
     seat_of,
     seats_of,
+    service_event,
+    sync_deadlines,
+    timing_extra,
 )
 from pbm.games.lifecycle import invite
 from pbm.games.players import PlayerSpec, new_token, upsert_player
 from pbm.games.reminders import send_reminder
+from pbm.humanize import duration
+from pbm.hygiene import clean_text
 from pbm.messages import Channel, MessageContext, MessageKind, RenderedMessage
 from pbm.models import Deadline, GameStatus, InvitationStatus
+from pbm.render import format_deadline
 
 SAY_LIMIT = 500  # characters of one table-talk message
 
@@ -50,7 +52,7 @@ def pause(session: Session, game_id: int, reason: str, *, now: datetime) -> Resu
     game.pause_reason = reason
     game.updated_at = now
     session.add(game)
-    events = record_events(session, game, [_service_event("game.paused",
+    events = record_events(session, game, [service_event("game.paused",
                                                           f"The game is paused: {reason}")],
                            now=now)
     state = load_state(game) if game.state_json else None
@@ -58,12 +60,12 @@ def pause(session: Session, game_id: int, reason: str, *, now: datetime) -> Resu
         outbox.notify(session, game, seat, player, MessageKind.PAUSED, now=now, state=state,
                       dedupe=f"g{game_id}:s{seat.seat_index}:paused:{events[0].seq}",
                       extra={"reason": reason}, announced=events)
-    return _result(session, game, None, ok=True, state=state, message=f"{game.name} paused")
+    return make_result(session, game, None, ok=True, state=state, message=f"{game.name} paused")
 
 
 def resume(session: Session, game_id: int, *, now: datetime) -> Result:
     """Restart the clock: every open decision gets at least the time it had left when the
-    game paused and never less than the policy's floor (``timing.resume_deadlines``); a
+    game paused and never less than the policy's floor (``deadlines.resume_deadlines``); a
     decision left without a deadline (the "pause" timeout policy) gets a fresh one."""
     game = lock_game(session, game_id)
     if game.status != GameStatus.PAUSED:
@@ -71,32 +73,30 @@ def resume(session: Session, game_id: int, *, now: datetime) -> Result:
     paused_for = now - (game.paused_at or now)
     policy = policy_of(game)
     zones = {s.seat_index: p.time_zone for s, p in seats_of(session, game_id)}
-    timing.resume_deadlines(session, game_id, game.paused_at or now, now, policy,
-                            lambda seat: zones.get(seat, "UTC") if seat is not None else "UTC")
+    deadlines.resume_deadlines(session, game_id, game.paused_at or now, now, policy,
+                               lambda seat: zones.get(seat, "UTC") if seat is not None else "UTC")
     if game.started_at and game.state_json:
-        _sync_deadlines(session, game, load_state(game), policy, now)
+        sync_deadlines(session, game, load_state(game), policy, now)
     game.status = GameStatus.RUNNING if game.started_at else GameStatus.INVITING
     game.paused_at = None
     game.pause_reason = None
     game.updated_at = now
     session.add(game)
-    events = record_events(session, game, [_service_event("game.resumed", "The game goes on.")],
+    events = record_events(session, game, [service_event("game.resumed", "The game goes on.")],
                            now=now)
     state = load_state(game) if game.state_json else None
     for seat, player in seats_of(session, game_id):
         outbox.notify(session, game, seat, player, MessageKind.RESUMED, now=now, state=state,
                       dedupe=f"g{game_id}:s{seat.seat_index}:resumed:{events[0].seq}",
-                      deadline=_due(session, game_id, seat.seat_index), announced=events,
+                      deadline=due_at_of(session, game_id, seat.seat_index), announced=events,
                       extra={"paused_hours": round(paused_for.total_seconds() / 3600, 2),
                              "decision_ids": [d for d in [state.decision_id(seat.seat_index)]
                                               if d] if state else []})
-    return _result(session, game, None, ok=True, state=state,
-                   message=f"{game.name} resumed after {_hours(paused_for)}")
+    return make_result(session, game, None, ok=True, state=state,
+                       message=f"{game.name} resumed after {_hours(paused_for)}")
 
 
 def _hours(delta: timedelta) -> str:
-    from pbm.humanize import duration
-
     return duration(delta)
 
 
@@ -111,7 +111,7 @@ def extend(session: Session, game_id: int, hours: float, *, now: datetime,
     game = lock_game(session, game_id)
     if game.status in {GameStatus.FINISHED, GameStatus.ABORTED}:
         raise WrongState(f"game {game.name!r} is {game.status}")
-    moved = timing.shift_open_deadlines(session, game_id, timedelta(hours=hours), seat=seat)
+    moved = deadlines.shift_open_deadlines(session, game_id, timedelta(hours=hours), seat=seat)
     if not moved:
         raise WrongState(f"game {game.name!r} has no open deadline"
                          + (f" for seat {seat + 1}" if seat is not None else ""))
@@ -131,8 +131,8 @@ def extend(session: Session, game_id: int, hours: float, *, now: datetime,
                 extra={"headline": _more_time_text(deadline, hours, player.time_zone),
                        "extended_hours": hours})
             notified.append(deadline.seat)
-    return _result(session, game, seat, ok=True, notified=notified,
-                   message=f"{len(moved)} deadline(s) of {game.name} moved "
+    return make_result(session, game, seat, ok=True, notified=notified,
+                       message=f"{len(moved)} deadline(s) of {game.name} moved "
                            f"{_hours(timedelta(hours=hours))} later")
 
 
@@ -142,8 +142,6 @@ _AWAITED_WORDS = {"ACTION": "your turn", "VOTE": "your vote",
 
 def _more_time_text(deadline: Deadline, hours: float, time_zone: str) -> str:
     """The NOTICE line: ``You have 24 more hours: your turn is now due <local> (<UTC>).``"""
-    from pbm.render import format_deadline
-
     when = format_deadline(deadline.due_at, time_zone)
     assert when is not None
     utc = "" if when["same"] else f" ({when['utc']})"
@@ -184,18 +182,18 @@ def replace_seat(session: Session, game_id: int, seat_index: int, spec: PlayerSp
         names = list(state.names)
         names[seat_index] = new.display_name
         state.names = tuple(names)
-        _save_state(game, state, now)
+        save_state(game, state, now)
         session.add(game)
         session.flush()
         seat.invitation_status = InvitationStatus.JOINED
-        for deadline in timing.open_deadlines(session, game_id, seat=seat_index):
+        for deadline in deadlines.open_deadlines(session, game_id, seat=seat_index):
             fresh = now + timedelta(hours=policy_of(game).hours_for(deadline.kind))
             if deadline.due_at < fresh:  # the newcomer gets a full window
-                timing.shift_open_deadlines(session, game_id, fresh - deadline.due_at,
-                                            seat=seat_index)
+                deadlines.shift_open_deadlines(session, game_id, fresh - deadline.due_at,
+                                               seat=seat_index)
     else:
         seat.invitation_status = InvitationStatus.PENDING
-    event = record_events(session, game, [_service_event("seat.replaced", text,
+    event = record_events(session, game, [service_event("seat.replaced", text,
                                                          seat=seat_index)], now=now)[0]
     briefing_events = outbox.events_for(session, game_id, seat_index, limit=None)
     for other, player in seats_of(session, game_id):
@@ -205,7 +203,7 @@ def replace_seat(session: Session, game_id: int, seat_index: int, spec: PlayerSp
             outbox.notify(session, game, other, player, MessageKind.SEAT_REPLACED, now=now,
                           state=state, events=briefing_events,
                           dedupe=f"g{game_id}:s{seat_index}:briefing:{seat.reply_token}",
-                          deadline=_due(session, game_id, seat_index),
+                          deadline=due_at_of(session, game_id, seat_index),
                           extra={"previous_player": old.display_name, "briefing": True,
                                  "decision_ids": [d for d in [state.decision_id(seat_index)]
                                                   if d]})
@@ -220,7 +218,7 @@ def replace_seat(session: Session, game_id: int, seat_index: int, spec: PlayerSp
     game.updated_at = now
     session.add(game)
     session.flush()
-    return _result(session, game, seat_index, ok=True, state=state, message=text)
+    return make_result(session, game, seat_index, ok=True, state=state, message=text)
 
 
 def say(session: Session, game_id: int, seat_index: int, text: str | Sequence[str], *,
@@ -228,22 +226,20 @@ def say(session: Session, game_id: int, seat_index: int, text: str | Sequence[st
     """Public table talk: relayed at once by email (and to SMS players who asked for it
     live); everyone else finds it in the recap of their next message. Several lines (of one
     reply) are one event each but one message per seat."""
-    from pbm.hygiene import clean_text
-
     game = lock_game(session, game_id)
     if game.status not in {GameStatus.RUNNING, GameStatus.PAUSED, GameStatus.INVITING}:
-        return _result(session, game, seat_index, ok=False, code="game/over",
-                       message=f"{game.name} is {game.status}: nobody is listening")
+        return make_result(session, game, seat_index, ok=False, code="game/over",
+                           message=f"{game.name} is {game.status}: nobody is listening")
     _, speaker = seat_of(session, game_id, seat_index)
     lines = [" ".join(clean_text(t or "").split()) for t in
              ([text] if isinstance(text, str) else text)]
     lines = [t for t in lines if t]
     if not lines:
-        return _result(session, game, seat_index, ok=False, code="request/invalid",
-                       message="SAY needs some text after it")
+        return make_result(session, game, seat_index, ok=False, code="request/invalid",
+                           message="SAY needs some text after it")
     cut = any(len(t) > SAY_LIMIT for t in lines)
     lines = [t[:SAY_LIMIT] for t in lines]
-    talk = record_events(session, game, [_service_event(
+    talk = record_events(session, game, [service_event(
         "table.talk", f"{speaker.display_name}: {t}", seat=seat_index,
         name=speaker.display_name, text=t) for t in lines], now=now)
     event, text = talk[0], " / ".join(lines)
@@ -259,8 +255,8 @@ def say(session: Session, game_id: int, seat_index: int, text: str | Sequence[st
                              "from_seat_number": seat_index + 1, "text": text})
         notified.append(other.seat_index)
     message = "relayed to the table" + (f" (cut to {SAY_LIMIT} characters)" if cut else "")
-    return _result(session, game, seat_index, ok=True, done=["SAY"], notified=notified,
-                   message=message)
+    return make_result(session, game, seat_index, ok=True, done=["SAY"], notified=notified,
+                       message=message)
 
 
 def status(session: Session, game_id: int, seat_index: int, *, now: datetime,
@@ -271,17 +267,15 @@ def status(session: Session, game_id: int, seat_index: int, *, now: datetime,
     state = load_state(game) if game.state_json else None
     outbox.notify(session, game, seat, player, MessageKind.STATUS, now=now, state=state,
                   dedupe=f"g{game_id}:s{seat_index}:status:{dedupe or now.isoformat()}",
-                  deadline=_due(session, game_id, seat_index))
-    return _result(session, game, seat_index, ok=True, state=state, done=["STATUS"],
-                   notified=[seat_index], message="your status is on its way")
+                  deadline=due_at_of(session, game_id, seat_index))
+    return make_result(session, game, seat_index, ok=True, state=state, done=["STATUS"],
+                       notified=[seat_index], message="your status is on its way")
 
 
 def preview(session: Session, game_id: int, seat_index: int, channel: Channel | None = None
             ) -> tuple[MessageContext, RenderedMessage]:
     """The exact message this seat would get now (its PROMPT, else its STATUS), rendered
     for its channel; nothing is written."""
-    from pbm import render
-
     game = get_game(session, game_id)
     seat, player = seat_of(session, game.id, seat_index)  # type: ignore[arg-type]
     state = load_state(game) if game.state_json else None
@@ -291,10 +285,10 @@ def preview(session: Session, game_id: int, seat_index: int, channel: Channel | 
         kind = MessageKind.INVITATION
     ctx = outbox.build_context(
         session, game, seat, player, kind, state=state,
-        deadline=_due(session, game.id, seat_index),  # type: ignore[arg-type]
+        deadline=due_at_of(session, game.id, seat_index),  # type: ignore[arg-type]
         extra={"decision_ids": [decision] if decision else [],
                "respond_by_hours": policy_of(game).invitation_hours,
-               "timing": _timing_extra(policy_of(game))},
+               "timing": timing_extra(policy_of(game))},
     )
     channels = outbox.channels_for(player)
     chosen = channel or (channels[0] if channels else Channel.EMAIL)
@@ -311,8 +305,8 @@ def nudge(session: Session, game_id: int, *, now: datetime) -> int:
     game = lock_game(session, game_id)
     if game.status not in {GameStatus.RUNNING, GameStatus.INVITING}:
         raise WrongState(f"game {game.name!r} is {game.status}: nobody is awaited")
-    report = timing.SweepReport()
-    for deadline in timing.open_deadlines(session, game_id):
+    report = deadlines.SweepReport()
+    for deadline in deadlines.open_deadlines(session, game_id):
         if deadline.seat is not None:
             send_reminder(session, deadline, now, report)
     return len(report.reminders) + len(report.final_warnings)

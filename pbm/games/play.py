@@ -15,18 +15,18 @@ import engine
 from pbm import outbox, txcache
 from pbm.games.base import (
     Result,
-    _due,
-    _next_seq,
-    _result,
-    _save_state,
-    _sync_deadlines,
+    due_at_of,
     load_state,
     lock_game,
+    make_result,
+    next_seq,
     policy_of,
     record_events,
+    save_state,
     seats_of,
+    sync_deadlines,
 )
-from pbm.games.lifecycle import _finish
+from pbm.games.lifecycle import finish_game
 from pbm.messages import MessageKind
 from pbm.models import CommandLog, Game, GameEvent, GameStatus
 
@@ -69,15 +69,15 @@ def submit(
         return refused
     pre = state = load_state(game)
     if decision_id is not None and state.decision_id(seat) != decision_id:
-        return _result(session, game, seat, ok=False, code="command/not_your_decision",
-                       state=state, ignored=[str(c) for c in batch],
-                       message="that answers a question that is already closed; "
+        return make_result(session, game, seat, ok=False, code="command/not_your_decision",
+                           state=state, ignored=[str(c) for c in batch],
+                           message="that answers a question that is already closed; "
                                "nothing was changed")
     done: list[str] = []
     not_done: list[dict[str, str]] = []
     ignored: list[str] = []
     stored: list[GameEvent] = []
-    seq = _next_seq(session, CommandLog, game_id)
+    seq = next_seq(session, CommandLog, game_id)
     for i, raw in enumerate(batch):
         try:
             command = _parse(raw)
@@ -97,9 +97,9 @@ def submit(
         seq += 1
     if not done:
         failure = not_done[0]
-        return _result(session, game, seat, ok=False, code=failure["code"], state=pre,
-                       not_done=not_done, ignored=ignored, message=failure["reason"])
-    _save_state(game, state, now)
+        return make_result(session, game, seat, ok=False, code=failure["code"], state=pre,
+                           not_done=not_done, ignored=ignored, message=failure["reason"])
+    save_state(game, state, now)
     session.add(game)
     session.flush()
     if state.version != pre.version:  # a version of our own making: no picture stored yet
@@ -110,16 +110,16 @@ def submit(
     message = f"done: {', '.join(done)}"
     if not_done:
         message += f"; not done: {not_done[0]['command']} ({not_done[0]['reason']})"
-    return _result(session, game, seat, ok=not not_done, state=state, done=done,
-                   not_done=not_done, ignored=ignored, events=visible, notified=notified,
-                   code=not_done[0]["code"] if not_done else None, message=message)
+    return make_result(session, game, seat, ok=not not_done, state=state, done=done,
+                       not_done=not_done, ignored=ignored, events=visible, notified=notified,
+                       code=not_done[0]["code"] if not_done else None, message=message)
 
 
 def _not_playable(session: Session, game: Game, seat: int) -> Result | None:
     if game.status == GameStatus.RUNNING:
         if not 0 <= seat < len(seats_of(session, game.id)):  # type: ignore[arg-type]
-            return _result(session, game, None, ok=False, code="request/invalid",
-                           message=f"no seat {seat + 1} in {game.name}")
+            return make_result(session, game, None, ok=False, code="request/invalid",
+                               message=f"no seat {seat + 1} in {game.name}")
         return None
     reasons = {
         GameStatus.PAUSED: ("game/paused", f"{game.name} is paused ({game.pause_reason}); "
@@ -131,7 +131,7 @@ def _not_playable(session: Session, game: Game, seat: int) -> Result | None:
         GameStatus(game.status),
         ("game/not_started", f"{game.name} has not started yet; nothing was changed"),
     )
-    return _result(session, game, seat, ok=False, code=code, message=message)
+    return make_result(session, game, seat, ok=False, code=code, message=message)
 
 
 def _concerns(event: GameEvent, seat: int) -> bool:
@@ -154,8 +154,8 @@ def _after_change(session: Session, game: Game, pre: engine.GameState, post: eng
     if post.over:
         if first_tell is not None:
             first_tell(post)
-        return _finish(session, game, post, now)
-    _sync_deadlines(session, game, post, policy_of(game), now)
+        return finish_game(session, game, post, now)
+    sync_deadlines(session, game, post, policy_of(game), now)
     if first_tell is not None:
         first_tell(post)
     pre_vote = engine.public_view(pre).vote
@@ -184,6 +184,6 @@ def _after_change(session: Session, game: Game, pre: engine.GameState, post: eng
             extra["result"] = outbox.event_dict(vote_results[-1])
         outbox.notify(session, game, seat, player, kind, now=now,
                       dedupe=f"g{game.id}:s{s}:{dedupe}", state=post,
-                      deadline=_due(session, game.id, s), extra=extra)
+                      deadline=due_at_of(session, game.id, s), extra=extra)
         notified.append(s)
     return notified

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, select
 
-from pbm import deadlines as timing  # deadline rows; the sweep (pbm.timing) calls games
+from pbm import deadlines
 from pbm.games.base import InvalidRequest
 from pbm.models import Player
 
@@ -70,7 +70,7 @@ class PlayerSpec:
         if self.phone and not PHONE_RE.match(self.phone):
             raise InvalidRequest(f"player {shown!r}: {self.phone!r} is not a phone number "
                                  "in international form (+15551234567)")
-        if not timing.is_valid_zone(self.time_zone):
+        if not deadlines.is_valid_zone(self.time_zone):
             raise InvalidRequest(f"player {shown!r}: unknown time zone {self.time_zone!r}")
         if self.channel not in (None, "email", "sms"):
             raise InvalidRequest(f"player {shown!r}: channel must be email or sms")
@@ -157,7 +157,7 @@ def upsert_player(session: Session, spec: PlayerSpec) -> Player:
     return player
 
 
-def _check_distinct(players: Sequence[PlayerSpec]) -> None:
+def check_distinct(players: Sequence[PlayerSpec]) -> None:
     seen: dict[str, str] = {}
     for spec in players:
         spec.validate()

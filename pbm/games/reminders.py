@@ -9,8 +9,8 @@ from datetime import datetime
 from sqlmodel import Session
 
 import engine
+from pbm import deadlines, outbox
 from pbm import deadlines as timing  # deadline rows; the sweep (pbm.timing) calls games
-from pbm import outbox
 from pbm.deadlines import INVITATION, TimingPolicy
 from pbm.games.base import load_state, lock_game, policy_of, seat_of
 from pbm.messages import MessageKind
@@ -18,7 +18,7 @@ from pbm.models import Deadline, DeadlineStatus, GameStatus
 
 
 def send_reminder(session: Session, deadline: Deadline, now: datetime,
-                  report: timing.SweepReport) -> None:
+                  report: deadlines.SweepReport) -> None:
     """One reminder (or the final warning) for an open deadline."""
     game = lock_game(session, deadline.game_id)
     if game.status not in {GameStatus.RUNNING, GameStatus.INVITING} or deadline.seat is None:
@@ -36,7 +36,7 @@ def send_reminder(session: Session, deadline: Deadline, now: datetime,
         deadline.next_reminder_at = None
         session.add(deadline)
         return
-    final = timing.is_final_warning(deadline, policy)
+    final = deadlines.is_final_warning(deadline, policy)
     kind = MessageKind.FINAL_WARNING if final else MessageKind.REMINDER
     outbox.notify(session, game, seat, player, kind, now=now, state=state,
                   deadline=deadline.due_at,

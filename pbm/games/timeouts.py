@@ -12,10 +12,9 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 import engine
-from pbm import deadlines as timing  # deadline rows; the sweep (pbm.timing) calls games
-from pbm import outbox
+from pbm import deadlines, outbox
 from pbm.deadlines import INVITATION
-from pbm.games.base import _due, load_state, lock_game, policy_of, seat_of, seats_of
+from pbm.games.base import due_at_of, load_state, lock_game, policy_of, seat_of, seats_of
 from pbm.games.operations import pause
 from pbm.games.play import submit
 from pbm.messages import MessageKind
@@ -28,9 +27,9 @@ def default_command(state: engine.GameState, seat: int) -> engine.Command:
 
 
 def handle_expired(session: Session, deadline: Deadline, now: datetime,
-                   report: timing.SweepReport) -> None:
+                   report: deadlines.SweepReport) -> None:
     """After deadline + grace: play the default (and tell the table) or pause the game.
-    A default that completes a round of silence (``timing.is_stalled``) pauses the game
+    A default that completes a round of silence (``deadlines.is_stalled``) pauses the game
     too, with the admin alerted and the table told."""
     game = lock_game(session, deadline.game_id)
     policy = policy_of(game)
@@ -44,7 +43,8 @@ def handle_expired(session: Session, deadline: Deadline, now: datetime,
                   f"seat {(deadline.seat or 0) + 1} has not answered the invitation; "
                   f"start with --force or replace the seat")
         return
-    assert deadline.seat is not None
+    assert deadline.seat is not None and deadline.id is not None
+    game_id, silent_index, deadline_id = game.id, deadline.seat, deadline.id  # for the closure
     state = load_state(game)
     if state.decision_id(deadline.seat) != deadline.decision_key:
         deadline.status, deadline.resolved_at = DeadlineStatus.DONE, now
@@ -71,13 +71,13 @@ def handle_expired(session: Session, deadline: Deadline, now: datetime,
         data = json.loads(notice.data_json or "{}")
         told.update(text=notice.text, played=data.get("command"), why=data.get("why"))
         outbox.notify(session, game, silent_seat, player, MessageKind.TIMED_OUT,
-                      now=now, state=post, deadline=_due(session, game.id, deadline.seat),
+                      now=now, state=post, deadline=due_at_of(session, game_id, silent_index),
                       dedupe=f"g{game.id}:s{deadline.seat}:timeout:{deadline.id}",
                       extra={"played": told["played"], "why": told["why"],
                              "decision_kind": deadline.kind})
 
     result = submit(session, game.id, deadline.seat, engine.Timeout(),
-                    origin=timing.TIMEOUT_ORIGIN, now=now, decision_id=deadline.decision_key,
+                    origin=deadlines.TIMEOUT_ORIGIN, now=now, decision_id=deadline.decision_key,
                     first_tell=tell_the_silent_seat_first)
     if not result.ok:
         raise RuntimeError(f"the default for seat {deadline.seat + 1} failed: "
@@ -85,24 +85,24 @@ def handle_expired(session: Session, deadline: Deadline, now: datetime,
     deadline.status, deadline.resolved_at = DeadlineStatus.TIMED_OUT, now
     deadline.next_reminder_at = None
     session.add(deadline)
-    report.timeouts.append(deadline.id)  # type: ignore[arg-type]
-    game = lock_game(session, game.id)
+    report.timeouts.append(deadline_id)
+    game = lock_game(session, game_id)
     after = load_state(game)
-    for other, other_player in seats_of(session, game.id):
+    for other, other_player in seats_of(session, game_id):
         if other.seat_index == deadline.seat or other.seat_index in result.notified:
             continue  # told first, or its new message carries the news in its recap
         outbox.notify(session, game, other, other_player, MessageKind.NOTICE, now=now,
-                      state=after, deadline=_due(session, game.id, other.seat_index),
+                      state=after, deadline=due_at_of(session, game_id, other.seat_index),
                       dedupe=f"g{game.id}:s{other.seat_index}:timeout:{deadline.id}",
                       extra={"headline": told["text"], "who": player.display_name,
                              "who_seat_number": deadline.seat + 1})
-    seat_count = len(seats_of(session, game.id))
-    if game.status == GameStatus.RUNNING and timing.is_stalled(session, game.id, seat_count):
+    seat_count = len(seats_of(session, game_id))
+    if game.status == GameStatus.RUNNING and deadlines.is_stalled(session, game_id, seat_count):
         _pause_stalled(session, game, deadline, now, report)
 
 
 def _pause_stalled(session: Session, game: Game, deadline: Deadline, now: datetime,
-                   report: timing.SweepReport) -> None:
+                   report: deadlines.SweepReport) -> None:
     """Every seat ran out of time since anyone last answered: stop playing defaults."""
     assert game.id is not None
     outbox.alert_admin(
@@ -111,12 +111,12 @@ def _pause_stalled(session: Session, game: Game, deadline: Deadline, now: dateti
         f"answered, so the game is paused instead of playing defaults forever. Replace "
         f"seats or ask the players, then: pbm game resume {shlex.quote(game.name)}",
         now=now, dedupe=f"stalled:{deadline.id}")
-    pause(session, game.id, timing.STALL_REASON, now=now)
+    pause(session, game.id, deadlines.STALL_REASON, now=now)
     report.paused_games.append(game.id)
 
 
 def _escalate(session: Session, game: Game, deadline: Deadline, now: datetime,
-              report: timing.SweepReport, why: str) -> None:
+              report: deadlines.SweepReport, why: str) -> None:
     deadline.escalated = True
     deadline.status, deadline.resolved_at = DeadlineStatus.TIMED_OUT, now
     deadline.next_reminder_at = None

@@ -44,7 +44,7 @@ def translations(lang: str) -> _gettext.NullTranslations:
     lang = language_of(lang)
     if lang == "en":
         return _gettext.NullTranslations()
-    from babel.support import Translations
+    from babel.support import Translations  # here: babel only when a catalogue is read
 
     return Translations.load(str(LOCALE_DIR), [lang], domain=DOMAIN)
 

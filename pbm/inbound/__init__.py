@@ -49,7 +49,7 @@ from pbm.inbound.storage import (
     store_email,
     store_sms,
 )
-from pbm.inbound.storage import _claim as _claim  # tests drive the claim directly
+from pbm.inbound.storage import claim_inbound as claim_inbound  # tests drive the claim directly
 
 __all__ = [
     "ACTIVE_GAMES",

@@ -28,13 +28,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from email.message import Message
-from typing import Any
 
 import sqlalchemy as sa
-from sqlmodel import Session
+from sqlmodel import Session, col
 
+import engine
 from pbm.inbound.mime import header
-from pbm.inbound.storage import SMS
+from pbm.inbound.storage import SMS, InboundRow
+from pbm.models import OutboundMessage, Seat
+from pbm.replies.mime import message_text
 
 #: the footer reference of our messages, as quoted back (``Ref: Q12.3``)
 REF_RE = re.compile(r"\bRef:\s*Q(\d{1,9})\.(\d{1,2})\b")
@@ -53,7 +55,7 @@ class Answered:
         return int(self.question.split(".", 1)[0])
 
 
-def answered_question(session: Session, row: Any, seat: Any,
+def answered_question(session: Session, row: InboundRow, seat: Seat,
                       message: Message | None = None) -> Answered | None:
     """The question this stored reply (``row``) from ``seat`` answers, or None if unknown."""
     if row.channel == SMS:
@@ -63,25 +65,23 @@ def answered_question(session: Session, row: Any, seat: Any,
     return _by_headers(session, message, seat) or _by_quote(message, seat)
 
 
-def is_stale(answered: Answered | None, state: Any) -> bool:
+def is_stale(answered: Answered | None, state: engine.GameState) -> bool:
     """True when the reply answers a question of a stage that is no longer open."""
     return answered is not None and answered.stage_serial != state.stage_serial
 
 
-def _questions_of(session: Session, seat: Any, ids: list[str]) -> dict[str, str | None]:
-    from pbm.models import OutboundMessage
-
+def _questions_of(session: Session, seat: Seat, ids: list[str]) -> dict[str, str | None]:
     if not ids:
         return {}
     rows = session.execute(
-        sa.select(OutboundMessage.message_id, OutboundMessage.question)
-        .where(OutboundMessage.message_id.in_(ids),  # type: ignore[union-attr]
-               OutboundMessage.game_id == seat.game_id,
-               OutboundMessage.seat == seat.seat_index)).all()
+        sa.select(col(OutboundMessage.message_id), col(OutboundMessage.question))
+        .where(col(OutboundMessage.message_id).in_(ids),
+               col(OutboundMessage.game_id) == seat.game_id,
+               col(OutboundMessage.seat) == seat.seat_index)).all()
     return {str(m): q for m, q in rows}
 
 
-def _by_headers(session: Session, message: Message, seat: Any) -> Answered | None:
+def _by_headers(session: Session, message: Message, seat: Seat) -> Answered | None:
     parent = _MESSAGE_ID_RE.findall(header(message, "In-Reply-To"))[:5]
     chain = _MESSAGE_ID_RE.findall(header(message, "References"))[-50:]
     known = _questions_of(session, seat, [i[:255] for i in [*parent, *chain]])
@@ -96,9 +96,7 @@ def _by_headers(session: Session, message: Message, seat: Any) -> Answered | Non
     return None
 
 
-def _by_quote(message: Message, seat: Any) -> Answered | None:
-    from pbm.replies.mime import message_text
-
+def _by_quote(message: Message, seat: Seat) -> Answered | None:
     try:
         text = message_text(message)  # type: ignore[arg-type]
     except (ValueError, LookupError, TypeError, AttributeError, UnicodeError):
@@ -109,17 +107,15 @@ def _by_quote(message: Message, seat: Any) -> Answered | None:
     return None
 
 
-def _by_sms_timing(session: Session, row: Any, seat: Any) -> Answered | None:
-    from pbm.models import OutboundMessage
-
+def _by_sms_timing(session: Session, row: InboundRow, seat: Seat) -> Answered | None:
     question = session.execute(
-        sa.select(OutboundMessage.question)
-        .where(OutboundMessage.game_id == seat.game_id,
-               OutboundMessage.seat == seat.seat_index,
-               OutboundMessage.channel == SMS,
-               OutboundMessage.question.is_not(None),  # type: ignore[union-attr]
-               OutboundMessage.sent_at.is_not(None),  # type: ignore[union-attr]
-               OutboundMessage.sent_at <= row.received_at)  # type: ignore[operator]
-        .order_by(OutboundMessage.sent_at.desc(), OutboundMessage.id.desc())  # type: ignore[union-attr]
+        sa.select(col(OutboundMessage.question))
+        .where(col(OutboundMessage.game_id) == seat.game_id,
+               col(OutboundMessage.seat) == seat.seat_index,
+               col(OutboundMessage.channel) == SMS,
+               col(OutboundMessage.question).is_not(None),
+               col(OutboundMessage.sent_at).is_not(None),
+               col(OutboundMessage.sent_at) <= row.received_at)
+        .order_by(col(OutboundMessage.sent_at).desc(), col(OutboundMessage.id).desc())
         .limit(1)).scalar()
     return Answered(str(question), "sms-timing") if question else None

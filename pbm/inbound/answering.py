@@ -1,21 +1,27 @@
-"""Answering a reply: what applying it did (``_Outcome``), the REPLY message, the cap on
+"""Answering a reply: what applying it did (``Outcome``), the REPLY message, the cap on
 answers to replies that did nothing, and the note to mail that carried no seat's secret."""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
-from sqlmodel import Session
+from sqlmodel import Session, col
 
+from pbm import games, outbox, timing, txcache
 from pbm.config import get_settings
-from pbm.inbound.storage import EMAIL
+from pbm.inbound.storage import EMAIL, InboundRow
+from pbm.messages import MessageKind
+from pbm.models import CommandLog, Game, OutboundMessage, Player, Seat
+from pbm.outbox import alert_admin, insert_once
+from pbm.replies import ReplyResult
 
 
 @dataclass
-class _Outcome:
+class Outcome:
     """What applying one reply did (for the REPLY message)."""
 
     done: list[str] | None = None
@@ -34,7 +40,7 @@ class _Outcome:
     def reject(self, command: str, reason: str) -> None:
         self.rejected = [*(self.rejected or []), {"command": command, "reason": reason}]
 
-    def needs_reply(self, parsed: Any, seat: int) -> bool:
+    def needs_reply(self, parsed: ReplyResult, seat: int) -> bool:
         if parsed.not_understood or self.rejected or self.help is not None or self.log:
             return True
         if self.notes or self.answers:
@@ -42,22 +48,20 @@ class _Outcome:
         return not self.told
 
 
-#: How an answer to a reply that did nothing is written (``_may_answer_idle``).
+#: How an answer to a reply that did nothing is written (``may_answer_idle``).
 FULL, BRIEF, NONE = "full", "brief", "none"
 
 
-def idle_fingerprint(parsed: Any) -> str:
+def idle_fingerprint(parsed: ReplyResult) -> str:
     """A short hash of what a reply that did nothing said (its lines, case and spaces
     folded): the same text again is how a robot without loop-guard headers shows."""
-    import hashlib
-
     said = [str(getattr(n, "line", "")) for n in getattr(parsed, "not_understood", [])]
     said += [str(x) for x in getattr(parsed, "ignored", [])]
     text = " ".join(" ".join(said).lower().split())
     return hashlib.sha256(text.encode()).hexdigest()[:10]
 
 
-def _may_answer_idle(session: Session, game: Any, player: Any, row: Any, now: datetime,
+def may_answer_idle(session: Session, game: Game, player: Player, row: InboundRow, now: datetime,
                      fingerprint: str = "") -> str:
     """How to answer a reply that did nothing: ``FULL`` for the first
     ``not_understood_answers_per_sender_per_hour`` in an hour; past it ``BRIEF`` (a short
@@ -66,14 +70,12 @@ def _may_answer_idle(session: Session, game: Any, player: Any, row: Any, now: da
     gets here (``pbm.inbound.pipeline``), and one without them repeats itself, so a reply
     saying what one of this hour's answered replies said is a robot's. The admin is told
     (once a day) either way."""
-    from pbm.models import OutboundMessage
-    from pbm.outbox import alert_admin
-
+    assert player.id is not None  # a stored row
     limit = get_settings().not_understood_answers_per_sender_per_hour
-    keys = list(session.execute(sa.select(OutboundMessage.dedupe_key).where(
-        OutboundMessage.player_id == player.id, OutboundMessage.kind == "reply",
-        OutboundMessage.dedupe_key.like("%:nu%"),
-        OutboundMessage.created_at >= now - timedelta(hours=1))).scalars())
+    keys = list(session.execute(sa.select(col(OutboundMessage.dedupe_key)).where(
+        col(OutboundMessage.player_id) == player.id, col(OutboundMessage.kind) == "reply",
+        col(OutboundMessage.dedupe_key).like("%:nu%"),
+        col(OutboundMessage.created_at) >= now - timedelta(hours=1))).scalars())
     answered = {key.rsplit(":", 1)[0] for key in keys}  # one answer, any channels
     sent = len(answered)
     if sent < limit:
@@ -90,12 +92,10 @@ def _may_answer_idle(session: Session, game: Any, player: Any, row: Any, now: da
     return mode
 
 
-def _write_reply(session: Session, game: Any, seat: Any, player: Any, row: Any, parsed: Any,
-                 outcome: _Outcome, now: datetime, suffix: str = "",
+def write_reply(session: Session, game: Game, seat: Seat, player: Player, row: InboundRow,
+                parsed: ReplyResult, outcome: Outcome, now: datetime, suffix: str = "",
                  brief: bool = False) -> None:
-    from pbm import games, outbox, timing
-    from pbm.messages import MessageKind
-
+    assert game.id is not None  # a stored row
     state = games.load_state(game) if game.state_json else None
     deadlines = [d for d in timing.open_deadlines(session, game.id, seat=seat.seat_index)
                  if d.kind != timing.INVITATION]
@@ -135,27 +135,22 @@ def _write_reply(session: Session, game: Any, seat: Any, player: Any, row: Any, 
 
 def _last_applied(session: Session, game_id: int, seat: int) -> str | None:
     """The seat's last applied command (to say that it is final when asked to undo it)."""
-    from pbm import txcache
-    from pbm.models import CommandLog
-
     written = txcache.memo(session).get(("last_command", game_id, seat))
     if written is not None:  # this transaction applied it (``pbm.txcache``)
         return str(written[1])
 
-    return session.execute(sa.select(CommandLog.command).where(
-        CommandLog.game_id == game_id, CommandLog.seat == seat).order_by(
-        CommandLog.seq.desc()).limit(1)).scalar()  # type: ignore[attr-defined]
+    return session.execute(sa.select(col(CommandLog.command)).where(
+        col(CommandLog.game_id) == game_id, col(CommandLog.seat) == seat).order_by(
+        col(CommandLog.seq).desc()).limit(1)).scalar()
 
 
-def _ask_to_answer_the_game(session: Session, sender: str, now: datetime) -> None:
+def ask_to_answer_the_game(session: Session, sender: str, now: datetime) -> None:
     """A known player's mail carried no secret of theirs: tell them, at the address we have
     for them (never a Reply-To), to answer the game's email. At most once an hour, and
     nothing of the message is repeated (its From may be forged)."""
-    from pbm.models import OutboundMessage, Player
-    from pbm.outbox import insert_once
-
     player = session.execute(sa.select(Player).where(
-        sa.func.lower(Player.email) == sender.lower()).order_by(Player.id).limit(1)).scalar()
+        sa.func.lower(Player.email) == sender.lower()).order_by(col(Player.id)).limit(1)
+    ).scalar()
     if player is None or not player.email or player.email_failing:
         return
     key = f"no-token:{player.id}:{now:%Y%m%d%H}"

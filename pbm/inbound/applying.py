@@ -11,18 +11,29 @@ from email.message import Message
 from typing import Any
 
 import sqlalchemy as sa
-from sqlmodel import Session
+from sqlmodel import Session, col
 
 import engine
-from pbm import games, logs, metrics
+from pbm import games, logs, metrics, outbox, settings, timing
 from pbm.config import get_settings
 from pbm.inbound.answered import Answered, answered_question, is_stale
-from pbm.inbound.answering import _may_answer_idle, _Outcome, _write_reply, idle_fingerprint
+from pbm.inbound.answering import Outcome, idle_fingerprint, may_answer_idle, write_reply
 from pbm.inbound.mime import bounce_details
-from pbm.inbound.storage import EMAIL
+from pbm.inbound.storage import EMAIL, InboundRow
 from pbm.inbound.work import Disposition, Work
-from pbm.models import InvitationStatus
-from pbm.replies import parse_extracted
+from pbm.models import (
+    CommandLog,
+    Game,
+    GameEvent,
+    InvitationStatus,
+    OutboundMessage,
+    Player,
+    Seat,
+)
+from pbm.outbox import alert_admin
+from pbm.replies import ReplyResult, parse_extracted
+from pbm.replies.changes import final_action_reason, is_turn_action, vote_change
+from pbm.replies.parse_types import Meta
 
 log = logging.getLogger(__name__)
 
@@ -114,10 +125,10 @@ def answer_reply(work: Work) -> Disposition:
     if outcome.needs_reply(parsed, seat.seat_index):
         # An answer to a reply that did nothing (a retraction is not nothing: it is told).
         idle = not (parsed.understood or parsed.meta or parsed.retracted)
-        mode = _may_answer_idle(session, game, player, row, now, idle_fingerprint(parsed)) \
+        mode = may_answer_idle(session, game, player, row, now, idle_fingerprint(parsed)) \
             if idle else "full"
         if mode != "none":
-            _write_reply(session, game, seat, player, row, parsed, outcome, now,
+            write_reply(session, game, seat, player, row, parsed, outcome, now,
                          suffix=f":nu-{idle_fingerprint(parsed)}" if idle else "",
                          brief=mode == "brief")
         else:  # a robot repeating itself: kept, not answered
@@ -128,28 +139,27 @@ def answer_reply(work: Work) -> Disposition:
     return work.finish_at_seat(Disposition.DONE)
 
 
-def _say_allowance(session: Session, player: Any, now: datetime) -> int:
+def _say_allowance(session: Session, player: Player, now: datetime) -> int:
     """How many SAY lines this player may still relay now: ``say_per_reply``, less what
     they said at any of their tables in the last hour over ``say_per_hour``."""
-    from pbm.models import GameEvent, Seat
-
+    assert player.id is not None  # a stored row
     settings = get_settings()
     seats = {(s.game_id, s.seat_index) for s in session.execute(
-        sa.select(Seat).where(Seat.player_id == player.id)).scalars()}
+        sa.select(Seat).where(col(Seat.player_id) == player.id)).scalars()}
     talk = session.execute(
-        sa.select(GameEvent.game_id, GameEvent.data_json)
-        .where(GameEvent.kind == "table.talk", GameEvent.created_at >= now - timedelta(hours=1),
-               GameEvent.game_id.in_(sorted({g for g, _ in seats})))).all()
+        sa.select(col(GameEvent.game_id), col(GameEvent.data_json))
+        .where(col(GameEvent.kind) == "table.talk",
+               col(GameEvent.created_at) >= now - timedelta(hours=1),
+               col(GameEvent.game_id).in_(sorted({g for g, _ in seats})))).all()
     said = sum(1 for game_id, data in talk
                if (game_id, json.loads(data or "{}").get("seat")) in seats)
     return max(0, min(settings.say_per_reply, settings.say_per_hour - said))
 
 
-def _say(session: Session, game: Any, seat: Any, says: list[Any], now: datetime,
-         outcome: _Outcome) -> None:
+def _say(session: Session, game: Game, seat: Seat, says: list[Meta], now: datetime,
+         outcome: Outcome) -> None:
     """Relay the reply's SAY lines together: one table-talk message per other seat."""
-    from pbm import games
-
+    assert game.id is not None  # a stored row
     result = games.say(session, game.id, seat.seat_index, [m.arg for m in says], now=now)
     for meta in says:
         shown = f"SAY {meta.arg}" + (" (cut)" if meta.truncated else "")
@@ -159,12 +169,11 @@ def _say(session: Session, game: Any, seat: Any, says: list[Any], now: datetime,
             outcome.reject(shown, result.message)
 
 
-def _settled(session: Session, row: Any, game: Any, seat: Any, state: Any,
+def _settled(session: Session, row: InboundRow, game: Game, seat: Seat, state: engine.GameState,
              answered: Answered | None) -> bool:
     """True when the reply answers a question that is no longer open (an older message, or
     one sent before the question open now was asked)."""
-    from pbm import timing
-
+    assert game.id is not None  # a stored row
     if answered is not None:
         stale = is_stale(answered, state)
     else:
@@ -179,7 +188,7 @@ def _settled(session: Session, row: Any, game: Any, seat: Any, state: Any,
     return stale
 
 
-def _refuse_as_settled(parsed: Any, outcome: _Outcome, final: dict[int, str]) -> None:
+def _refuse_as_settled(parsed: ReplyResult, outcome: Outcome, final: dict[int, str]) -> None:
     """Nothing of a settled question's answer is played: its commands and its bare menu
     numbers are answered with ``SETTLED`` (the open question's menu follows); a correction
     of a turn action already played is told that it is final (``final``, by index)."""
@@ -192,10 +201,10 @@ def _refuse_as_settled(parsed: Any, outcome: _Outcome, final: dict[int, str]) ->
     outcome.settled = True
 
 
-def _submit(session: Session, row: Any, game: Any, seat: Any, state: Any, parsed: Any,
-            now: datetime, outcome: _Outcome) -> None:
-    from pbm import games, outbox
-
+def _submit(session: Session, row: InboundRow, game: Game, seat: Seat,
+            state: engine.GameState | None, parsed: ReplyResult,
+            now: datetime, outcome: Outcome) -> None:
+    assert game.id is not None  # a stored row
     texts = [u.text for u in parsed.understood]
     shown = {u.text: u.display for u in parsed.understood}
     if state is None:
@@ -231,14 +240,11 @@ def _submit(session: Session, row: Any, game: Any, seat: Any, state: Any, parsed
         outcome.told = True
 
 
-def _changes_of_mind(session: Session, game: Any, seat: Any, state: Any, parsed: Any,
-                     outcome: _Outcome) -> tuple[list[str], dict[str, str]]:
+def _changes_of_mind(session: Session, game: Game, seat: Seat, state: engine.GameState,
+                     parsed: ReplyResult, outcome: Outcome) -> tuple[list[str], dict[str, str]]:
     """The texts to submit, and how a changed vote is told. A VOTE from a seat that has
     voted in the vote still open changes its vote (``REVOTE``); a correction of an earlier
     reply's turn action is refused in plain words (turn actions are final once applied)."""
-    import engine
-    from pbm.replies.changes import vote_change
-
     view = engine.view(state, seat.seat_index).to_dict()
     final = _final(session, game, seat, state, parsed)
     texts: list[str] = []
@@ -255,12 +261,11 @@ def _changes_of_mind(session: Session, game: Any, seat: Any, state: Any, parsed:
     return texts, done_as
 
 
-def _final(session: Session, game: Any, seat: Any, state: Any, parsed: Any) -> dict[int, str]:
+def _final(session: Session, game: Game, seat: Seat, state: engine.GameState,
+           parsed: ReplyResult) -> dict[int, str]:
     """Why each correction of an earlier reply's turn action changes nothing (by index in
     ``parsed.understood``): the seat's turn action was played, and it is final."""
-    import engine
-    from pbm.replies.changes import final_action_reason, is_turn_action
-
+    assert game.id is not None  # a stored row
     corrections = [i for i, u in enumerate(parsed.understood)
                    if u.correction and is_turn_action(u.text)]
     last = _last_command(session, game.id, seat.seat_index) if corrections else None
@@ -272,18 +277,15 @@ def _final(session: Session, game: Any, seat: Any, state: Any, parsed: Any) -> d
 
 def _last_command(session: Session, game_id: int, seat: int) -> str | None:
     """The seat's last applied command (canonical text), if any."""
-    from pbm.models import CommandLog
-
     return session.execute(
-        sa.select(CommandLog.command).where(CommandLog.game_id == game_id,
-                                            CommandLog.seat == seat)
-        .order_by(CommandLog.seq.desc()).limit(1)).scalar()
+        sa.select(col(CommandLog.command)).where(col(CommandLog.game_id) == game_id,
+                                                 col(CommandLog.seat) == seat)
+        .order_by(col(CommandLog.seq).desc()).limit(1)).scalar()
 
 
-def _meta(session: Session, row: Any, game: Any, seat: Any, player: Any, meta: Any,
-          now: datetime, outcome: _Outcome) -> None:
-    from pbm import games
-
+def _meta(session: Session, row: InboundRow, game: Game, seat: Seat, player: Player, meta: Meta,
+          now: datetime, outcome: Outcome) -> None:
+    assert game.id is not None  # a stored row
     name = meta.name
     if name == "HELP":
         outcome.help = meta.arg or ""
@@ -308,11 +310,10 @@ def _meta(session: Session, row: Any, game: Any, seat: Any, player: Any, meta: A
             outcome.reject(name, "you have no phone number with us; STOP and START are "
                                  "about text messages")
             return
-        _set_sms_opt_out(session, player, name == "STOP", now)
+        set_sms_opt_out(session, player, name == "STOP", now)
         outcome.add_done(name)
         outcome.notes = [*(outcome.notes or []), name]
     elif name == "SET":  # a player's own setting: pbm.settings
-        from pbm import settings
 
         try:
             outcome.answers = [*(outcome.answers or []),
@@ -321,9 +322,8 @@ def _meta(session: Session, row: Any, game: Any, seat: Any, player: Any, meta: A
             outcome.reject(meta.arg, str(exc))
 
 
-def _set_sms_opt_out(session: Session, player: Any, stop: bool, now: datetime) -> None:
-    from pbm.outbox import alert_admin
-
+def set_sms_opt_out(session: Session, player: Player, stop: bool, now: datetime) -> None:
+    assert player.id is not None  # a stored row
     if bool(player.sms_opted_out) == stop:
         return
     player.sms_opted_out = stop
@@ -341,9 +341,6 @@ def _set_sms_opt_out(session: Session, player: Any, stop: bool, now: datetime) -
 
 def handle_bounce(session: Session, message: Message, now: datetime) -> str:
     """Mark the bounced player's email as failing and tell the admin; what was done."""
-    from pbm.models import OutboundMessage, Player
-    from pbm.outbox import alert_admin
-
     outbox_id, failed = bounce_details(message)
     players: list[Any] = []
     if outbox_id is not None:

@@ -139,8 +139,9 @@ def bounce_details(message: Message) -> tuple[int | None, set[str]]:
     for part in message.walk():
         if part.get_content_type() in ("message/delivery-status", "text/plain"):
             try:
-                text = part.as_string() if part.is_multipart() else str(
-                    part.get_payload(decode=True) or b"", "utf-8", "replace")
+                payload = None if part.is_multipart() else part.get_payload(decode=True)
+                text = payload.decode("utf-8", "replace") if isinstance(payload, bytes) \
+                    else part.as_string() if part.is_multipart() else ""
             except Exception:
                 continue
             if part.get_content_type() == "message/delivery-status":

@@ -21,27 +21,28 @@ from sqlmodel import Session
 
 from pbm import logs
 from pbm.config import Settings, get_settings
+from pbm.db import is_conflict, run_transaction
 from pbm.hygiene import mime_problem
-from pbm.inbound.answering import _ask_to_answer_the_game
+from pbm.inbound.answering import ask_to_answer_the_game
 from pbm.inbound.applying import (
     READER_ERRORS,
-    _set_sms_opt_out,
     answer_reply,
     apply_reply,
     handle_bounce,
     parse_reply,
+    set_sms_opt_out,
     unreadable,
 )
 from pbm.inbound.mime import automatic_reason, decode_raw, header, parse_email
-from pbm.inbound.routing import _player, route_email, route_sms, sender_authenticated
+from pbm.inbound.routing import player_by_id, route_email, route_sms, sender_authenticated
 from pbm.inbound.storage import (
     EMAIL,
     MAX_PROCESS_ATTEMPTS,
     SMS,
-    _claim,
-    _inbound_table,
-    _release,
+    claim_inbound,
+    inbound_table,
     quarantine,
+    release_claim,
 )
 from pbm.inbound.work import Disposition, Work
 from pbm.models import InboundStatus, Player
@@ -60,7 +61,7 @@ Step = tuple[str, Callable[[Work], Disposition]]
 
 def stored(work: Work) -> Disposition:
     """The stored row, read again under lock: still this worker's to process?"""
-    table = _inbound_table()
+    table = inbound_table()
     work.row = work.session.execute(sa.select(table).where(table.c.id == work.inbound_id)
                                     .with_for_update()).first()
     if work.row is None or work.row.status != InboundStatus.PROCESSING.value:
@@ -118,18 +119,18 @@ def authenticate_email(work: Work) -> Disposition:
     assert message is not None
     seat = route_email(session, message, row.sender)
     if seat is None:
-        _ask_to_answer_the_game(session, row.sender, now)
+        ask_to_answer_the_game(session, row.sender, now)
         return work.finish(Disposition.IGNORED,
                            f"no reply token of a seat in this message from {row.sender}")
     work.seat = seat
-    player = work.player = _player(session, seat.player_id)
+    player = work.player = player_by_id(session, seat.player_id)
     if player is None or (player.email or "").lower() != row.sender.lower():
-        _ask_to_answer_the_game(session, row.sender, now)
+        ask_to_answer_the_game(session, row.sender, now)
         return work.finish_at_seat(Disposition.IGNORED,
                                    f"sender {row.sender} is not the player of this seat")
     if work.settings.inbound_require_sender_auth and not sender_authenticated(
             message, row.sender, work.settings):
-        _ask_to_answer_the_game(session, row.sender, now)
+        ask_to_answer_the_game(session, row.sender, now)
         return work.finish_at_seat(Disposition.IGNORED, f"sender {row.sender} not "
                                    "authenticated (no DKIM, SPF or DMARC pass in "
                                    "Authentication-Results)")
@@ -167,7 +168,7 @@ def de_loop_sms(work: Work) -> Disposition:
     if not (keyword in _CARRIER_STOP or keyword in _CARRIER_START or (
             keyword == "yes" and player.sms_opted_out)):
         return Disposition.CONTINUE
-    _set_sms_opt_out(work.session, player, keyword in _CARRIER_STOP, work.now)
+    set_sms_opt_out(work.session, player, keyword in _CARRIER_STOP, work.now)
     seat = route_sms(work.session, player.id)  # type: ignore[arg-type]
     return work.finish(Disposition.DONE, game_id=seat.game_id if seat else None,
                        seat=seat.seat_index if seat else None)
@@ -261,10 +262,8 @@ def process(inbound_id: int, now: datetime) -> str:
 
 
 def _process(inbound_id: int, now: datetime) -> str:
-    from pbm.db import is_conflict, run_transaction
-
     settings = get_settings()
-    claimed = run_transaction(lambda s: _claim(s, inbound_id, now, settings))
+    claimed = run_transaction(lambda s: claim_inbound(s, inbound_id, now, settings))
     if claimed is None:
         return "skipped"
     if claimed.attempts > MAX_PROCESS_ATTEMPTS:
@@ -275,7 +274,7 @@ def _process(inbound_id: int, now: datetime) -> str:
         return str(run_transaction(lambda s: _handle(s, inbound_id, now, settings)))
     except Exception as exc:
         if is_conflict(exc) or isinstance(exc, sa.exc.OperationalError | sa.exc.InterfaceError):
-            _release(inbound_id)
+            release_claim(inbound_id)
             raise
         log.exception("inbound message %s quarantined", inbound_id)
         quarantine(inbound_id, f"{type(exc).__name__}: {exc}", now)

@@ -4,74 +4,71 @@ SMS: the player's phone) and checking that the sender is who they claim to be.""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from email.message import Message
-from typing import Any
 
 import sqlalchemy as sa
-from sqlmodel import Session
+from sqlmodel import Session, col
 
+from pbm import games
 from pbm.config import Settings
 from pbm.inbound.mime import header, recipient_addresses
 from pbm.inbound.storage import SMS
+from pbm.models import Game, OutboundMessage, Player, Seat
+from pbm.replies import find_reply_token
 
 ACTIVE_GAMES = ("running", "inviting", "paused", "created")
 
 
-def _player(session: Session, player_id: int) -> Any:
-    from pbm.models import Player
-
+def player_by_id(session: Session, player_id: int) -> Player | None:
     return session.get(Player, player_id)
 
 
-def route_email(session: Session, message: Message, sender: str) -> Any | None:
+def route_email(session: Session, message: Message, sender: str) -> Seat | None:
     """The seat a reply is for, by a secret only that seat's player received: the reply
     token of its address, else a Message-ID of ours it answers (``In-Reply-To`` /
     ``References``) that was sent to the seat's present player. None otherwise: ``From``
     alone never names a seat, it is trivially forged. (The caller checks the sender.)"""
-    from pbm import games
-    from pbm.models import OutboundMessage, Seat
-    from pbm.replies import find_reply_token
-
     token = find_reply_token(recipient_addresses(message))
     if token:
-        seat = games.find_seat_by_token(session, token)  # with its table's seats, players
+        seat: Seat | None = games.find_seat_by_token(session, token)  # with seats, players
         if seat is not None:
             return seat
     referenced = " ".join([header(message, "In-Reply-To"), header(message, "References")])
     ids = [i[:255] for i in re.findall(r"<[^<>\s]+>", referenced)][-50:]
     if ids:
         hit = session.execute(
-            sa.select(OutboundMessage.game_id, OutboundMessage.seat, OutboundMessage.player_id)
-            .where(OutboundMessage.message_id.in_(ids), OutboundMessage.seat.is_not(None))
-            .order_by(OutboundMessage.id.desc()).limit(1)).first()
+            sa.select(col(OutboundMessage.game_id), col(OutboundMessage.seat),
+                      col(OutboundMessage.player_id))
+            .where(col(OutboundMessage.message_id).in_(ids), col(OutboundMessage.seat).is_not(None))
+            .order_by(col(OutboundMessage.id).desc()).limit(1)).first()
         if hit is not None:
-            seat = session.execute(sa.select(Seat).where(
-                Seat.game_id == hit.game_id, Seat.seat_index == hit.seat)).scalar()
+            seat = session.scalars(sa.select(Seat).where(
+                col(Seat.game_id) == hit.game_id, col(Seat.seat_index) == hit.seat)).first()
             if seat is not None and seat.player_id == hit.player_id:
                 return seat
     return None
 
 
-def route_sms(session: Session, player_id: int) -> Any | None:
+def route_sms(session: Session, player_id: int) -> Seat | None:
     """The seat an SMS is for: of the player's active games, the one whose message reached
     them last by SMS (else their most recent seat)."""
-    from pbm.models import Game, OutboundMessage, Seat
-
-    seats = session.execute(
-        sa.select(Seat).join(Game, Game.id == Seat.game_id)
-        .where(Seat.player_id == player_id, Game.status.in_(ACTIVE_GAMES))
-        .order_by(Seat.id.desc())
+    seats: Sequence[Seat] = session.execute(
+        sa.select(Seat).join(Game, col(Game.id) == Seat.game_id)
+        .where(col(Seat.player_id) == player_id, col(Game.status).in_(ACTIVE_GAMES))
+        .order_by(col(Seat.id).desc())
     ).scalars().all()
     if len(seats) <= 1:
         return seats[0] if seats else None
-    games = {s.game_id: s for s in seats}
+    by_game = {s.game_id: s for s in seats}
     last = session.execute(
-        sa.select(OutboundMessage.game_id)
-        .where(OutboundMessage.player_id == player_id, OutboundMessage.channel == SMS,
-               OutboundMessage.game_id.in_(list(games)))
-        .order_by(OutboundMessage.created_at.desc(), OutboundMessage.id.desc()).limit(1)
+        sa.select(col(OutboundMessage.game_id))
+        .where(col(OutboundMessage.player_id) == player_id, col(OutboundMessage.channel) == SMS,
+               col(OutboundMessage.game_id).in_(list(by_game)))
+        .order_by(col(OutboundMessage.created_at).desc(), col(OutboundMessage.id).desc())
+        .limit(1)
     ).scalar()
-    return games.get(last, seats[0])
+    return by_game.get(last, seats[0]) if last is not None else seats[0]
 
 
 def sender_authenticated(message: Message, sender: str, settings: Settings) -> bool:

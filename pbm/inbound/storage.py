@@ -10,12 +10,14 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Protocol
 
 import sqlalchemy as sa
 from sqlmodel import Session
 
 from pbm.config import Settings, get_settings
+from pbm.db import run_transaction
+from pbm.hygiene import clean_line, clean_text
 from pbm.inbound.mime import (
     email_address,
     email_provider_id,
@@ -24,6 +26,8 @@ from pbm.inbound.mime import (
     parse_headers,
     recipient_addresses,
 )
+from pbm.models import InboundMessage, InboundStatus
+from pbm.outbox import alert_admin
 
 log = logging.getLogger(__name__)
 
@@ -43,9 +47,6 @@ class Stored:
 def store(session: Session, *, channel: str, provider_id: str, sender: str, recipient: str,
           raw: str, now: datetime) -> Stored:
     """Insert one inbound row unless the provider id is already there; commit is the caller's."""
-    from pbm.hygiene import clean_line
-    from pbm.models import InboundMessage, InboundStatus
-
     table = InboundMessage.__table__  # type: ignore[attr-defined]
     provider_id = clean_line(provider_id)[:255] or "sha256:" + hashlib.sha256(
         raw.encode("utf-8", "surrogatepass")).hexdigest()
@@ -55,8 +56,10 @@ def store(session: Session, *, channel: str, provider_id: str, sender: str, reci
               "received_at": now, "status": InboundStatus.NEW.value, "attempts": 0}
     dialect = session.get_bind().dialect.name
     if dialect == "postgresql":
+        # here: the dialect's INSERT, chosen at run time
         from sqlalchemy.dialects.postgresql import insert
     else:
+        # here: the dialect's INSERT, chosen at run time
         from sqlalchemy.dialects.sqlite import insert  # type: ignore[assignment]
     statement = insert(table).values(**values).on_conflict_do_nothing(
         index_elements=["channel", "provider_message_id"]).returning(table.c.id)
@@ -98,13 +101,30 @@ def store_sms(session: Session, form: Mapping[str, str], now: datetime) -> Store
 MAX_PROCESS_ATTEMPTS = 5
 
 
-def _inbound_table() -> sa.Table:
-    from pbm.models import InboundMessage
+class InboundRow(Protocol):
+    """A row of the inbound table as the pipeline reads it (a Core row with
+    ``InboundMessage``'s columns, not the ORM object)."""
 
+    @property
+    def id(self) -> int: ...
+    @property
+    def channel(self) -> str: ...
+    @property
+    def sender(self) -> str: ...
+    @property
+    def player_id(self) -> int | None: ...
+    @property
+    def received_at(self) -> datetime: ...
+    @property
+    def attempts(self) -> int: ...
+
+
+def inbound_table() -> sa.Table:
     return InboundMessage.__table__  # type: ignore[attr-defined, no-any-return]
 
 
-def _claim(session: Session, inbound_id: int, now: datetime, settings: Settings) -> Any | None:
+def claim_inbound(session: Session, inbound_id: int, now: datetime, settings: Settings
+                  ) -> InboundRow | None:
     """``new`` -> ``processing`` with a lease (``claimed_at``); ``processed_at`` is set only
     when the message is finished (done, ignored or quarantined)."""
     stale = now - timedelta(seconds=settings.outbox_lease_seconds)
@@ -114,8 +134,8 @@ def _claim(session: Session, inbound_id: int, now: datetime, settings: Settings)
 
 @functools.cache
 def _claim_statement() -> sa.Update:
-    """``_claim``'s UPDATE, built once per process (its values are parameters)."""
-    table = _inbound_table()
+    """``claim_inbound``'s UPDATE, built once per process (its values are parameters)."""
+    table = inbound_table()
     when = table.c.claimed_at.type
     return (
         sa.update(table)
@@ -137,11 +157,9 @@ def _lease_expired(table: sa.Table, now: datetime, settings: Settings
     return sa.or_(table.c.claimed_at < stale, table.c.claimed_at.is_(None))
 
 
-def _release(inbound_id: int) -> None:
+def release_claim(inbound_id: int) -> None:
     """Give a claimed row back after a transient failure (best effort: the lease expires)."""
-    from pbm.db import run_transaction
-
-    table = _inbound_table()
+    table = inbound_table()
     try:
         run_transaction(lambda s: s.execute(
             sa.update(table).where(table.c.id == inbound_id, table.c.status == "processing")
@@ -152,11 +170,7 @@ def _release(inbound_id: int) -> None:
 
 def quarantine(inbound_id: int, error: str, now: datetime) -> None:
     """Keep a message the service could not process aside, with its error; tell the admin."""
-    from pbm.db import run_transaction
-    from pbm.hygiene import clean_text
-    from pbm.outbox import alert_admin
-
-    table = _inbound_table()
+    table = inbound_table()
     error = clean_text(error)
 
     def work(session: Session) -> None:
@@ -177,8 +191,6 @@ class RequeueError(ValueError):
 def requeue(session: Session, inbound_id: int) -> list[int]:
     """Put a quarantined message back in line (its last error stays for the record);
     returns the ids for the caller to enqueue after the commit."""
-    from pbm.models import InboundMessage, InboundStatus
-
     message = session.get(InboundMessage, inbound_id, with_for_update=True)
     if message is None:
         raise RequeueError(f"no inbound message {inbound_id}")
@@ -190,7 +202,7 @@ def requeue(session: Session, inbound_id: int) -> list[int]:
     return [inbound_id]
 
 
-def _finish(session: Session, inbound_id: int, status: str, now: datetime, *,
+def finish(session: Session, inbound_id: int, status: str, now: datetime, *,
             error: str | None = None, game_id: int | None = None,
             seat: int | None = None) -> str:
     session.execute(_finish_statement(), {"inbound_id": inbound_id, "status": status,
@@ -201,8 +213,8 @@ def _finish(session: Session, inbound_id: int, status: str, now: datetime, *,
 
 @functools.cache
 def _finish_statement() -> sa.Update:
-    """``_finish``'s UPDATE, built once per process (its values are parameters)."""
-    table = _inbound_table()
+    """``finish``'s UPDATE, built once per process (its values are parameters)."""
+    table = inbound_table()
     return sa.update(table).where(table.c.id == sa.bindparam("inbound_id")).values(
         status=sa.bindparam("status"), error=sa.bindparam("error", type_=table.c.error.type),
         processed_at=sa.bindparam("now", type_=table.c.processed_at.type),
@@ -213,7 +225,7 @@ def _finish_statement() -> sa.Update:
 def relay_candidates(session: Session, now: datetime, settings: Settings,
                      limit: int = 500) -> list[int]:
     """Inbound rows that should have been processed by now: never enqueued, or abandoned."""
-    table = _inbound_table()
+    table = inbound_table()
     grace = now - timedelta(seconds=settings.relay_grace_seconds)
     rows = session.execute(
         sa.select(table.c.id).where(sa.or_(

@@ -14,8 +14,8 @@ from sqlmodel import Session
 import engine
 from pbm.config import Settings
 from pbm.inbound.answered import Answered
-from pbm.inbound.answering import _Outcome
-from pbm.inbound.storage import _finish
+from pbm.inbound.answering import Outcome
+from pbm.inbound.storage import finish
 from pbm.models import Game, Player, Seat
 from pbm.replies import Extracted, Meta, ReplyResult
 
@@ -51,12 +51,12 @@ class Work:
     state: engine.GameState | None = None
     parsed: ReplyResult | None = None
     relayed: list[Meta] = field(default_factory=list)  # the SAY lines relayed
-    outcome: _Outcome = field(default_factory=_Outcome)
+    outcome: Outcome = field(default_factory=Outcome)
 
     def finish(self, status: Disposition, error: str | None = None, *,
                game_id: int | None = None, seat: int | None = None) -> Disposition:
         """End the message with ``status`` (IGNORED or DONE) and ``error`` on its row."""
-        self.result = _finish(self.session, self.row.id, status.value, self.now, error=error,
+        self.result = finish(self.session, self.row.id, status.value, self.now, error=error,
                               game_id=game_id, seat=seat)
         return status
 

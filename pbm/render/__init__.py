@@ -53,7 +53,7 @@ from __future__ import annotations
 from pbm.i18n import translate
 from pbm.messages import Channel, MessageContext, RenderedMessage, board_content_id
 from pbm.render.board import awaited_model, board_key_of, board_model, board_png, me_model
-from pbm.render.email import SECTIONS, TEMPLATES, _render_html, _render_text, _sections
+from pbm.render.email import SECTIONS, TEMPLATES, render_html, render_text, sections_of
 from pbm.render.gsm7 import (
     SMS_MAX_SEPTETS,
     SMS_MAX_UCS2_UNITS,
@@ -69,7 +69,7 @@ from pbm.render.gsm7 import (
 from pbm.render.model import (
     RECAP_LIMIT,
     RECAP_SKIP,
-    _model,
+    build_model,
     recap,
     settings_headline,
     viewed_cards,
@@ -94,10 +94,10 @@ from pbm.render.sms import (
     SMS_RANK,
     SMS_STATUS_PARTS,
     SMS_SYMBOL,
-    _sms_messages,
     sms_board,
     sms_card,
     sms_help,
+    sms_messages,
 )
 
 __all__ = [
@@ -155,14 +155,14 @@ def render(ctx: MessageContext, channel: Channel) -> RenderedMessage:
 
 
 def _render(ctx: MessageContext, channel: Channel) -> RenderedMessage:
-    model = _model(ctx)
-    model["sections"] = _sections(ctx, model)
+    model = build_model(ctx)
+    model["sections"] = sections_of(ctx, model)
     subject = subject_for(ctx.game_name)
-    text = _render_text(model)
+    text = render_text(model)
     if channel is Channel.SMS:
-        first, *more = _sms_messages(ctx, model)
+        first, *more = sms_messages(ctx, model)
         return RenderedMessage(subject=subject, text=text, sms=first, sms_more=tuple(more))
-    html = _render_html(model)
+    html = render_html(model)
     key = board_key_of(ctx)
     if key is None or f'src="cid:{board_content_id(key)}"' not in html:
         key = None  # no picture shown: none carried (no stray attachment)

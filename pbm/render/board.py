@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbm.board_image import draw_board
 from pbm.i18n.translate import N_, _, is_korean
 from pbm.messages import MessageContext, board_image_key
 from pbm.render.names import (
@@ -29,8 +30,6 @@ def board_key_of(ctx: MessageContext) -> str | None:
 
 def board_png(public_view: dict[str, Any]) -> bytes:
     """The public board as a PNG (see :mod:`pbm.board_image`)."""
-    from pbm.board_image import draw_board
-
     return draw_board(public_view)
 
 
@@ -319,9 +318,9 @@ def awaited_model(seat_view: Mapping[str, Any] | None) -> dict[str, Any] | None:
             sms_head = _("Captain of the {ship}: place your starting treasure.").format(
                 ship=ship)
         elif kind == "FOUNTAIN":
-            by = c.get("by")
-            who = _(" by {name}").format(name=names[by]) \
-                if by is not None and by in names else ""
+            marooner = c.get("by")
+            who = _(" by {name}").format(name=names[marooner]) \
+                if marooner is not None and marooner in names else ""
             headline = _("You are about to be marooned ({cause}{who}). You own the Fountain "
                          "of Youth: stay or go?").format(cause=_cause_text(c.get("cause", "")),
                                                          who=who)

@@ -14,6 +14,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from pbm.i18n import translate
 from pbm.messages import MessageContext, MessageKind
+from pbm.render.names import command_words
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
@@ -33,7 +34,6 @@ def _env_for(lang: str) -> Environment:
         extensions=["jinja2.ext.i18n"],
     )
     translate.install_jinja(env, lang)
-    from pbm.render.names import command_words  # a command in the reader's words
 
     env.filters["cmd"] = command_words
     return env
@@ -42,12 +42,12 @@ def _env_for(lang: str) -> Environment:
 _env = _env_for("en")
 
 
-def _render_text(model: Mapping[str, Any]) -> str:
+def render_text(model: Mapping[str, Any]) -> str:
     text = _env_for(translate.current()).get_template("email/message.txt").render(**model)
     return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
 
 
-def _render_html(model: Mapping[str, Any]) -> str:
+def render_html(model: Mapping[str, Any]) -> str:
     return css_inline.inline(
         _env_for(translate.current()).get_template("email/message.html").render(**model))
 
@@ -72,7 +72,7 @@ SECTIONS: dict[MessageKind, tuple[str, ...]] = {
 }
 
 
-def _sections(ctx: MessageContext, model: Mapping[str, Any]) -> tuple[str, ...]:
+def sections_of(ctx: MessageContext, model: Mapping[str, Any]) -> tuple[str, ...]:
     """The email sections of this message (``SECTIONS``, adjusted by ``extra``)."""
     extra = model["extra"]
     kind = ctx.kind

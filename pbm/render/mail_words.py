@@ -16,8 +16,11 @@ from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
+from engine.cards import VOTE_DECK
+from pbm.humanize import hours
 from pbm.i18n import dates, glossary
 from pbm.i18n.translate import N_, _, current
+from pbm.render.news import voice
 
 #: The engine's reasons a game ended (``engine.board.end_game``), for the catalogue.
 END_REASONS = (
@@ -33,8 +36,6 @@ _VOTES = ("ATTACK", "BRAWL", "MUTINY")
 def hours_text(value: float) -> str:
     """A number of hours for the reader ("24 hours" / "24시간"; English: ``pbm.humanize``)."""
     if current() == "en":
-        from pbm.humanize import hours
-
         return hours(value)
     length = timedelta(hours=value)
     return dates.length_text(length, current()) or _("less than a minute")
@@ -58,8 +59,6 @@ def _symbol(key: str) -> str:
 def vote_card(card_id: int) -> str:
     """A Vote card by its three sections, in the reader's words ("대포 / 영국 / 해골";
     a double card: "횃불 2개 / 프랑스 2개 / 해골 2개")."""
-    from engine.cards import VOTE_DECK
-
     return described(VOTE_DECK[int(card_id)].describe())
 
 
@@ -109,8 +108,6 @@ def _result_sentence(result: Mapping[str, Any] | None) -> str:
 def _event_line(event: Mapping[str, Any] | None, names: Mapping[int, str]) -> str:
     if not isinstance(event, Mapping):
         return _("A treasure was moved.")
-    from pbm.render.news import voice
-
     said = voice(event, None, names)
     return said[1] if said else _("A treasure was moved.")
 
@@ -135,7 +132,7 @@ def ledger(votes: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     """The vote ledger in the reader's language (English: as the service wrote it)."""
     if current() == "en":
         return list(votes)
-    out = []
+    out: list[Mapping[str, Any]] = []
     for v in votes:
         result = v.get("result")
         data = result.get("data") or {} if isinstance(result, Mapping) else {}

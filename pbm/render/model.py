@@ -10,7 +10,7 @@ from typing import Any
 
 from pbm.i18n.translate import N_, _, current, is_korean
 from pbm.messages import MessageContext, MessageKind, board_content_id, board_image_key
-from pbm.render import mail_words
+from pbm.render import mail_words, news_ko
 from pbm.render.board import awaited_model, board_model, me_model
 from pbm.render.names import (
     HELP_FILES,
@@ -23,6 +23,7 @@ from pbm.render.names import (
     title_label,
 )
 from pbm.render.news import CARDS, all_cards_lines, card_effect, card_line, news
+from pbm.render.news_ko import log_line
 from pbm.render.reasons import say_done, say_note, say_reason
 from pbm.render.refusals import plain_reason
 from pbm.replies.extract import REPLY_MARKER
@@ -53,7 +54,6 @@ def _vote_result(events: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
             data = e.get("data") or {}
             counts = data.get("counts") or {}
             if is_korean():  # the engine's sentence is English: the Korean one
-                from pbm.render import news_ko
 
                 said = news_ko.voice(e, None, {})
                 symbol = {k: game_word("symbols", k, k) for k in SYMBOL_NAMES}
@@ -125,11 +125,12 @@ def _normalise_extra(ctx: MessageContext) -> dict[str, Any]:
     return extra
 
 
-def _hours_text(hours: Any) -> str:
+def _hours_text(amount: Any) -> str:
+    """A number of hours from the message's JSON as a duration (anything else as it is)."""
     try:
-        value = float(hours)
+        value = float(amount)
     except (TypeError, ValueError):
-        return str(hours)
+        return str(amount)
     return mail_words.hours_text(value)
 
 
@@ -144,7 +145,7 @@ def visible_events(ctx: MessageContext) -> list[dict[str, Any]]:
     return out
 
 
-def _model(ctx: MessageContext) -> dict[str, Any]:
+def build_model(ctx: MessageContext) -> dict[str, Any]:
     if ctx.seat_view is not None and ctx.seat is not None and ctx.seat_view["seat"] != ctx.seat:
         raise ValueError(f"the seat view of seat {ctx.seat_view['seat']} was given for a "
                          f"message to seat {ctx.seat}")
@@ -295,16 +296,16 @@ def help_title(topic: Any) -> str:
     """The HELP topic as the reader reads it ("CARDS"; a Korean reader: "카드")."""
     if topic is None:
         return ""
-    topic = str(topic)
+    text = str(topic)
     if not is_korean():
-        return topic
-    key = topic.strip().upper()
+        return text
+    key = text.strip().upper()
     if key in _HELP_TITLES:
         return _(_HELP_TITLES[key])
-    found = card_effect(topic)
+    found = card_effect(text)
     if found is not None and key not in HELP_FILES:
-        return title_label(next(code for code, (name, _e) in CARDS.items()
-                                if name == found[0]))
+        return str(title_label(next(code for code, (name, _e) in CARDS.items()
+                                    if name == found[0])))
     return command_words(key)
 
 
@@ -313,8 +314,6 @@ def log_events(ctx: MessageContext, names: Mapping[int, str]) -> list[Mapping[st
     engine's sentences as they are; Korean: ``pbm.render.news_ko.log_line``)."""
     if not is_korean():
         return list(ctx.events)
-    from pbm.render.news_ko import log_line
-
     return [{**e, "text": log_line(e, ctx.seat, names)} for e in ctx.events]
 
 
@@ -401,7 +400,7 @@ def _headline(ctx: MessageContext, m: Mapping[str, Any]) -> str:
                 MessageKind.FINAL_WARNING, MessageKind.RESUMED) and awaited:
         prefix = {MessageKind.REMINDER: _("Reminder: "),
                   MessageKind.FINAL_WARNING: _("Last call: ")}.get(kind, "")
-        return prefix + awaited["headline"]
+        return prefix + str(awaited["headline"])
     if kind is MessageKind.STATUS:
         return _("Nothing is awaited from you right now")
     if kind is MessageKind.NOTICE:

@@ -8,6 +8,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from engine.cards import EventTitle
+from pbm.humanize import duration
 from pbm.i18n import dates, glossary
 from pbm.i18n.translate import N_, _, current, is_korean
 
@@ -174,8 +175,6 @@ def format_deadline(deadline: datetime | None, time_zone: str,
 
 
 def _left(deadline: datetime, now: datetime | None) -> str:
-    from pbm.humanize import duration
-
     if now is None:
         return ""
     if now.tzinfo is None:

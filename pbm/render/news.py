@@ -20,7 +20,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engine.cards import EVENT_CARD_TABLE
+from pbm.i18n.cards import CARD_EFFECTS
 from pbm.i18n.translate import _, is_korean
+from pbm.render import news_ko
+from pbm.render.names import title_label
 
 #: Where a pawn can be, as the engine's events say it (``data["source"]`` / ``["to"]``).
 WHERE = {"FD": "the Flying Dutchman", "JR": "the Jolly Roger", "TORTUGA": "Tortuga",
@@ -69,9 +72,6 @@ def card_line(code_or_name: str) -> str:
         return ""
     name, effect = found
     if is_korean():
-        from pbm.i18n.cards import CARD_EFFECTS
-        from pbm.render.names import title_label
-
         code = _BY_NAME[name.lower()]
         return f"{title_label(code)}: {_(CARD_EFFECTS.get(code, effect))}"
     return f"{name}: {effect[0].lower()}{effect[1:]}"
@@ -109,8 +109,6 @@ def voice(event: Mapping[str, Any], reader: int | None, names: Mapping[int, str]
     ``events`` are the other events of the same message (to drop a public line whose
     private twin the reader also has). A Korean reader's lines: ``pbm.render.news_ko``."""
     if is_korean():
-        from pbm.render import news_ko
-
         return news_ko.voice(event, reader, names, events)
     kind = str(event.get("kind", ""))
     data = event.get("data") or {}

@@ -196,13 +196,13 @@ def _sentence(event: Mapping[str, Any], reader: int | None,
             return _("{who} sailed through Atlantis.").format(who=who)
         return _("{who} used {card}.").format(who=who, card=josa(card_name(title), "을", "를"))
     if kind == "card.given" and isinstance(data.get("target"), int):
-        giver, target = data.get("seat"), data.get("target")
-        if giver == target:
+        giver, given_to = data.get("seat"), data.get("target")
+        if giver == given_to:
             return _("{who} kept the {card}.").format(who=who, card=josa(card_name(title),
                                                                          "을", "를"))
         return _("{giver} gave the {card} to {target}.").format(
             giver=_who(names, giver, reader), card=josa(card_name(title), "을", "를"),
-            target=_who(names, target, reader))
+            target=_who(names, given_to, reader))
     if kind == "event.viewed":
         cards = data.get("cards") or {}
         if private and cards:

@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable
 from functools import cache
 
+from pbm.i18n import glossary
 from pbm.i18n.translate import N_, _, current
 from pbm.render.names import command_words, title_label
 
@@ -310,8 +311,6 @@ _SYMBOLS_EN = {"Cannon": "CANNON", "Torch": "TORCH", "Water": "WATER", "Skull": 
 
 def _vote_card(text: str) -> str:
     """``Cannon / British / Skull`` (``pbm.replies.changes``) in the reader's words."""
-    from pbm.i18n import glossary
-
     def word(part: str) -> str:
         count, _sp, name = part.strip().rpartition(" ")
         key = _SYMBOLS_EN.get(name)

@@ -76,7 +76,7 @@ def _sms_menu(menu: Sequence[MenuOption], width: int | None, collapse: bool,
     verbs = {o.verb for o in plain}
     if plain and len(verbs) == 1 and next(iter(verbs)) in _BY_ARGUMENT_VERBS:
         verb = next(iter(verbs))
-        items = []
+        items: list[str] = []
         for option in menu:
             if option.is_template or option.verb != verb:
                 items.append(f"{option.number}={_command_words(option.display)}")
@@ -92,7 +92,7 @@ def _sms_menu(menu: Sequence[MenuOption], width: int | None, collapse: bool,
         if collapse and verb in ("SHOOT", "GIVE"):
             return _("{verb} name or seat no.").format(verb=_command_words(verb))
         return ("" if verb == "VOTE" else f"{_command_words(verb)}: ") + " ".join(items)
-    items: list[str] = []
+    items = []
     seen_templates: set[str] = set()
     for option in menu:
         display = option.display
@@ -493,7 +493,7 @@ def _sms_log(model: Mapping[str, Any], head: str) -> list[str]:
             for i, text in enumerate(messages)]
 
 
-def _sms_messages(ctx: MessageContext, model: Mapping[str, Any]) -> list[str]:
+def sms_messages(ctx: MessageContext, model: Mapping[str, Any]) -> list[str]:
     """Every SMS of one message: STATUS, and a reply asking for HELP or LOG, may take two
     (each at most 2 segments); everything else is one."""
     head = _("Tortuga {game}:").format(game=to_gsm7(short_game(ctx.game_name)))

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from email.message import EmailMessage
 from typing import Any
 
+from pbm.hygiene import clean_text
 from pbm.replies.address import find_reply_token, reply_address, reply_token_from_address
 from pbm.replies.extract import (
     REPLY_MARKER,
@@ -76,8 +77,6 @@ def bounded_lines(text: str, max_lines: int = MAX_LINES, max_bytes: int = MAX_BY
     """The lines of the player's new text that are read: the first ``max_lines`` of at most
     ``max_bytes`` (UTF-8) in all, without control characters. The rest is never parsed, so
     a reply costs the same whatever its length."""
-    from pbm.hygiene import clean_text
-
     head = text.encode("utf-8", "replace")[:max_bytes].decode("utf-8", "ignore")
     return split_lines(clean_text(head))[:max_lines]
 

@@ -1,5 +1,5 @@
 """One verb's arguments: sorting tokens into numbers, players, ships, holds and cards,
-and the canonical command text they make (``_canonical``).
+and the canonical command text they make (``canonical_text``).
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbm.replies.name_match import _match_name
-from pbm.replies.parse_types import ParseContext, _AmbiguousCards, _NoParse
+from pbm.replies.name_match import match_name
+from pbm.replies.parse_types import AmbiguousCards, NoParse, ParseContext
 from pbm.replies.words import FILLER, HOLDS, SELF_WORDS, SHIPS, SYMBOLS, name_key, number_of
 
 # Words that, for one keyword, are part of the phrase rather than noise.
@@ -40,20 +40,20 @@ _EXTRA_FILLER: dict[str, frozenset[str]] = {
 
 
 #: Words that decline a successful Attack's treasure (``TAKE NONE``).
-_DECLINE_TREASURE = frozenset({"none", "nothing", "no", "decline", "declined"})
+DECLINE_TREASURE = frozenset({"none", "nothing", "no", "decline", "declined"})
 
 
 #: Words that name the shore of Tortuga ("row to Tortuga").
 _ASHORE = frozenset({"tortuga", "island", "ashore", "shore", "beach"})
 
 
-_TAKES_NAME = {"MAROON", "SHOOT", "GIVE", "MARQUE", "FORCE"}
+TAKES_NAME = {"MAROON", "SHOOT", "GIVE", "MARQUE", "FORCE"}
 
 
-_TAKES_SHIP = {"ROW", "BOARD", "MARQUE"}
+TAKES_SHIP = {"ROW", "BOARD", "MARQUE"}
 
 
-_TAKES_HOLD = {"SHIFT", "TAKE", "PLACE", "MAP"}
+TAKES_HOLD = {"SHIFT", "TAKE", "PLACE", "MAP"}
 
 
 # ------------------------------------------------------------------ arguments
@@ -74,7 +74,7 @@ def _scan(keyword: str, toks: Sequence[str], ctx: ParseContext) -> _Args:
     """Sort the argument tokens of ``keyword`` into numbers, seats, ships, holds, unknown."""
     args = _Args()
     extra = _EXTRA_FILLER.get(keyword, frozenset())
-    takes_name = keyword in _TAKES_NAME
+    takes_name = keyword in TAKES_NAME
     i = 0
     while i < len(toks):
         tok = toks[i]
@@ -104,7 +104,7 @@ def _scan(keyword: str, toks: Sequence[str], ctx: ParseContext) -> _Args:
             i += 1
             continue
         if takes_name and number_of(tok) is None:
-            seat, used, note = _match_name(toks, i, ctx)
+            seat, used, note = match_name(toks, i, ctx)
             exact = used and name_key("".join(toks[i : i + used])) == name_key(
                 ctx.names.get(seat, ""))
             if seat >= 0 and (exact or (tok not in SHIPS and tok not in FILLER)):
@@ -117,13 +117,13 @@ def _scan(keyword: str, toks: Sequence[str], ctx: ParseContext) -> _Args:
                 args.seats.append(ctx.seat)
                 i += 1
                 continue
-        if keyword in _TAKES_SHIP and tok in SHIPS:
+        if keyword in TAKES_SHIP and tok in SHIPS:
             ship = SHIPS[tok]
             if not args.ships or args.ships[-1] != ship:  # "flying dutchman" is one ship
                 args.ships.append(ship)
             i += 1
             continue
-        if keyword in _TAKES_HOLD and tok in HOLDS:
+        if keyword in TAKES_HOLD and tok in HOLDS:
             args.holds.append(HOLDS[tok])
             i += 1
             continue
@@ -185,9 +185,9 @@ def _only(args: _Args, *allowed: str) -> None:
     """Raise unless every argument kind not in ``allowed`` is empty."""
     for kind in ("numbers", "seats", "ships", "holds", "symbols"):
         if kind not in allowed and getattr(args, kind):
-            raise _NoParse(f"unexpected {kind[:-1]} {getattr(args, kind)[0]}")
+            raise NoParse(f"unexpected {kind[:-1]} {getattr(args, kind)[0]}")
     if args.unknown:
-        raise _NoParse(f"unexpected word '{args.unknown[0]}'")
+        raise NoParse(f"unexpected word '{args.unknown[0]}'")
 
 
 def _seat_text(args: _Args, ctx: ParseContext, what: str) -> str:
@@ -196,48 +196,48 @@ def _seat_text(args: _Args, ctx: ParseContext, what: str) -> str:
     if not seats and len(args.numbers) == 1:
         number = args.numbers[0]
         if ctx.names and number not in {s + 1 for s in ctx.names}:
-            raise _NoParse(f"there is no seat {number}")
+            raise NoParse(f"there is no seat {number}")
         seats = [number - 1]
         args.numbers.clear()
     if len(seats) != 1:
-        raise _NoParse(f"{what} needs one player (name or seat number)")
+        raise NoParse(f"{what} needs one player (name or seat number)")
     args.seats.clear()
     return str(seats[0] + 1)
 
 
-def _canonical(keyword: str, toks: Sequence[str], ctx: ParseContext) -> tuple[str, list[str]]:
-    """Canonical text for ``keyword`` with argument tokens ``toks``; raises _NoParse."""
+def canonical_text(keyword: str, toks: Sequence[str], ctx: ParseContext) -> tuple[str, list[str]]:
+    """Canonical text for ``keyword`` with argument tokens ``toks``; raises NoParse."""
     args = _scan(keyword, toks, ctx)
     k = keyword
     if k == "VOTE" and args.symbols:
         _only(args, "symbols")
         cards = _vote_by_symbol(args, ctx)
         if not cards:
-            raise _NoParse("you hold no Vote card with that symbol")
+            raise NoParse("you hold no Vote card with that symbol")
         if len(cards) > 1:
-            raise _AmbiguousCards(cards)
+            raise AmbiguousCards(cards)
         args.numbers, args.symbols = cards, []
     if k in ("VIEW", "VOTE"):
         _only(args, "numbers")
         if len(args.numbers) not in (1, 2):
-            raise _NoParse(f"{k} takes one or two numbers")
+            raise NoParse(f"{k} takes one or two numbers")
         hand = len((ctx.seat_view or {}).get("hand") or []) if ctx.seat_view else None
         if k == "VOTE" and hand is not None:
             for number in args.numbers:
                 if not 1 <= number <= hand:
-                    raise _NoParse(f"you have no Vote card {number} (you hold {hand})")
+                    raise NoParse(f"you have no Vote card {number} (you hold {hand})")
         return f"{k} " + " ".join(map(str, args.numbers)), args.notes
     if k in ("REVEAL", "CHOOSE"):
         _only(args, "numbers")
         if len(args.numbers) != 1:
-            raise _NoParse(f"{k} takes one position (1 to 5)")
+            raise NoParse(f"{k} takes one position (1 to 5)")
         return f"{k} {args.numbers[0]}", args.notes
     if k == "FORCE":
         if not args.seats and len(args.numbers) == 3:
             args.seats.append(args.numbers.pop() - 1)
         _only(args, "numbers", "seats")
         if len(args.numbers) != 2 or len(args.seats) != 1:
-            raise _NoParse("FORCE takes two positions and a player")
+            raise NoParse("FORCE takes two positions and a player")
         a, b = args.numbers
         return f"FORCE {a} {b} {args.seats[0] + 1}", args.notes
     if k in ("MAROON", "SHOOT", "GIVE"):
@@ -248,41 +248,41 @@ def _canonical(keyword: str, toks: Sequence[str], ctx: ParseContext) -> tuple[st
         seat = _seat_text(args, ctx, k)
         _only(args, "ships")
         if len(args.ships) != 1:
-            raise _NoParse("MARQUE takes a player and a ship (FD or JR)")
+            raise NoParse("MARQUE takes a player and a ship (FD or JR)")
         return f"MARQUE {seat} {args.ships[0]}", args.notes
     if k == "ROW" and ctx.location and ctx.location.endswith("_ROWBOAT") and \
             _ASHORE & set(toks) and not args.ships:
         _only(args)
         return "LAND", args.notes  # "row to Tortuga" from a rowboat: that is landing
     if k == "ROW" and ctx.location == "TORTUGA" and _ASHORE & set(toks):
-        raise _NoParse("you are on Tortuga already")
+        raise NoParse("you are on Tortuga already")
     if k == "ROW":
         _only(args, "ships")
         if len(args.ships) > 1:
-            raise _NoParse("ROW takes at most one ship")
+            raise NoParse("ROW takes at most one ship")
         return ("ROW " + args.ships[0]) if args.ships else "ROW", args.notes
     if k == "BOARD":
         _only(args, "ships")
         here = (ctx.location or "").removesuffix("_ROWBOAT")
         if args.ships and ctx.location and ctx.location.endswith("_ROWBOAT") \
                 and args.ships[-1] != here:
-            raise _NoParse(f"BOARD takes you aboard your rowboat's ship ({here})")
+            raise NoParse(f"BOARD takes you aboard your rowboat's ship ({here})")
         return "BOARD", args.notes
     if k in ("SHIFT", "PLACE", "MAP"):
         _only(args, "holds")
         if not args.holds or (k != "SHIFT" and len(args.holds) != 1) or len(args.holds) > 2:
-            raise _NoParse(f"{k} takes BRITISH or FRENCH")
+            raise NoParse(f"{k} takes BRITISH or FRENCH")
         hold = args.holds[-1]
         return {"SHIFT": f"SHIFT TO {hold}", "PLACE": f"PLACE {hold}",
                 "MAP": f"MAP {hold}"}[k], args.notes
-    if k == "TAKE" and not args.holds and _DECLINE_TREASURE & set(toks):
+    if k == "TAKE" and not args.holds and DECLINE_TREASURE & set(toks):
         return "TAKE NONE", args.notes  # "take none", "no treasure", "nothing"
     if k == "TAKE":
         _only(args, "holds")
         if len(args.holds) == 2:
             return f"TAKE {args.holds[0]} TO {args.holds[1]}", args.notes
         if len(args.holds) != 1:
-            raise _NoParse("TAKE takes TO BRITISH / TO FRENCH (or FROM-hold TO hold)")
+            raise NoParse("TAKE takes TO BRITISH / TO FRENCH (or FROM-hold TO hold)")
         to = args.holds[0]
         text = f"TAKE TO {to}"
         if text not in ctx.legal:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 
 from rapidfuzz.distance import OSA
 
-from pbm.replies.keywords import _ask
+from pbm.replies.keywords import ask_which
 from pbm.replies.parse_types import (
     Meta,
     NotUnderstood,
@@ -31,7 +31,7 @@ from pbm.replies.parse_types import (
     Retracted,
     Understood,
 )
-from pbm.replies.sentence import _SAY_RE, _verb_start
+from pbm.replies.sentence import SAY_RE, verb_start
 from pbm.replies.words import (
     HOLDS,
     META,
@@ -155,7 +155,7 @@ def line_units(line: str) -> list[Unit]:
     straight = line.replace("\u2019", "'")
     changed = _CHANGE_VOTE_RE.sub("vote", straight)
     source = changed if changed != straight else whole  # same offsets as ``straight``
-    if _SAY_RE.match(straight.strip()):
+    if SAY_RE.match(straight.strip()):
         return [Unit(whole, line=whole)]
     units: list[Unit] = []
     start, marker = 0, None
@@ -237,7 +237,7 @@ def _keyword_of(command: Understood | NotUnderstood) -> str | None:
     if isinstance(command, Understood):
         return command.text.split()[0]
     toks = tokens(command.line)
-    start = _verb_start(toks)
+    start = verb_start(toks)
     return toks[start] if start is not None and toks[start] in VERBS else None
 
 
@@ -287,7 +287,7 @@ def correct(result: ReplyResult, unit: Unit, ctx: ParseContext, *, failed: bool,
         if numbers and not any(o is not None for _, o in read):
             # "Actually maybe 4?": a number, but not said plainly: ask, naming both.
             hedged = read_line(f"{keyword.lower()} {' '.join(numbers)}", ctx, True)
-            read = [(text, _ask(text, "that is not said plainly", [
+            read = [(text, ask_which(text, "that is not said plainly", [
                 o.display for _, o in hedged if isinstance(o, Understood)] or [text]))]
     commands = [o for _, o in read if isinstance(o, Understood)]
     unread = next((o for _, o in read if isinstance(o, NotUnderstood)), None)
@@ -300,7 +300,7 @@ def correct(result: ReplyResult, unit: Unit, ctx: ParseContext, *, failed: bool,
     targets = _targets(previous, commands) if commands else previous[-1:]
     if commands and unread is None and targets is None:
         _void(result, previous)
-        result.not_understood.append(_ask(
+        result.not_understood.append(ask_which(
             unit.line, "that corrects one of several commands, but not which",
             [p.display for p in previous] + [c.display for c in commands]))
         return True
@@ -308,13 +308,13 @@ def correct(result: ReplyResult, unit: Unit, ctx: ParseContext, *, failed: bool,
         _void(result, previous[-1:])
         readings = [previous[-1].display] + [c.display for c in commands]
         readings += list(unread.candidates)
-        said = set(tokens(text))
+        words = set(tokens(text))
         if unread.suggestion and not unread.ambiguous and set(
-                unread.suggestion.lower().split()[1:]) <= said:
+                unread.suggestion.lower().split()[1:]) <= words:
             readings.append(unread.suggestion)  # "but actually 1 is better": VOTE 1
         reason = (f"you changed your mind about {previous[-1].display} but we could not "
                   f"tell what you want instead ({unread.reason}): say which")
-        result.not_understood.append(_ask(unit.line, reason, readings)
+        result.not_understood.append(ask_which(unit.line, reason, readings)
                                      if len(set(readings)) > 1 else
                                      NotUnderstood(unit.line, reason, unread.suggestion))
         return True
@@ -324,17 +324,17 @@ def correct(result: ReplyResult, unit: Unit, ctx: ParseContext, *, failed: bool,
                 commands[0]) == _keyword_of(targets[0]) and _arity(
                 commands[0].text) != _arity(targets[0].text) and not _has_verb(text):
             _void(result, targets)  # "view 1 2, no wait, 4": VIEW 4 or VIEW 1 4?
-            result.not_understood.append(_ask(
+            result.not_understood.append(ask_which(
                 unit.line, "that changes part of the command, but not which part",
                 [targets[0].display, commands[0].display]))
             return True
         _void(result, targets)
         return add(result, [(p, _marked(o, targets[-1])) for p, o in read])
     # Nothing in its place: the command before is taken back (several: all of them).
-    taken = previous if len(previous) > 1 else previous[-1:]
-    for command in taken:  # listed as taken back, not as ignored
+    taken_back = previous if len(previous) > 1 else previous[-1:]
+    for command in taken_back:  # listed as taken back, not as ignored
         result.understood.remove(command)
-    result.retracted.extend(Retracted(u.line, u.display, marker) for u in taken)
+    result.retracted.extend(Retracted(u.line, u.display, marker) for u in taken_back)
     return add(result, read)
 
 

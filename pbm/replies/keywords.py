@@ -10,17 +10,17 @@ from rapidfuzz import fuzz, process
 
 from engine.commands import parse_command
 from engine.errors import CommandParseError
-from pbm.replies.arguments import _canonical
+from pbm.replies.arguments import canonical_text
 from pbm.replies.menu import find_option
-from pbm.replies.name_match import _names_in
+from pbm.replies.name_match import names_in
 from pbm.replies.parse_types import (
+    AmbiguousCards,
+    AmbiguousName,
     Meta,
+    NoParse,
     NotUnderstood,
     ParseContext,
     Understood,
-    _AmbiguousCards,
-    _AmbiguousName,
-    _NoParse,
 )
 from pbm.replies.words import FILLER, META, VERBS, fold, name_key, read_int, verb_word
 
@@ -49,7 +49,7 @@ def suggest(line: str, ctx: ParseContext, keyword: str | None = None) -> str | N
     if verb not in _NAME_VERBS or "name" in choice.split():
         return choice
     legal_same = [c for c in ctx.legal if c.split()[0] == verb]
-    named = _names_in(line, ctx)
+    named = names_in(line, ctx)
     chosen = next((c for c in legal_same if ctx.display(c) == choice), None)
     if chosen is not None and _seat_of(chosen) in named and len(named) == 1:
         return choice  # the name is the player's own, not a guess
@@ -70,14 +70,14 @@ def _seat_of(command: str) -> int | None:
     return number - 1 if number is not None else None
 
 
-def _understood(line: str, text: str, ctx: ParseContext, note: str | None) -> Understood:
+def understood_as(line: str, text: str, ctx: ParseContext, note: str | None) -> Understood:
     command = parse_command(text)
     canonical = str(command)
     return Understood(line, command, canonical, ctx.display(canonical), canonical in ctx.legal,
                       note)
 
 
-def _ask(line: str, reason: str, candidates: Sequence[str]) -> NotUnderstood:
+def ask_which(line: str, reason: str, candidates: Sequence[str]) -> NotUnderstood:
     """An ambiguous line: nothing is applied and the answer lists every reading."""
     unique = tuple(dict.fromkeys(candidates))
     return NotUnderstood(line, reason, " or ".join(unique), unique)
@@ -90,7 +90,7 @@ def _card_text(ctx: ParseContext, number: int) -> str:
     return f"VOTE {number}"
 
 
-def _try_keywords(
+def try_keywords(
     line: str, keywords: Sequence[str], toks: Sequence[str], ctx: ParseContext,
     note: str | None,
 ) -> Understood | NotUnderstood:
@@ -103,24 +103,24 @@ def _try_keywords(
     first_error: str | None = None
     for keyword in keywords:
         try:
-            text, notes = _canonical(keyword, toks, ctx)
+            text, notes = canonical_text(keyword, toks, ctx)
             all_notes = "; ".join([n for n in [note, *notes] if n]) or None
-            readings.append(_understood(line, text, ctx, all_notes))
-        except _AmbiguousName as exc:
+            readings.append(understood_as(line, text, ctx, all_notes))
+        except AmbiguousName as exc:
             options = []
             for seat in exc.seats:
                 fixed = [*toks[: exc.start], name_key(ctx.names[seat]), *toks[exc.end :]]
                 try:
-                    options.append(ctx.display(_canonical(keyword, fixed, ctx)[0]))
-                except (_NoParse, CommandParseError, _AmbiguousName, _AmbiguousCards):
+                    options.append(ctx.display(canonical_text(keyword, fixed, ctx)[0]))
+                except (NoParse, CommandParseError, AmbiguousName, AmbiguousCards):
                     continue
             names = " or ".join(ctx.names[s] for s in exc.seats)
-            return _ask(line, f"'{exc.word}' could be {names}: say which", options or [
+            return ask_which(line, f"'{exc.word}' could be {names}: say which", options or [
                 ctx.names[s] for s in exc.seats])
-        except _AmbiguousCards as exc:
-            return _ask(line, "that fits more than one of your Vote cards: say which",
-                        [_card_text(ctx, n) for n in exc.cards])
-        except (_NoParse, CommandParseError) as exc:
+        except AmbiguousCards as exc:
+            return ask_which(line, "that fits more than one of your Vote cards: say which",
+                             [_card_text(ctx, n) for n in exc.cards])
+        except (NoParse, CommandParseError) as exc:
             first_error = first_error or exc.reason
     distinct = list({r.text: r for r in readings}.values())
     legal = [r for r in distinct if r.legal_now]
@@ -130,12 +130,12 @@ def _try_keywords(
         return distinct[0]
     if distinct:
         pool = legal or distinct
-        return _ask(line, "that could mean " + " or ".join(r.display for r in pool),
-                    [r.display for r in pool])
+        return ask_which(line, "that could mean " + " or ".join(r.display for r in pool),
+                         [r.display for r in pool])
     return NotUnderstood(line, first_error or "not a command", suggest(line, ctx, keywords[0]))
 
 
-def _menu_pick(line: str, toks: list[str], ctx: ParseContext) -> Understood | NotUnderstood:
+def menu_pick(line: str, toks: list[str], ctx: ParseContext) -> Understood | NotUnderstood:
     number = read_int(toks[0]) or 0
     option = find_option(ctx.menu, number)
     rest = [t for t in toks[1:] if t not in ("option", "opt")]
@@ -151,16 +151,16 @@ def _menu_pick(line: str, toks: list[str], ctx: ParseContext) -> Understood | No
         if rest:
             return NotUnderstood(line, f"option {number} ({option.display}) takes no more words",
                                  option.display)
-        return _understood(line, option.command, ctx, note)
+        return understood_as(line, option.command, ctx, note)
     if not rest:
         return NotUnderstood(
             line, f"option {number} needs more: {option.display}",
             option.example or option.display,
         )
-    return _try_keywords(line, [option.verb], rest, ctx, note)
+    return try_keywords(line, [option.verb], rest, ctx, note)
 
 
-def _meta(line: str, head: str, rest: list[str]) -> Meta | NotUnderstood | None:
+def read_meta(line: str, head: str, rest: list[str]) -> Meta | NotUnderstood | None:
     name = META[head]
     if name == "HELP":
         topic = ""

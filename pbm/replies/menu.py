@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pbm.i18n import glossary
 from pbm.i18n.translate import N_, _, is_korean
 
 # Placeholders used in templates: "_" is a number (an Event card position or a Vote card),
@@ -148,7 +149,6 @@ def _label(command: str, seat_view: Mapping[str, Any], names: Mapping[int, str])
             section = _VOTE_SECTION.get(_vote_kind(seat_view), "")
             text = card["text"]
             if is_korean():  # the engine's card text is English: the glossary's symbols
-                from pbm.i18n import glossary
 
                 def word(symbol: str) -> str:
                     return glossary.term("symbols", symbol, "ko")

@@ -1,5 +1,5 @@
 """Player names in a reply: exact, prefix, word-of-name and fuzzy matches. A name is never
-guessed: a word that fits two players or more raises ``_AmbiguousName``.
+guessed: a word that fits two players or more raises ``AmbiguousName``.
 """
 
 from __future__ import annotations
@@ -8,14 +8,14 @@ from collections.abc import Sequence
 
 from rapidfuzz import fuzz
 
-from pbm.replies.parse_types import ParseContext, _AmbiguousName
+from pbm.replies.parse_types import AmbiguousName, ParseContext
 from pbm.replies.words import FILLER, SELF_WORDS, SHIPS, TRAILING_OK, fold, name_key, tokens
 
 
-def _match_name(toks: Sequence[str], i: int, ctx: ParseContext) -> tuple[int, int, str | None]:
+def match_name(toks: Sequence[str], i: int, ctx: ParseContext) -> tuple[int, int, str | None]:
     """(seat, tokens used, note) for a player name starting at ``toks[i]``; seat -1 if none.
 
-    Raises ``_AmbiguousName`` when a prefix, a word of a name or a fuzzy match fits two
+    Raises ``AmbiguousName`` when a prefix, a word of a name or a fuzzy match fits two
     players or more: a name is never guessed.
     """
     keys = {seat: name_key(name) for seat, name in ctx.names.items()}
@@ -32,13 +32,13 @@ def _match_name(toks: Sequence[str], i: int, ctx: ParseContext) -> tuple[int, in
         if len(prefix) == 1:
             return prefix[0], k, None
         if len(prefix) > 1 and k == 1 and not guard:
-            raise _AmbiguousName(word, i, i + 1, sorted(prefix))
+            raise AmbiguousName(word, i, i + 1, sorted(prefix))
     parts = [s for s, name in ctx.names.items()
              if word in {name_key(w) for w in fold(name).split()}]
     if len(parts) == 1:
         return parts[0], 1, None
     if len(parts) > 1 and not guard:
-        raise _AmbiguousName(word, i, i + 1, sorted(parts))
+        raise AmbiguousName(word, i, i + 1, sorted(parts))
     if len(word) >= 3 and keys and not guard:
         close = []
         for seat, key in keys.items():
@@ -49,13 +49,13 @@ def _match_name(toks: Sequence[str], i: int, ctx: ParseContext) -> tuple[int, in
             best = max(score for score, _ in close)
             near = sorted(seat for score, seat in close if score >= best - 15)
             if len(near) > 1:
-                raise _AmbiguousName(word, i, i + 1, near)
+                raise AmbiguousName(word, i, i + 1, near)
             seat = near[0]
             return seat, 1, f"read '{word}' as {ctx.names[seat]}"
     return -1, 0, None
 
 
-def _names_in(line: str, ctx: ParseContext) -> set[int]:
+def names_in(line: str, ctx: ParseContext) -> set[int]:
     """Seats whose name (or a word of it, or a close spelling) appears in ``line``."""
     words = [w for w in tokens(line) if len(w) >= 2]
     found = set()

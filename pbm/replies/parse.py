@@ -24,11 +24,18 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from pbm.replies.corrections import Outcome, correct, has_words, reply_units
-from pbm.replies.keywords import _ask, _menu_pick, _understood, suggest
+from pbm.replies.keywords import ask_which, menu_pick, suggest, understood_as
 from pbm.replies.korean import to_english_lines
 from pbm.replies.menu import find_option
 from pbm.replies.parse_types import Meta, NotUnderstood, ParseContext, ReplyResult, Understood
-from pbm.replies.sentence import _NO_VERB, _SAY_RE, SAY_LIMIT, _invitation, _verb_start, parse_line
+from pbm.replies.sentence import (
+    NO_VERB,
+    SAY_LIMIT,
+    SAY_RE,
+    invitation_answer,
+    parse_line,
+    verb_start,
+)
 from pbm.replies.settings_words import read_setting
 from pbm.replies.words import COURTESY_RE, LEADING_FILLER, SEQUENCE_WORDS, fold, name_key, tokens
 
@@ -62,14 +69,14 @@ def split_commands(line: str) -> list[str]:
 
     A full stop, "!" or "?" stays with the piece before it (a question is not an order).
     """
-    if _SAY_RE.match(line.strip()):
+    if SAY_RE.match(line.strip()):
         return [line]
     cuts = [0]
     for match in _SPLIT_RE.finditer(line):
         if match.start() <= cuts[-1]:
             continue
         toks = tokens(line[match.end():])
-        if not toks or (_verb_start(toks) is None
+        if not toks or (verb_start(toks) is None
                         and not _starts_setting(line[match.end():])):
             continue
         before = tokens(line[cuts[-1]:match.start()])
@@ -89,7 +96,8 @@ def _is_courtesy(line: str, ctx: ParseContext) -> bool:
         return True
     own = ctx.names.get(ctx.seat) if ctx.seat is not None else None
     key = name_key(line)
-    return bool(own) and bool(key) and key in (name_key(own), name_key(own.split()[0]))
+    return own is not None and bool(own) and bool(key) and key in (
+        name_key(own), name_key(own.split()[0]))
 
 
 def _without_self_introduction(line: str, ctx: ParseContext) -> str:
@@ -133,11 +141,11 @@ def _pasted_menu_line(line: str, ctx: ParseContext) -> Understood | NotUnderstoo
     option = hits[0]
     if number is not None and number != option.number:
         other = find_option(ctx.menu, number)
-        return _ask(line, f"option {number} is not {option.display}",
-                    [option.display] + ([other.display] if other else []))
+        return ask_which(line, f"option {number} is not {option.display}",
+                         [option.display] + ([other.display] if other else []))
     if option.is_template:
-        return _menu_pick(line, [str(option.number)], ctx)
-    return _understood(line, option.command, ctx, f"option {option.number}")
+        return menu_pick(line, [str(option.number)], ctx)
+    return understood_as(line, option.command, ctx, f"option {option.number}")
 
 
 def _read_line(line: str, ctx: ParseContext, after_command: bool) -> list[tuple[str, Outcome]]:
@@ -147,12 +155,12 @@ def _read_line(line: str, ctx: ParseContext, after_command: bool) -> list[tuple[
         return [(line, None)]
     pasted: Outcome = _pasted_menu_line(line, ctx)
     if pasted is None and ctx.invited and ctx.seat is None:
-        pasted = _invitation(tokens(line), line)
+        pasted = invitation_answer(tokens(line), line)
     pieces = [line] if pasted is not None else split_commands(line)
     read: list[tuple[str, Outcome]] = []
     for piece in pieces:
         outcome = pasted if pasted is not None else parse_line(piece, ctx)
-        if isinstance(outcome, NotUnderstood) and outcome.reason == _NO_VERB \
+        if isinstance(outcome, NotUnderstood) and outcome.reason == NO_VERB \
                 and after_command:
             outcome = None  # after a command, a line without one is a signature's
         after_command = after_command or isinstance(outcome, Understood | Meta)

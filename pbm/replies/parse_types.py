@@ -176,7 +176,7 @@ def as_vote_change(seat_view: Mapping[str, Any]) -> Mapping[str, Any]:
     return {**seat_view, "hand": hand, "pending": [decision]}
 
 
-class _NoParse(Exception):
+class NoParse(Exception):
     """This reading of the line does not fit; ``reason`` says why."""
 
     def __init__(self, reason: str) -> None:
@@ -184,7 +184,7 @@ class _NoParse(Exception):
         self.reason = reason
 
 
-class _AmbiguousCards(Exception):
+class AmbiguousCards(Exception):
     """Symbols that fit several Vote cards of the hand (``cards``, by number)."""
 
     def __init__(self, cards: list[int]) -> None:
@@ -192,7 +192,7 @@ class _AmbiguousCards(Exception):
         self.cards = cards
 
 
-class _AmbiguousName(Exception):
+class AmbiguousName(Exception):
     """Tokens ``start:end`` name more than one player (``seats``): the player must choose."""
 
     def __init__(self, word: str, start: int, end: int, seats: list[int]) -> None:

@@ -13,7 +13,7 @@ from mailparser_reply.constants import MAIL_LANGUAGES
 REPLY_MARKER = "--- Reply above this line ---"
 
 
-_MARKER_RE = re.compile(r"^[\s>#=_*-]*reply\s+above\s+this\s+line", re.IGNORECASE)
+MARKER_RE = re.compile(r"^[\s>#=_*-]*reply\s+above\s+this\s+line", re.IGNORECASE)
 
 
 # The verbs that end a quote attribution ("... wrote:") in the languages Gmail, Outlook,
@@ -27,24 +27,24 @@ _WROTE = (
 )
 
 
-_WROTE_END_RE = re.compile(rf"{_WROTE}\s*(?:\([^()]*\))?\s*[:：]\s*$", re.IGNORECASE)
+WROTE_END_RE = re.compile(rf"{_WROTE}\s*(?:\([^()]*\))?\s*[:：]\s*$", re.IGNORECASE)
 
 
 # Thunderbird and Apple put the verb mid-line: "Op 04-03-2025 om 10:02 schreef Ann:"
-_WROTE_MID_RE = re.compile(rf"(?:^|\s){_WROTE}(?:\s|,).*[:：]\s*$", re.IGNORECASE)
+WROTE_MID_RE = re.compile(rf"(?:^|\s){_WROTE}(?:\s|,).*[:：]\s*$", re.IGNORECASE)
 
 
 # Gmail in Russian, Japanese, ... ends the attribution with the address alone:
 # "вт, 4 мар. 2025 г. в 10:02, Tortuga <play@x>:"
-_ADDRESS_END_RE = re.compile(r"[^\s<>@]+@[^\s<>@]+>?\)?\s*[:：]\s*$")
+ADDRESS_END_RE = re.compile(r"[^\s<>@]+@[^\s<>@]+>?\)?\s*[:：]\s*$")
 
 
 # What marks a line as (the start of) a dated header: a time, a year, or an address.
-_DATEISH_RE = re.compile(r"\d{1,2}[:.]\d{2}\b|\b\d{4}\b|\d{4}\s*年|\d+\s*(?:年|년)|@|<")
+DATEISH_RE = re.compile(r"\d{1,2}[:.]\d{2}\b|\b\d{4}\b|\d{4}\s*年|\d+\s*(?:年|년)|@|<")
 
 
 # The quote headers mail-parser-reply knows (cs, da, ja, ko, pl, sv, zh, ... beyond ours).
-_LIBRARY_ATTRIBUTIONS = tuple(
+LIBRARY_ATTRIBUTIONS = tuple(
     re.compile(spec["wrote_header"], re.IGNORECASE)
     for spec in MAIL_LANGUAGES.values() if "wrote_header" in spec
 )
@@ -71,25 +71,25 @@ _FIELD_WORDS = (
 )
 
 
-def _fold_unicode(line: str) -> str:
+def fold_unicode(line: str) -> str:
     """Lower case without accents (Hangul and kana decompose the same on both sides)."""
     decomposed = unicodedata.normalize("NFKD", line)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
 
 
-_FROM_WORDS, _FIELD_WORDS = _fold_unicode(_FROM_WORDS), _fold_unicode(_FIELD_WORDS)
+_FROM_WORDS, _FIELD_WORDS = fold_unicode(_FROM_WORDS), fold_unicode(_FIELD_WORDS)
 
 
-_FROM_RE = re.compile(rf"^[*\s]*(?:{_FROM_WORDS})\s*\*?\s*[:：]\*?\s*\S", re.IGNORECASE)
+FROM_RE = re.compile(rf"^[*\s]*(?:{_FROM_WORDS})\s*\*?\s*[:：]\*?\s*\S", re.IGNORECASE)
 
 
-_HEADER_FIELD_RE = re.compile(rf"^[*\s]*(?:{_FIELD_WORDS})\s*\*?\s*[:：]", re.IGNORECASE)
+HEADER_FIELD_RE = re.compile(rf"^[*\s]*(?:{_FIELD_WORDS})\s*\*?\s*[:：]", re.IGNORECASE)
 
 
 # Lines that start a block which is never the player's new text: "-----Original
 # Message-----" and "-------- Weitergeleitete Nachricht --------" in any language,
 # Outlook's underscore rule, "Begin forwarded message:".
-_CUT_RE = re.compile(
+CUT_RE = re.compile(
     r"""^(?:
         -{2,}\s*[^\s-][^-]{1,50}?\s*-{2,}
       | begin\sforwarded\smessage\s?:
@@ -105,7 +105,7 @@ _CUT_RE = re.compile(
 
 # An answer typed inside an unquoted original often carries a marker: "-> REVEAL 3",
 # "[Ann] VOTE 2", "ANSWER: ROW", "<<< 3".
-_INLINE_MARK_RE = re.compile(
+INLINE_MARK_RE = re.compile(
     r"^(?:-+>|=+>|→|»|<{2,}|\*{2,}|\[[^\]]{1,24}\]|(?:my\s+)?(?:answer|reply|response|"
     r"move|choice|antwort|r[ée]ponse|respuesta|risposta|antwoord|svar|odpowied[zź]|"
     r"odpov[eě]d|ответ|відповідь|cevap)\s*[:：-])\s*",

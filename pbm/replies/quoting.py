@@ -8,19 +8,19 @@ import re
 
 from pbm.replies.mime import normalize_text
 from pbm.replies.quote_patterns import (
-    _ADDRESS_END_RE,
-    _CUT_RE,
-    _DATEISH_RE,
-    _FROM_RE,
-    _HEADER_FIELD_RE,
-    _INLINE_MARK_RE,
-    _LIBRARY_ATTRIBUTIONS,
-    _MARKER_RE,
-    _WROTE_END_RE,
-    _WROTE_MID_RE,
-    _fold_unicode,
+    ADDRESS_END_RE,
+    CUT_RE,
+    DATEISH_RE,
+    FROM_RE,
+    HEADER_FIELD_RE,
+    INLINE_MARK_RE,
+    LIBRARY_ATTRIBUTIONS,
+    MARKER_RE,
+    WROTE_END_RE,
+    WROTE_MID_RE,
+    fold_unicode,
 )
-from pbm.replies.signatures import _FOOTER_RE, _is_banner, _without_contact_details
+from pbm.replies.signatures import FOOTER_RE, is_banner, without_contact_details
 from pbm.replies.words import META, VERBS
 
 # ------------------------------------------------------------------ body text -> new text
@@ -41,13 +41,13 @@ def _is_quoted(line: str) -> bool:
 
 def _is_attribution(text: str) -> bool:
     """True for a whole "On <date>, <name> wrote:" line, in any supported language."""
-    if (_WROTE_END_RE.search(text) or _WROTE_MID_RE.search(text)) and _DATEISH_RE.search(text):
+    if (WROTE_END_RE.search(text) or WROTE_MID_RE.search(text)) and DATEISH_RE.search(text):
         return True
-    if _ADDRESS_END_RE.search(text) and re.search(r"\d", text) and len(text) < 300:
+    if ADDRESS_END_RE.search(text) and re.search(r"\d", text) and len(text) < 300:
         return True
     if re.search(r"\bezt\s+[ií]rta\b", text, re.IGNORECASE):
         return True
-    return any(r.match(text) for r in _LIBRARY_ATTRIBUTIONS)
+    return any(r.match(text) for r in LIBRARY_ATTRIBUTIONS)
 
 
 def _attribution_span(lines: list[str], i: int) -> int:
@@ -57,7 +57,7 @@ def _attribution_span(lines: list[str], i: int) -> int:
         return 0
     if _is_attribution(first):
         return 1
-    if not _DATEISH_RE.search(first) or len(first) > 250:
+    if not DATEISH_RE.search(first) or len(first) > 250:
         return 0  # a wrapped header starts with its date, time or address
     joined = first
     for extra in (1, 2):
@@ -71,15 +71,15 @@ def _attribution_span(lines: list[str], i: int) -> int:
 
 def _is_short_attribution(line: str) -> bool:
     """"Ann wrote:" without a date: a header only when quoted lines follow it."""
-    return len(line) <= 160 and bool(_WROTE_END_RE.search(line)) and " " in line.strip()
+    return len(line) <= 160 and bool(WROTE_END_RE.search(line)) and " " in line.strip()
 
 
 def _is_outlook_header(lines: list[str], i: int) -> bool:
-    first = _fold_unicode(lines[i].strip())
-    if not _FROM_RE.match(first):
+    first = fold_unicode(lines[i].strip())
+    if not FROM_RE.match(first):
         return False
-    following = [_fold_unicode(ln.strip()) for ln in lines[i + 1 : i + 7] if ln.strip()]
-    return sum(bool(_HEADER_FIELD_RE.match(ln)) for ln in following[:5]) >= 1
+    following = [fold_unicode(ln.strip()) for ln in lines[i + 1 : i + 7] if ln.strip()]
+    return sum(bool(HEADER_FIELD_RE.match(ln)) for ln in following[:5]) >= 1
 
 
 def _next_nonblank(lines: list[str], i: int) -> int | None:
@@ -106,14 +106,14 @@ def _split_reply(lines: list[str], limit: int | None = None) -> tuple[list[str],
             kept.append("")
             i += 1
             continue
-        if in_banner or _is_banner(stripped):
+        if in_banner or is_banner(stripped):
             in_banner = True  # drop the banner's whole paragraph
             i += 1
             continue
         if _is_quoted(line):
             i += 1
             continue
-        if _MARKER_RE.match(stripped):
+        if MARKER_RE.match(stripped):
             return kept, i
         span = _attribution_span(lines, i)
         if span or _is_short_attribution(stripped):
@@ -123,9 +123,9 @@ def _split_reply(lines: list[str], limit: int | None = None) -> tuple[list[str],
                 continue
             if span:
                 return kept, None
-        if _is_outlook_header(lines, i) or _CUT_RE.match(stripped):
+        if _is_outlook_header(lines, i) or CUT_RE.match(stripped):
             return kept, i
-        if _FOOTER_RE.match(stripped):
+        if FOOTER_RE.match(stripped):
             return kept, None
         kept.append(stripped)
         i += 1
@@ -133,7 +133,7 @@ def _split_reply(lines: list[str], limit: int | None = None) -> tuple[list[str],
 
 
 def _tidy(kept: list[str]) -> str:
-    lines = [_without_contact_details(line) if line else "" for line in kept]
+    lines = [without_contact_details(line) if line else "" for line in kept]
     lines = [line for i, line in enumerate(lines) if line or (kept[i] == "")]
     while lines and not lines[-1]:
         lines.pop()
@@ -164,21 +164,21 @@ def inline_candidates(text: str) -> list[str]:
     if start is None:
         return []
     rest = lines[start:]
-    if not any(_MARKER_RE.match(ln.strip()) for ln in rest):
+    if not any(MARKER_RE.match(ln.strip()) for ln in rest):
         return []
     found: list[str] = []
     in_header = True
     for index, line in enumerate(rest):
         stripped = line.strip()
         if in_header:
-            if not stripped or _MARKER_RE.match(stripped):
+            if not stripped or MARKER_RE.match(stripped):
                 in_header = False
             continue
-        if not stripped or _is_quoted(line) or _MARKER_RE.match(stripped):
+        if not stripped or _is_quoted(line) or MARKER_RE.match(stripped):
             continue
-        if _is_outlook_header(rest, index) or _CUT_RE.match(stripped):
+        if _is_outlook_header(rest, index) or CUT_RE.match(stripped):
             break  # an older message below ours
-        marked = _INLINE_MARK_RE.match(stripped)
+        marked = INLINE_MARK_RE.match(stripped)
         if marked:
             found.append(stripped[marked.end():].strip())
             continue

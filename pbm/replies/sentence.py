@@ -10,8 +10,15 @@ from collections.abc import Sequence
 
 from rapidfuzz.distance import OSA
 
-from pbm.replies.arguments import _DECLINE_TREASURE, _TAKES_HOLD, _TAKES_NAME, _TAKES_SHIP
-from pbm.replies.keywords import _ask, _menu_pick, _meta, _try_keywords, _understood, suggest
+from pbm.replies.arguments import DECLINE_TREASURE, TAKES_HOLD, TAKES_NAME, TAKES_SHIP
+from pbm.replies.keywords import (
+    ask_which,
+    menu_pick,
+    read_meta,
+    suggest,
+    try_keywords,
+    understood_as,
+)
 from pbm.replies.parse_types import Meta, NotUnderstood, ParseContext, Understood
 from pbm.replies.settings_words import read_setting
 from pbm.replies.words import (
@@ -42,7 +49,7 @@ from pbm.replies.words import (
 SAY_LIMIT = 400
 
 
-_SAY_RE = re.compile(r"^[\W_]*(?:say|tell|chat|msg)\b[\s:,.\-]*(.*)$", re.IGNORECASE | re.DOTALL)
+SAY_RE = re.compile(r"^[\W_]*(?:say|tell|chat|msg)\b[\s:,.\-]*(.*)$", re.IGNORECASE | re.DOTALL)
 
 
 # ------------------------------------------------------------------ lines
@@ -104,7 +111,7 @@ def _is_verb(tok: str) -> bool:
     return tok in VERBS or tok in META
 
 
-def _verb_start(toks: Sequence[str]) -> int | None:
+def verb_start(toks: Sequence[str]) -> int | None:
     """Where the verb of a piece is, after lead-in words ("I think I'll reveal 3")."""
     for i, tok in enumerate(toks[:10]):
         if _is_verb(tok):
@@ -122,7 +129,7 @@ def _verb_start(toks: Sequence[str]) -> int | None:
 def _declines_treasure(toks: list[str]) -> bool:
     """True for "none", "no treasure", "nothing", "decline": no verb and no hold after it."""
     rest = _strip_leading(toks)
-    return bool(rest) and rest[0] in _DECLINE_TREASURE and not any(
+    return bool(rest) and rest[0] in DECLINE_TREASURE and not any(
         _is_verb(t) or t in ("british", "french", "brit", "fr", "b", "f") for t in rest[1:])
 
 
@@ -141,11 +148,11 @@ def _is_argument(tok: str, keyword: str, ctx: ParseContext) -> bool:
     """True when ``tok`` could be an argument (a number, a player, a ship, a hold, a card)."""
     if number_of(tok) is not None and tok != "one":
         return True
-    if (keyword in _TAKES_SHIP and tok in SHIPS) or (keyword in _TAKES_HOLD and tok in HOLDS):
+    if (keyword in TAKES_SHIP and tok in SHIPS) or (keyword in TAKES_HOLD and tok in HOLDS):
         return True
     if keyword == "VOTE" and tok in SYMBOLS:
         return True
-    if keyword in _TAKES_NAME and len(tok) >= 2:
+    if keyword in TAKES_NAME and len(tok) >= 2:
         for name in ctx.names.values():
             keys = {name_key(name)} | {name_key(w) for w in fold(name).split()}
             if tok in keys or (len(tok) >= 3 and any(k.startswith(tok) for k in keys)):
@@ -159,7 +166,7 @@ def _read_verb(
 ) -> Understood | NotUnderstood | None:
     """Read the verb's arguments from ``rest``; words after a whole command are ignored
     when they cannot change it. None: the words are a sentence, not a command."""
-    outcome = _try_keywords(line, keywords, rest, ctx, note)
+    outcome = try_keywords(line, keywords, rest, ctx, note)
     if isinstance(outcome, Understood) or outcome.ambiguous:
         return outcome
     keyword = keywords[0]
@@ -167,13 +174,14 @@ def _read_verb(
     if "or" in rest:
         j = rest.index("or")
         left, right = rest[:j], [t for t in rest[j + 1 :] if t != "maybe"]
-        first = _try_keywords(line, keywords, left, ctx, note)
-        second = _try_keywords(line, keywords, right, ctx, note)
+        first = try_keywords(line, keywords, left, ctx, note)
+        second: Understood | Meta | NotUnderstood | None = try_keywords(
+            line, keywords, right, ctx, note)
         if right and _is_verb(right[0]):
             second = _read_piece(" ".join(right), ctx) or second  # "reveal 3 or view 1 4"
         if isinstance(first, Understood) and isinstance(second, Understood) \
                 and first.text != second.text:
-            return _ask(line, "that gives two different commands", [first.display,
+            return ask_which(line, "that gives two different commands", [first.display,
                                                                     second.display])
     # The longest complete command followed by words that cannot change it.
     for k in range(len(rest) - 1, -1, -1):
@@ -182,7 +190,7 @@ def _read_verb(
             continue
         if any(_is_argument(t, keyword, ctx) for t in tail):
             continue
-        reading = _try_keywords(line, keywords, rest[:k], ctx, note)
+        reading = try_keywords(line, keywords, rest[:k], ctx, note)
         if not isinstance(reading, Understood):
             if reading.ambiguous:
                 return reading
@@ -191,8 +199,8 @@ def _read_verb(
         if later is not None:
             other = _read_piece(" ".join(tail[later:]), ctx)
             if isinstance(other, Understood) and other.text != reading.text:
-                return _ask(line, "that gives two different commands",
-                            [reading.display, other.display])
+                return ask_which(line, "that gives two different commands",
+                                 [reading.display, other.display])
         return reading
     # A sentence that starts with a verb-ish word: "see you soon", "open question".
     content = [t for t in rest if t not in FILLER and t not in SELF_WORDS]
@@ -202,7 +210,7 @@ def _read_verb(
     return outcome
 
 
-def _invitation(toks: Sequence[str], line: str) -> Meta | None:
+def invitation_answer(toks: Sequence[str], line: str) -> Meta | None:
     """YES / NO to an invitation, in the many ways people say it."""
     text = " ".join(toks)
     text = re.sub(r"^(?:hi|hello|hey|dear|ahoy|well|oh|ah|um|hmm|haha|lol)\b\s*", "", text)
@@ -221,7 +229,7 @@ def _invitation(toks: Sequence[str], line: str) -> Meta | None:
 
 def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUnderstood | None:
     """One piece of a line -> a command, a meta command, not understood, or None (chatter)."""
-    say = _SAY_RE.match(line.strip())
+    say = SAY_RE.match(line.strip())
     if say:
         text = " ".join(say.group(1).split())
         if not text:
@@ -233,7 +241,7 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
     cleaned = _ASIDE_RE.sub(" ", line)
     raw_toks, breaks = _tokens_and_breaks(cleaned)
     if ctx.invited and ctx.seat is None and raw_toks:
-        answer = _invitation(raw_toks, line)
+        answer = invitation_answer(raw_toks, line)
         if answer is not None:
             return answer
     if not raw_toks:
@@ -245,11 +253,11 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
     if one_of_two is not None:
         return one_of_two
     if "TAKE NONE" in ctx.legal and _declines_treasure(raw_toks):
-        return _understood(line, "TAKE NONE", ctx, None)  # "decline" is also for invitations
-    start = _verb_start(raw_toks)
+        return understood_as(line, "TAKE NONE", ctx, None)  # "decline" is also for invitations
+    start = verb_start(raw_toks)
     if start is not None and start + 1 < len(raw_toks) and raw_toks[start] in _LABEL_WORDS \
             and (start + 1 in breaks or raw_toks[start + 1] == "is"):
-        after = _verb_start(raw_toks[start + 1 :])  # "my move: reveal 3", "vote is 2"
+        after = verb_start(raw_toks[start + 1 :])  # "my move: reveal 3", "vote is 2"
         if after is not None:
             start += 1 + after
     if start is not None:
@@ -266,7 +274,7 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
                 head = fixed
                 keywords = VERBS.get(fixed)
         if keywords is None and head in META:
-            return _meta(line, head, rest)
+            return read_meta(line, head, rest)
         if keywords is not None:
             outcome = _read_verb(line, head, keywords, rest, breaks, start + 1, ctx, note)
             if question and isinstance(outcome, Understood):
@@ -285,15 +293,15 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
             or any(len(t) >= 4 and read_int(t) is not None for t in toks):
         return None  # dates, addresses, phone numbers: not a command
     if toks and read_int(toks[0]) is not None:
-        return _menu_pick(line, toks, ctx)
+        return menu_pick(line, toks, ctx)
     if toks and toks[0] in NUMBER_WORDS and all(
             t in FILLER or t == "one" or t in _OPTION_WORDS for t in toks[1:]):
-        return _menu_pick(line, [str(NUMBER_WORDS[toks[0]])], ctx)  # "the second one"
+        return menu_pick(line, [str(NUMBER_WORDS[toks[0]])], ctx)  # "the second one"
     # No verb: maybe the bare arguments of the one thing awaited ("british", "Cleo").
     verbs = list(dict.fromkeys(c.split()[0] for c in ctx.legal if c != "ATLANTIS"))
     readings: list[Understood] = []
     for keyword in verbs:
-        outcome = _try_keywords(line, [keyword], toks, ctx, None)
+        outcome = try_keywords(line, [keyword], toks, ctx, None)
         if isinstance(outcome, NotUnderstood) and outcome.ambiguous:
             return outcome
         if isinstance(outcome, Understood) and outcome.legal_now:
@@ -302,11 +310,11 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
     if len(distinct) == 1:
         return distinct[0]
     if len(distinct) > 1:
-        return _ask(line, "that could mean " + " or ".join(r.display for r in distinct),
-                    [r.display for r in distinct])
+        return ask_which(line, "that could mean " + " or ".join(r.display for r in distinct),
+                         [r.display for r in distinct])
     if not _has_signal(toks):
         return None
-    return NotUnderstood(line, _NO_VERB, suggest(line, ctx))
+    return NotUnderstood(line, NO_VERB, suggest(line, ctx))
 
 
 def _one_of_two(line: str, toks: Sequence[str], ctx: ParseContext
@@ -326,9 +334,9 @@ def _one_of_two(line: str, toks: Sequence[str], ctx: ParseContext
     chosen = offered[index]
     literal = number_of(words[0])
     if literal is not None and literal in offered and literal != chosen:
-        return _ask(line, f"'{words[0]}' could be position {literal} or the {words[0]} of the "
-                    "two cards offered", [f"CHOOSE {literal}", f"CHOOSE {chosen}"])
-    return _understood(line, f"CHOOSE {chosen}", ctx, f"read '{words[0]}' as position {chosen}")
+        return ask_which(line, f"'{words[0]}' could be position {literal} or the {words[0]} of the "
+                         "two cards offered", [f"CHOOSE {literal}", f"CHOOSE {chosen}"])
+    return understood_as(line, f"CHOOSE {chosen}", ctx, f"read '{words[0]}' as position {chosen}")
 
 
 #: Words that pick one of two offered cards (index into the pair).
@@ -362,7 +370,7 @@ _QUESTION_AUX = frozenset({"can", "do", "should", "must", "may", "are", "does", 
 
 
 #: The reason given for a line with no command word that fits nothing awaited.
-_NO_VERB = "not a command"
+NO_VERB = "not a command"
 
 
 #: Words that label the command after them: "my move: reveal 3", "vote is 2".

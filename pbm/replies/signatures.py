@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 # Signatures and mobile / webmail footers: everything from here on is not a command.
-_FOOTER_RE = re.compile(
+FOOTER_RE = re.compile(
     r"""^(?:
         --\s*                                           # the signature delimiter "-- "
       | sent\s(?:from|via|with|using)\s.{0,60}
@@ -92,11 +92,11 @@ _SIGNATURE_LABEL_RE = re.compile(
 )
 
 
-def _is_banner(line: str) -> bool:
+def is_banner(line: str) -> bool:
     return bool(_BANNER_RE.search(line))
 
 
-def _without_contact_details(line: str) -> str:
+def without_contact_details(line: str) -> str:
     """A line with phone numbers, web and mail addresses and their labels taken out.
 
     Table talk keeps them (``SAY call me at ...``); a line that was nothing but contact

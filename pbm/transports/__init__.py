@@ -15,6 +15,7 @@ from pbm.transports.base import (
     Transport,
     TransportError,
 )
+from pbm.transports.files import FileEmailTransport, FileSmsTransport
 
 __all__ = [
     "Attachment",
@@ -29,10 +30,9 @@ __all__ = [
 
 def transport_for(channel: str, settings: Settings) -> Transport:
     """The configured transport for ``channel`` ("email" or "sms")."""
-    from pbm.transports.files import FileEmailTransport, FileSmsTransport
-
     if channel == "email":
         if settings.email_transport == "smtp":
+            # here: a transport loaded only when configured
             from pbm.transports.mail import SmtpTransport
 
             return SmtpTransport(settings)
@@ -42,6 +42,7 @@ def transport_for(channel: str, settings: Settings) -> Transport:
                              permanent=False, reason="config")
     if channel == "sms":
         if settings.sms_transport == "twilio":
+            # here: twilio (slow to import) only when configured
             from pbm.transports.sms import TwilioTransport
 
             return TwilioTransport(settings)

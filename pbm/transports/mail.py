@@ -59,7 +59,10 @@ def build_email(message: OutgoingMessage, settings: Settings) -> EmailMessage:
     if message.html:
         mail.add_alternative(message.html, subtype="html")
         if message.images:
-            html_part = mail.get_payload()[-1]
+            parts = mail.get_payload()  # multipart/alternative: plain then HTML
+            assert isinstance(parts, list)
+            html_part = parts[-1]
+            assert isinstance(html_part, EmailMessage)
             for image in message.images:
                 if f"cid:{image.cid}" not in message.html:
                     continue  # never carry a picture the HTML does not show

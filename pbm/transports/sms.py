@@ -13,6 +13,7 @@ BAD_NUMBER_CODES = frozenset({21211, 21212, 21214, 21217, 21401, 21407, 21408, 2
 
 
 def _twilio_error(exc: Exception) -> TransportError:
+    # here: twilio is slow to import: only when SMS is sent
     from twilio.base.exceptions import TwilioRestException
 
     if isinstance(exc, TwilioRestException):
@@ -40,8 +41,9 @@ class TwilioTransport:
     name = "twilio"
 
     def __init__(self, settings: Settings) -> None:
+        # here: twilio is slow to import: only when SMS is sent
         from twilio.http.http_client import TwilioHttpClient
-        from twilio.rest import Client
+        from twilio.rest import Client  # here: twilio is slow to import: only when SMS is sent
 
         if not (settings.twilio_account_sid and settings.twilio_auth_token
                 and settings.twilio_from_number):

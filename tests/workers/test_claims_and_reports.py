@@ -125,7 +125,7 @@ def test_an_inbound_claim_is_a_lease_and_processed_at_says_when_it_was_finished(
             "Body": "VOTE 1"}
     row_id = db.run_transaction(lambda s: inbound.store_sms(s, form, NOW)).id
     with db.session_scope() as session:  # a worker takes it, then dies
-        assert inbound._claim(session, row_id, NOW, settings) is not None
+        assert inbound.claim_inbound(session, row_id, NOW, settings) is not None
 
     def row() -> InboundMessage:
         with db.session_scope(write=False) as session:

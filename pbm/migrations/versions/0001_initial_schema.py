@@ -8,7 +8,7 @@ Create Date: 2026-11-29
 from collections.abc import Sequence
 
 import sqlalchemy as sa
-import sqlmodel
+import sqlmodel.sql.sqltypes
 from alembic import op
 
 
@@ -18,7 +18,6 @@ down_revision: str | Sequence[str] | None = None
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-assert sqlmodel  # autogenerate may refer to sqlmodel.sql.sqltypes
 
 
 def upgrade() -> None:

@@ -8,7 +8,7 @@ Create Date: 2026-11-29
 from collections.abc import Sequence
 
 import sqlalchemy as sa
-import sqlmodel
+import sqlmodel.sql.sqltypes
 from alembic import op
 
 # revision identifiers, used by Alembic.
@@ -17,7 +17,6 @@ down_revision: str | Sequence[str] | None = '0001'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-assert sqlmodel  # autogenerate may refer to sqlmodel.sql.sqltypes
 
 
 def upgrade() -> None:

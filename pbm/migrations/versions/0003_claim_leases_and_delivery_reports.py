@@ -12,7 +12,7 @@ Create Date: 2026-11-29 13:06:42.047135
 from collections.abc import Sequence
 
 import sqlalchemy as sa
-import sqlmodel
+import sqlmodel.sql.sqltypes
 from alembic import op
 
 # revision identifiers, used by Alembic.
@@ -21,7 +21,6 @@ down_revision: str | Sequence[str] | None = '0002'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-assert sqlmodel  # autogenerate may refer to sqlmodel.sql.sqltypes
 
 _when = sa.DateTime(timezone=True)
 outbound = sa.table('outbound_messages', sa.column('status', sa.String),
