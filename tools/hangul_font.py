@@ -7,9 +7,9 @@ Writes pbm/fonts/TortugaHangul-Regular.ttf: ASCII and Latin-1, general punctuati
 Hangul compatibility letters (ㅋㅋ) and all 11,172 precomposed Hangul syllables
 (U+AC00-U+D7A3), so any Korean name is drawn as written: 1.32 MB unhinted. The 2,350
 syllables of KS X 1001 alone (the set every legacy Korean encoding has) made 0.76 MB, but
-a name outside them (똠, 뷁) was then drawn as a box. NanumGothic is a Reserved Font Name of the OFL: the modified
-(subset) font is renamed "Tortuga Hangul", as the licence asks. fontTools is a dev
-dependency; only the subset ships.
+a name outside them (똠, 뷁) was then drawn as a box. NanumGothic is a Reserved Font Name
+of the OFL: the modified (subset) font is renamed "Tortuga Hangul", as the licence asks.
+fontTools is a dev dependency; only the subset ships.
 """
 
 from __future__ import annotations
