@@ -151,6 +151,15 @@ HANGUL_FONT = "TortugaHangul-Regular.ttf"
 #: Bold Hangul drawn twice 1 px apart? No: it made the PNG 3% larger and the strokes of
 #: dense syllables run together; a Korean picture's bold labels are the regular weight.
 BOLD_STRIKE = False
+#: A Korean picture's smallest text is 22 px, not 21: the email shows the picture 330 px
+#: wide on a 390 px phone, where 22 px is 11.3 px (larger text stays as in English: each
+#: px more makes the PNG larger).
+KOREAN_MIN_TEXT = 22
+
+
+def _korean_px(size: int) -> int:
+    """The px a Korean picture draws text of ``size`` (the English picture's px) at."""
+    return max(size, KOREAN_MIN_TEXT)
 
 #: The language of the picture being drawn ("en" or "ko"); set by :func:`_paint` only.
 _LANGUAGE: ContextVar[str] = ContextVar("board_language", default="en")
@@ -238,6 +247,7 @@ def _runs(text: str) -> list[tuple[str, bool]]:
 
 
 def _run_length(run: str, hangul: bool, size: int, bold: bool) -> float:
+    size = _korean_px(size)
     if hangul:
         return _hangul_font(size).getlength(run) + (1 if bold and BOLD_STRIKE else 0)
     return _font(size, bold).getlength(run)
@@ -298,14 +308,14 @@ def _ink(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int]:
 @lru_cache(maxsize=4096)
 def _ink_runs(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int]:
     """A Korean picture's line: each run in its font on one baseline (the Hangul font's)."""
-    ascent, descent = _hangul_font(size).getmetrics()
+    ascent, descent = _hangul_font(_korean_px(size)).getmetrics()
     pad = size
     canvas = Image.new("L", (_width_in(text, size, bold, "ko") + 2 * pad,
                              ascent + descent + 2 * pad), 0)
     draw = ImageDraw.Draw(canvas)
     x = float(pad)
     for run, hangul in _runs(text):
-        font = _hangul_font(size) if hangul else _font(size, bold)
+        font = _hangul_font(_korean_px(size)) if hangul else _font(_korean_px(size), bold)
         for dx in ((0, 1) if hangul and bold and BOLD_STRIKE else (0,)):
             draw.text((x + dx, pad + ascent), run, font=font, fill=255, anchor="ls")
         x += _run_length(run, hangul, size, bold)
@@ -351,7 +361,8 @@ class _Painter:
         box = (x + left, y + top, x + left + mask.width, y + top + mask.height)
         if mask.width and mask.height:
             self.image.paste(fill, box, mask)
-        self.texts.append(DrawnText(text, size, box, frame))
+        shown = size if _LANGUAGE.get() == "en" else _korean_px(size)
+        self.texts.append(DrawnText(text, shown, box, frame))
         return _width(text, size, bold)
 
     def lines(self, x: int, y: int, lines: Sequence[str], size: int, fill: Color,
