@@ -132,6 +132,25 @@ def test_korean_sms_and_email_players_play_a_whole_game_from_their_korean_texts(
         assert all(not ENGLISH_COMMAND.search(text) for text in written), written
         assert all(has_hangul(text) or text.strip().isdigit() for text in written), written
         assert sum(has_hangul(text) for text in written) >= len(written) // 2, written
+    # one picture per (version, language): Korean email readers get theirs, the English
+    # readers the English one, found by the worker and sent inline
+    with get_engine().connect() as conn:
+        pictures = conn.execute(sa.text(
+            "SELECT version, language FROM board_images")).all()
+        keys = conn.execute(sa.text(
+            "SELECT seat, board_image_key FROM outbound_messages WHERE channel = 'email' "
+            "AND board_image_key IS NOT NULL")).all()
+    assert {language for _, language in pictures} == {"en", "ko"}
+    assert len(pictures) == len(set(pictures))
+    korean_seats = {s.index for s in korean}
+    for seat, key in keys:
+        assert key.endswith("-ko") == (seat in korean_seats), (seat, key)
+    korean_mail = [p.read_text(errors="replace")
+                   for p in (table.folder / "outbox" / "email").glob("*.eml")]
+    korean_mail = [m for m in korean_mail if "Content-ID: <board-" in m and
+                   re.search(r"Content-ID: <board-\d+-\d+-ko@board.tortuga>", m)]
+    assert korean_mail and all("image/png" in m for m in korean_mail)
+
     for seat, text in table.sent:  # the English players wrote English (a name aside)
         if table.specs[seat].language == "en":
             for spec in korean:
