@@ -648,27 +648,15 @@ def korean_command(command: str, rng: random.Random, careful: bool = False) -> s
     forms = KOREAN_FORMS.get(verb)
     shape_ok = forms is not None and (verb != "MARQUE" or (names and ships)) and (
         verb not in ("MAROON", "SHOOT", "GIVE", "FORCE") or len(names) == 1)
-    if not shape_ok or forms is None:
+    form = (forms[0] if careful else rng.choice(forms)) if forms and shape_ok else None
+    if form is None or ("{n}" in form and not numbers):
         from pbm.render.names import korean_word
 
         return " ".join([korean_word(verb), *args])
-    form = forms[0] if careful else rng.choice(forms)
-    if "{n}" in form and not numbers:
-        form = forms[0] if "{n}" not in forms[0] else "{verb}"
-    joiner = rng.choice(("이랑 ", "번과 ", ", ", " ")) if not careful else " "
-    counted = [f"{n}번" for n in numbers]
-    if joiner == "번과 ":
-        n_text = "과 ".join(counted)
-    elif joiner == "이랑 ":
-        n_text = "이랑 ".join(counted)
-    else:
-        n_text = joiner.join(counted)
-    if form.startswith(("공개 {n}", "확인 {n}", "지목 {n}", "투표 {n}", "{n}에")) and \
-            form != "{n}에 투표":
+    if form.startswith(("공개 {n}", "확인 {n}", "지목 {n}", "투표 {n}")):
         n_text = " ".join(numbers)  # the menu's own order: "공개 3", "지목 1 2 민준"
-    if form == "{verb}":
-        from pbm.render.names import korean_word
-
-        return " ".join([korean_word(verb), *args])
+    else:  # "3번", "1번이랑 3번", "1번과 3번", "1번, 3번"
+        joiner = " " if careful else rng.choice(("이랑 ", "과 ", ", ", " "))
+        n_text = joiner.join(f"{n}번" for n in numbers)
     return form.format(n=n_text, name=names[0] if names else "", ship=ships[0] if ships else "",
                        end=rng.choice(KOREAN_ENDINGS) if not careful else "").strip()
