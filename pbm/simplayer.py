@@ -389,8 +389,8 @@ def _read_korean_sms(body: str, names: Sequence[str]) -> Reading:
         ends = [_korean(m).split("{")[0].strip() for m in (
             "Face down: {cards}.", " You saw {cards}.", "STATUS=full picture",
             "NEWS/STATUS=more", "STATUS=all")]
-        for end in [e for e in ends if e]:
-            part = part.split(" " + end, 1)[0]
+        for marker in [e for e in ends if e]:
+            part = part.split(" " + marker, 1)[0]
         starts = list(_KO_SMS_OPTION.finditer(part))
         for i, start in enumerate(starts):
             end = starts[i + 1].start() if i + 1 < len(starts) else len(part)
