@@ -272,6 +272,20 @@ def _invited(text: str) -> bool:
     return bool(english or korean)
 
 
+#: A command in a refusal: an English or Korean command word and its numbers ("VIEW 2 5",
+#: "확인 2 5"); the last one offered is the one to try (the first is the refused one).
+_OFFERED = re.compile(r"(?:^|[\s:])((?:[A-Z]{3,}|[가-힣]{2,4})(?: \d){1,3})(?=[\s.,;)]|$)")
+
+
+def _offered(text: str) -> str | None:
+    """The command a refusal offers in its place, in English words (or None)."""
+    found = [english_words(m) for m in _OFFERED.findall(text)]
+    found = [f for f in found if f.split()[0].isupper()]
+    if len(found) < 2:
+        return None
+    return found[-1] if found[-1] != found[0] else None
+
+
 def _rejected_ko(text: str) -> bool:
     markers = [_korean(m).split("{")[0].strip(" .:(") for m in (
         "NOT UNDERSTOOD (nothing was changed by these)", "NOT DONE (nothing was changed by these)",
@@ -421,7 +435,8 @@ def _read_korean_sms(body: str, names: Sequence[str]) -> Reading:
         options=tuple(options),
         invitation=not options and (_invited(body) or "Reply JOIN" in body),
         rejected=_rejected_ko(body) or "Not understood" in body or "Not done" in body,
-        suggestion=english_words(suggestion.group(1).strip()) if suggestion else None,
+        suggestion=english_words(suggestion.group(1).strip()) if suggestion else
+        _offered(body),
         face_down=face_down,
         known=known,
         names=tuple(names),
@@ -451,6 +466,7 @@ class SimPlayer:
     inbox: list[tuple[object, Reading]] = field(default_factory=list)
     seen: int = 0
     attempts: int = 0
+    asked: tuple[object, Reading] | None = None  # the last message that asked it something
     loyalty: str | None = None
     done: bool = False
 
@@ -474,13 +490,29 @@ class SimPlayer:
             return None
         actionable = [(m, r) for m, r in new if r.actionable]
         if not actionable:
-            return None
+            return self._try_again(new)
         message, reading = actionable[-1]
+        self.asked = (message, reading)
         if all(o.verb == "ATLANTIS" for o in reading.options) and not reading.invitation \
                 and self.rng.random() > ATLANTIS_RATE:
             return None  # only the standing order is possible: usually not worth it
         self.attempts = self.attempts + 1 if reading.rejected else 0
         return message, self.compose(reading)
+
+    def _try_again(self, new: Sequence[tuple[object, Reading]]) -> tuple[object, str] | None:
+        """A Korean player whose answer was refused by a text without a menu (an SMS has
+        room for no more) answers the question it was asked again: with the command the
+        refusal offers, else with another choice from the menu it read."""
+        refused = [(m, r) for m, r in new if r.rejected]
+        if self.language != "ko" or not refused or self.asked is None or self.attempts >= 6:
+            return None
+        message, refusal = refused[-1]
+        self.attempts += 1
+        asked = self.asked[1]
+        if refusal.suggestion and not any(t in refusal.suggestion.split()
+                                          for t in TEMPLATE_TOKENS):
+            return message, korean_command(refusal.suggestion, self.rng, careful=True)
+        return message, self.compose(asked)
 
     def status_request(self) -> tuple[object, str] | None:
         """Ask for the full picture again (a person who thinks a message went missing)."""

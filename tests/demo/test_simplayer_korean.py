@@ -182,3 +182,17 @@ def test_a_korean_email_prompt_is_read_by_its_numbered_menu(mixed_table: Recordi
                 assert sms.options, rendered.sms
             checked += bool(menu)
     assert checked
+
+
+def test_a_refused_sms_player_answers_again_with_the_command_the_refusal_offers() -> None:
+    # a Korean SMS prompt with no room for the face-down cards: the player guesses, is
+    # refused by a text without a menu, and answers the same question again
+    player = SimPlayer("지우", "sms", 1, language="ko")
+    player.receive("prompt", "토르투가 demo-2: 당신 차례, 토르투가 총독. 답장 1=확인 _ _ "
+                             "2=공개 _ 3=지목 _ _ 이름 4=보트 이동 JR 5=전투 기록/상태=더 보기")
+    assert player.next_reply() is not None
+    player.receive("refusal", "토르투가 demo-2: 안 됨: 확인 2 3: 3번 카드는 뒷면이 아닙니다. "
+                              "가능: 확인 2 5. 선택지는 '상태'로 답장하세요.")
+    answered, text = player.next_reply()  # type: ignore[misc]
+    assert answered == "refusal" and to_english(text) == "VIEW 2 5", text
+    assert player.next_reply() is None  # nothing new: nothing to answer
