@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import email.utils
+import gc
 import os
 import pstats
 import random
@@ -29,6 +30,7 @@ import re
 import sys
 import tempfile
 import time
+import tracemalloc
 import uuid
 from collections import Counter
 from datetime import UTC, datetime
@@ -109,6 +111,9 @@ def main() -> None:
     parser.add_argument("--one-by-one", action="store_true",
                         help="send each message alone (deliver) instead of as the "
                              "after-commit hook does (deliver_many for several)")
+    parser.add_argument("--tracemalloc", type=int, default=0, metavar="N",
+                        help="trace allocations from the Nth reply on; at the end print "
+                             "what memory grew by, by source line (what stays allocated)")
     args = parser.parse_args()
 
     url = make_url(db.normalise_url(args.server)).set(
@@ -151,7 +156,12 @@ def main() -> None:
     replies = 0
     worker_cpu: list[float] = []  # process + send of each valid reply, CPU seconds
     by_messages: dict[int, list[tuple[int, int, str]]] = {}
+    traced = None
     for k in range(args.replies):
+        if args.tracemalloc and k == args.tracemalloc:
+            gc.collect()
+            tracemalloc.start(8)
+            traced = tracemalloc.take_snapshot()
         game_id, tokens = tables[k % len(tables)]
         with eng.connect() as conn:
             state_json, last = conn.execute(sa.text(
@@ -217,6 +227,20 @@ def main() -> None:
             print(f"--- reply {k + 1}: {outcome}, {len(ids)} message(s)")
             for phase, sql in tally.keep:
                 print(f"  {phase:8} {sql}")
+    if traced is not None:
+        gc.collect()
+        grown = tracemalloc.take_snapshot().filter_traces(
+            [tracemalloc.Filter(False, tracemalloc.__file__)])
+        diff = grown.compare_to(traced, "lineno")
+        print(f"memory grown from reply {args.tracemalloc} to {args.replies} "
+              f"({sum(d.size_diff for d in diff) / 1e6:+.2f} MB traced), top 15 lines:")
+        for d in diff[:15]:
+            print(f"  {d.size_diff / 1024:+9.1f} KB {d.count_diff:+7d} blocks  {d.traceback}")
+        for d in grown.compare_to(traced, "traceback")[:3]:
+            print(f"  {d.size_diff / 1024:+9.1f} KB from:")
+            for line in d.traceback.format()[-12:]:
+                print(f"      {line}")
+        tracemalloc.stop()
     if profile is not None:
         stats = pstats.Stats(profile)
         if args.dump:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.board import (
+    UNREAD,
     Events,
     discard_kept,
     fountain_owner_card,
@@ -15,7 +16,6 @@ from engine.board import (
     maroon_unless_fountain,
     move_pawn,
     move_treasure,
-    name,
     open_stage,
     say,
 )
@@ -73,8 +73,13 @@ def _begin_turn(s: GameState, ev: Events) -> None:
     s.turn_action = 1
     s.stage = _action_stage(seat, 1, 2 if len(s.names) == 2 else 1)
     s.stage_serial += 1
-    say(ev, "turn.started", f"It is {s.names[seat]}'s turn.", seat=seat, turn=s.turn_number)
+    if ev is not UNREAD:  # (built only for a reader: this runs after nearly every action)
+        say(ev, "turn.started", f"It is {s.names[seat]}'s turn.", seat=seat,
+            turn=s.turn_number)
 
+
+
+_new = object.__new__
 
 
 # ---------------------------------------------------------------- handlers by stage
@@ -88,7 +93,7 @@ def _on_place(s: GameState, ev: Events, seat: int, command: Command, stage: Plac
     treasure["UNPLACED"] -= 1
     treasure[hold_key(stage.ship, command.hold)] += 1
     say(ev, "treasure.placed",
-        f"{name(s, seat)} placed the {stage.ship.label}'s starting treasure in its "
+        f"{s.names[seat]} placed the {stage.ship.label}'s starting treasure in its "
         f"{command.hold.value.capitalize()} hold.", seat=seat, ship=stage.ship.value,
         hold=command.hold.value)
     if stage.ship is Ship.FD:
@@ -112,7 +117,7 @@ def _on_marque(s: GameState, ev: Events, seat: int, command: Command,
                stage: MarqueStage) -> None:
     if isinstance(command, Discard):
         writable(s, "discard").append(stage.card)
-        say(ev, "card.discarded", f"{name(s, seat)} let the Letter of Marque go: nobody was "
+        say(ev, "card.discarded", f"{s.names[seat]} let the Letter of Marque go: nobody was "
             "on Tortuga or in a rowboat, so it had no effect.", seat=seat,
             title=EventTitle.LETTER_OF_MARQUE.value)
         return
@@ -132,7 +137,7 @@ def _on_give(s: GameState, ev: Events, seat: int, command: Command, stage: GiveS
 
 def _on_take(s: GameState, ev: Events, seat: int, command: Command, stage: Stage) -> None:
     if isinstance(command, TakeNone):
-        say(ev, "treasure.declined", f"{name(s, seat)} took no treasure.", seat=seat)
+        say(ev, "treasure.declined", f"{s.names[seat]} took no treasure.", seat=seat)
         return
     assert isinstance(command, Take)
     take(s, ev, seat, command)
@@ -145,7 +150,7 @@ def _on_fountain(s: GameState, ev: Events, seat: int, command: Command,
         assert card is not None
         discard_kept(s, seat, card)
         say(ev, "card.used",
-            f"{name(s, seat)} drank from the Fountain of Youth and was not marooned.",
+            f"{s.names[seat]} drank from the Fountain of Youth and was not marooned.",
             seat=seat, title=EventTitle.FOUNTAIN_OF_YOUTH.value, cause=stage.cause)
     else:
         maroon(s, ev, seat, stage.cause)
@@ -187,10 +192,19 @@ def _act_reveal(s: GameState, ev: Events, seat: int, c: Reveal) -> None:
 
 def _act_force(s: GameState, ev: Events, seat: int, c: Force) -> None:
     a, b = c.positions
-    say(ev, "event.forced",
-        f"{name(s, seat)} forced {name(s, c.target)} to choose between Event cards {a} "
-        f"and {b}.", seat=seat, target=c.target, positions=[a, b])
-    open_stage(s, ChooseStage(c.target, c.positions, seat))
+    if ev is not UNREAD:
+        say(ev, "event.forced",
+            f"{s.names[seat]} forced {s.names[c.target]} to choose between Event cards {a} "
+            f"and {b}.", seat=seat, target=c.target, positions=[a, b])
+    # ChooseStage(c.target, c.positions, seat) without the frozen dataclass's __init__
+    # (one object.__setattr__ per field): the same object, built at less cost.
+    stage = _new(ChooseStage)
+    fields = stage.__dict__
+    fields["seat"] = c.target
+    fields["positions"] = c.positions
+    fields["by"] = seat
+    s.stage = stage
+    s.stage_serial += 1  # (open_stage)
 
 
 def _act_row(s: GameState, ev: Events, seat: int, c: Row) -> None:
@@ -216,7 +230,7 @@ def _vote_action(kind: VoteKind) -> Action:
 
 
 def _act_maroon(s: GameState, ev: Events, seat: int, c: Maroon) -> None:
-    say(ev, "captain.maroons", f"Captain {name(s, seat)} marooned {name(s, c.target)}.",
+    say(ev, "captain.maroons", f"Captain {s.names[seat]} marooned {s.names[c.target]}.",
         seat=seat, target=c.target)
     maroon_unless_fountain(s, ev, c.target, "MAROON", seat)
 
@@ -226,7 +240,7 @@ def _act_shift(s: GameState, ev: Events, seat: int, c: Shift) -> None:
     assert ship is not None
     move_treasure(
         s, ev, hold_key(ship, c.to.other), hold_key(ship, c.to),
-        f"Cabin Boy {name(s, seat)} moved 1 treasure on the {ship.label} into the "
+        f"Cabin Boy {s.names[seat]} moved 1 treasure on the {ship.label} into the "
         f"{c.to.value.capitalize()} hold.",
     )
 

@@ -8,6 +8,7 @@ from functools import lru_cache
 from itertools import repeat
 
 from engine.board import (
+    UNREAD,
     Events,
     check_albatross,
     discard_kept,
@@ -15,11 +16,10 @@ from engine.board import (
     kept_card,
     maroon_unless_fountain,
     move_pawn,
-    name,
     open_stage,
-    rng,
     say,
     ship_has_room,
+    shuffle,
     treasure_changed,
     where_name,
 )
@@ -55,9 +55,11 @@ def view_cards(s: GameState, ev: Events, seat: int, positions: tuple[int, ...]) 
         peeks[p] = card
         if card not in s.seen[seat]:
             writable(s, "seen")[seat] = [*s.seen[seat], card]
+    if ev is UNREAD:  # (the texts only for a reader)
+        return
     where = " and ".join(map(str, positions))
     cards = "Event card" if len(positions) == 1 else "Event cards"
-    say(ev, "event.viewed", f"{name(s, seat)} looked at {cards} {where}.",
+    say(ev, "event.viewed", f"{s.names[seat]} looked at {cards} {where}.",
         seat=seat, positions=list(positions))
     titles = "; ".join([f"{p}: {_title(s.row[p - 1])}" for p in positions])
     say(ev, "event.viewed", f"You looked at {cards} {titles}.", audience=[seat],
@@ -99,9 +101,10 @@ def reveal(s: GameState, ev: Events, position: int, revealer: int) -> None:
     _forget_position(s, position)
     s.refill_position = position
     title = EVENT_CARDS[card]
-    say(ev, "event.revealed",
-        f"{s.names[revealer]} revealed {_LABEL[title]} (card {position}).",
-        seat=revealer, position=position, title=_CODE[title])
+    if ev is not UNREAD:
+        say(ev, "event.revealed",
+            f"{s.names[revealer]} revealed {_LABEL[title]} (card {position}).",
+            seat=revealer, position=position, title=_CODE[title])
     s.stage = None
     EFFECTS[title](s, ev, revealer, card)
 
@@ -115,15 +118,16 @@ def refill(s: GameState, ev: Events) -> None:
     if position is None or s.row[position - 1] is not None or not s.event_deck:
         return
     writable(s, "row")[position - 1] = writable(s, "event_deck").pop(0)
-    say(ev, "event.refilled", f"A new face-down Event card was laid at {position}.",
-        position=position, deck=len(s.event_deck))
+    if ev is not UNREAD:
+        say(ev, "event.refilled", f"A new face-down Event card was laid at {position}.",
+            position=position, deck=len(s.event_deck))
     if not s.event_deck:
         _exhaust(s, ev)
 
 
 def _exhaust(s: GameState, ev: Events) -> None:
     cards = [c for c in s.row if c is not None]
-    rng(s).shuffle(cards)
+    shuffle(s, cards)
     s.row = [*cards, *([None] * (ROW_SIZE - len(cards)))]
     _forget_all(s)
     s.exhausted = True
@@ -133,7 +137,7 @@ def _exhaust(s: GameState, ev: Events) -> None:
 
 
 def _deal_row(s: GameState, ev: Events, cards: list[int]) -> None:
-    rng(s).shuffle(cards)
+    shuffle(s, cards)
     s.row = [cards.pop(0) if cards else None for _ in range(ROW_SIZE)]
     s.event_deck = cards
     s.exhausted = False
@@ -217,7 +221,7 @@ def use_marque(s: GameState, ev: Events, seat: int, command: Marque | Save, card
     """Answer a revealed Letter of Marque, or play a saved one (a whole action)."""
     if isinstance(command, Save):
         writable(s, "kept")[seat] = [*s.kept[seat], card]
-        say(ev, "card.kept", f"{name(s, seat)} saved the Letter of Marque for later.",
+        say(ev, "card.kept", f"{s.names[seat]} saved the Letter of Marque for later.",
             seat=seat, title=EventTitle.LETTER_OF_MARQUE.value)
         return
     if saved:
@@ -225,7 +229,7 @@ def use_marque(s: GameState, ev: Events, seat: int, command: Marque | Save, card
     else:
         writable(s, "discard").append(card)
     say(ev, "card.used",
-        f"{name(s, seat)} used a Letter of Marque on {name(s, command.target)} "
+        f"{s.names[seat]} used a Letter of Marque on {s.names[command.target]} "
         f"for the {command.ship.label}.", seat=seat, title=EventTitle.LETTER_OF_MARQUE.value,
         target=command.target, ship=command.ship.value)
     move_pawn(s, ev, command.target, Location.of_ship(command.ship), "LETTER_OF_MARQUE")
@@ -238,14 +242,14 @@ def _pistol(s: GameState, ev: Events, revealer: int, card: int) -> None:
 def shoot(s: GameState, ev: Events, seat: int, target: int, card: int) -> None:
     """The Pistol's target is marooned by location (OQ-7: anyone else, anywhere)."""
     writable(s, "discard").append(card)
-    say(ev, "card.used", f"{name(s, seat)} shot {name(s, target)} with the Pistol.",
+    say(ev, "card.used", f"{s.names[seat]} shot {s.names[target]} with the Pistol.",
         seat=seat, title=EventTitle.PISTOL.value, target=target)
     maroon_unless_fountain(s, ev, target, "PISTOL", seat)
 
 
 def _albatross(s: GameState, ev: Events, revealer: int, card: int) -> None:
     writable(s, "kept")[revealer] = [*s.kept[revealer], card]
-    say(ev, "card.kept", f"{name(s, revealer)} must keep the Albatross.", seat=revealer,
+    say(ev, "card.kept", f"{s.names[revealer]} must keep the Albatross.", seat=revealer,
         title=EventTitle.ALBATROSS.value)
     check_albatross(s, ev)
 
@@ -266,7 +270,7 @@ def give_map(s: GameState, ev: Events, seat: int, target: int, card: int) -> Non
     # Provisional bookkeeping of the provisional effect (OQ-1), so it lives in ``extra``;
     # a fresh dict, never a mutated one: copies of the state share ``extra``'s values.
     s.extra = {**s.extra, _MAP_TURN: {**s.extra.get(_MAP_TURN, {}), str(card): s.turn_number}}
-    say(ev, "card.given", f"{name(s, seat)} gave the Treasure Map to {name(s, target)}.",
+    say(ev, "card.given", f"{s.names[seat]} gave the Treasure Map to {s.names[target]}.",
         seat=seat, target=target, title=EventTitle.TREASURE_MAP.value)
 
 
@@ -310,7 +314,7 @@ def treasure_map_effect(s: GameState, ev: Events, seat: int, hold: Hold) -> None
     treasure["GALLEON"] -= 1
     treasure[dst] += 1
     say(ev, "treasure.moved",
-        f"{name(s, seat)} followed a Treasure Map: 1 treasure from the Spanish Galleon into "
+        f"{s.names[seat]} followed a Treasure Map: 1 treasure from the Spanish Galleon into "
         f"the {ship.label}'s {hold.value.capitalize()} hold (provisional rule).",
         seat=seat, source="GALLEON", to=dst, title=EventTitle.TREASURE_MAP.value)
     treasure_changed(s, ev)
@@ -354,8 +358,8 @@ def _eight_bells(s: GameState, ev: Events, revealer: int, card: int) -> None:
             title=EventTitle.EIGHT_BELLS.value)
         return
     line = writable(s, "lines")[loc.value]
-    rng(s).shuffle(line)
-    order = ", ".join(name(s, p) for p in line)
+    shuffle(s, line)
+    order = ", ".join(s.names[p] for p in line)
     say(ev, "pawn.reordered", f"Eight Bells: the line on {where_name(loc)} is now {order}.",
         location=loc.value, line=list(line))
 
@@ -363,7 +367,7 @@ def _eight_bells(s: GameState, ev: Events, revealer: int, card: int) -> None:
 def _keep(title: EventTitle) -> Effect:
     def effect(s: GameState, ev: Events, revealer: int, card: int) -> None:
         writable(s, "kept")[revealer] = [*s.kept[revealer], card]
-        say(ev, "card.kept", f"{name(s, revealer)} now owns {title.label}.", seat=revealer,
+        say(ev, "card.kept", f"{s.names[revealer]} now owns {title.label}.", seat=revealer,
             title=title.value)
     return effect
 
@@ -373,7 +377,7 @@ def _el_dorado(s: GameState, ev: Events, revealer: int, card: int) -> None:
     if s.vote_deck:
         drawn = writable(s, "vote_deck").pop(0)
         writable(s, "hands")[revealer] = [*s.hands[revealer], drawn]
-        say(ev, "vote_card.drawn", f"{name(s, revealer)} drew an extra Vote card.",
+        say(ev, "vote_card.drawn", f"{s.names[revealer]} drew an extra Vote card.",
             seat=revealer)
         say(ev, "vote_card.drawn", f"You drew {VOTE_DECK[drawn].describe()}.",
             audience=[revealer], seat=revealer, card=drawn)
@@ -422,6 +426,6 @@ def apply_atlantis_orders(s: GameState, ev: Events) -> None:
                 "other ship must have room); you keep the card.", audience=[seat], seat=seat)
             continue
         discard_kept(s, seat, card)
-        say(ev, "card.used", f"{name(s, seat)} sailed through Atlantis.", seat=seat,
+        say(ev, "card.used", f"{s.names[seat]} sailed through Atlantis.", seat=seat,
             title=EventTitle.ATLANTIS.value)
         move_pawn(s, ev, seat, Location.of_ship(ship.other), "ATLANTIS")

@@ -10,7 +10,7 @@ from operator import is_
 from typing import Any
 
 from engine.actions import _ACTIONS, _HANDLERS, KEEPS_STAGE, _begin_turn
-from engine.board import Events, kept_card, name, open_stage, say
+from engine.board import Events, kept_card, open_stage, say
 from engine.cards import EventTitle
 from engine.commands import (
     Accept,
@@ -232,11 +232,13 @@ def apply(state: GameState, seat: int, command: Command | str) -> tuple[GameStat
     return _applied(state, seat, command, stage)
 
 
-def _applied(state: GameState, seat: int, command: Command, stage: Stage
-             ) -> tuple[GameState, list[Event]]:
-    """The checked ``command`` carried out on a fork of ``state``."""
+def _applied(state: GameState, seat: int, command: Command, stage: Stage,
+             ev: list[Event] | None = None) -> tuple[GameState, list[Event]]:
+    """The checked ``command`` carried out on a fork of ``state``; its events are added to
+    ``ev`` (a new list by default; :data:`engine.board.UNREAD` for none)."""
     s = state.fork()
-    ev: list[Event] = []
+    if ev is None:
+        ev = []
     kind = type(stage)
     if kind is ActionStage:  # the usual case: straight to the action's effect
         s.stage = None
@@ -310,7 +312,7 @@ def _finish_action(s: GameState, ev: Events) -> None:
     if s.turn_action < per_turn:
         s.turn_action += 1
         open_stage(s, _action_stage(s.turn_seat, s.turn_action, per_turn))
-        say(ev, "turn.action", f"{name(s, s.turn_seat)} takes action {s.turn_action} of "
+        say(ev, "turn.action", f"{s.names[s.turn_seat]} takes action {s.turn_action} of "
             f"{per_turn}.", seat=s.turn_seat, action=s.turn_action, of=per_turn)
         return
     s.turn_seat = (s.turn_seat + 1) % len(s.names)

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
-from engine.board import open_stage, rng
+from engine.board import open_stage, shuffle
 from engine.cards import (
     EVENT_CARDS,
     EVENT_INFO,
@@ -59,7 +59,7 @@ def cards_in_play(n_players: int, starred: Sequence[EventTitle]) -> list[EventTi
 def _loyalties(s: GameState, options: GameOptions) -> list[Loyalty]:
     if options.loyalties is None:  # the usual case
         deal = list(_default_deal(s.n))
-        rng(s).shuffle(deal)
+        shuffle(s, deal)
         return deal
     british, french, dutch = LOYALTY_TABLE[s.n]
     wanted = Counter({Loyalty.BRITISH: british, Loyalty.FRENCH: french, Loyalty.DUTCH: dutch})
@@ -88,7 +88,7 @@ def _vote_order(s: GameState, options: GameOptions) -> list[int]:
                              f"0..{len(VOTE_DECK) - 1} once")
         return order
     order = list(range(len(VOTE_DECK)))
-    rng(s).shuffle(order)
+    shuffle(s, order)
     return order
 
 
@@ -114,7 +114,7 @@ def _event_order(s: GameState, options: GameOptions) -> tuple[list[int], list[in
     else:
         unshuffled, left_out = _default_deck(s.n, tuple(options.starred))
         deck = list(unshuffled)
-        rng(s).shuffle(deck)
+        shuffle(s, deck)
         deck.append(armada)
         return deck, list(left_out)
     box = sorted(set(range(len(EVENT_CARDS))) - set(deck))
@@ -144,7 +144,7 @@ def _pawn_order(s: GameState, options: GameOptions) -> list[int]:
             raise SetupError(f"pawn_order must list each seat 0..{s.n - 1} once, got {order}")
         return order
     order = list(range(s.n))
-    rng(s).shuffle(order)
+    shuffle(s, order)
     return order
 
 

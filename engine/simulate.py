@@ -7,6 +7,7 @@ import random
 from collections.abc import Callable
 from itertools import chain, groupby
 
+from engine.board import UNREAD
 from engine.cards import EVENT_CARDS, EventTitle
 from engine.commands import Command, UseAtlantis
 from engine.events import Decision, Event
@@ -50,25 +51,37 @@ def _runs(kinds: tuple[type, ...]) -> tuple[range, ...]:
     return out
 
 
-def _pick(below: Callable[[int], int], legal: tuple[Command, ...]) -> Command:
+def _pick(bits: Callable[[int], int], legal: tuple[Command, ...]) -> Command:
     """``random_command``'s choice among ``legal``: the draws of its two ``rng.choice``
-    calls (``below`` is the generator's ``_randbelow``, which ``choice`` calls with the
-    sequence's length) on sequences of the same lengths, without building the groups."""
+    calls on sequences of the same lengths, without building the groups. ``bits`` is the
+    generator's ``getrandbits``: ``choice(seq)`` is ``seq[_randbelow(len(seq))]``, and
+    ``_randbelow(n)`` (CPython 3.11+) draws ``getrandbits(n.bit_length())`` until the
+    number is below ``n``; it is written out here (a Python call fewer per draw)."""
     kinds = tuple(map(type, legal))
     runs = _RUNS.get(kinds) or _runs(kinds)
-    if not runs:
+    n = len(runs)
+    if not n:
         raise IndexError("Cannot choose from an empty sequence")  # as rng.choice
-    run = runs[below(len(runs))]
-    return legal[run.start + below(len(run))]
+    k = n.bit_length()
+    r = bits(k)
+    while r >= n:
+        r = bits(k)
+    run = runs[r]
+    n = len(run)
+    k = n.bit_length()
+    r = bits(k)
+    while r >= n:
+        r = bits(k)
+    return legal[run.start + r]
 
 
-def _pick_action(below: Callable[[int], int], state: GameState, seat: int) -> Command:
+def _pick_action(bits: Callable[[int], int], state: GameState, seat: int) -> Command:
     """:func:`_pick` among the turn actions of ``seat``, from their two parts (see
     :func:`engine.legal.turn_parts`) without joining them: the runs of the first part
-    are memoised with that (shared) tuple."""
+    are memoised with that (shared) tuple. ``bits`` as for :func:`_pick`."""
     row, out = turn_parts(state, seat)
     if row and out and type(row[-1]) is type(out[0]):  # a run across the parts: join them
-        return _pick(below, row + tuple(out))
+        return _pick(bits, row + tuple(out))
     entry = _ROW_RUNS.get(id(row))
     if entry is None or entry[0] is not row:  # (the entry keeps its tuple, and so its id)
         if len(_ROW_RUNS) >= 4096:
@@ -77,15 +90,25 @@ def _pick_action(below: Callable[[int], int], state: GameState, seat: int) -> Co
     row_runs = entry[1]
     kinds = tuple(map(type, out))
     out_runs = _RUNS.get(kinds) or _runs(kinds)
-    count = len(row_runs) + len(out_runs)
-    if not count:
+    n = len(row_runs) + len(out_runs)
+    if not n:
         raise IndexError("Cannot choose from an empty sequence")  # as rng.choice
-    i = below(count)
+    k = n.bit_length()
+    i = bits(k)
+    while i >= n:
+        i = bits(k)
     if i < len(row_runs):
         run = row_runs[i]
-        return row[run.start + below(len(run))]
-    run = out_runs[i - len(row_runs)]
-    return out[run.start + below(len(run))]
+        seq: tuple[Command, ...] | list[Command] = row
+    else:
+        run = out_runs[i - len(row_runs)]
+        seq = out
+    n = len(run)
+    k = n.bit_length()
+    i = bits(k)
+    while i >= n:
+        i = bits(k)
+    return seq[run.start + i]
 
 
 _ROW_RUNS: dict[int, tuple[tuple[Command, ...], tuple[range, ...]]] = {}
@@ -117,6 +140,7 @@ def random_game(
     # random.Random.choice(seq) is ``seq[self._randbelow(len(seq))]`` (CPython 3.11+):
     # the driver draws the same numbers without the extra call.
     below: Callable[[int], int] = rng._randbelow  # type: ignore[attr-defined]
+    bits = rng.getrandbits  # (for _pick: _randbelow written out)
     state = new_game(player_names(n_players), seed, options)
     log: Log = []
     append = log.append
@@ -126,6 +150,9 @@ def random_game(
     kept: list[list[int]] | None = None
     ordered: list[bool] | None = None
     owners: list[int] = []
+    # Without an observer nobody reads the events of the driver's own picks: none are
+    # built (the same game; an Atlantis order goes through apply and keeps its events).
+    unread = UNREAD if observe is None else None
     while True:
         stage = state.stage
         if type(stage) is OverStage:
@@ -145,16 +172,17 @@ def random_game(
             after, events = apply(state, seat, command)
         else:
             if type(stage) is ActionStage:  # awaiting() is (stage.seat,): one seat to draw
-                below(1)
+                while bits(1):  # choice((seat,)): _randbelow(1) draws 1 bit until it is 0
+                    pass
                 seat = stage.seat
-                command = _pick_action(below, state, seat)
+                command = _pick_action(bits, state, seat)
             else:
                 awaiting = stage.awaiting()
                 if not awaiting:
                     raise IndexError("Cannot choose from an empty sequence")  # as rng.choice
                 seat = awaiting[below(len(awaiting))]
-                command = _pick(below, _compute_legal(state, stage, seat))
-            after, events = _applied(state, seat, command, stage)
+                command = _pick(bits, _compute_legal(state, stage, seat))
+            after, events = _applied(state, seat, command, stage, unread)
         if observe is not None:
             observe(state, seat, command, after, events)
         append((seat, command))

@@ -11,17 +11,17 @@ from __future__ import annotations
 from functools import lru_cache
 
 from engine.board import (
+    UNREAD,
     Events,
     discard_kept,
     kept_card,
     maroon_unless_fountain,
-    name,
     open_stage,
-    rng,
     say,
+    shuffle,
     treasure_changed,
 )
-from engine.cards import VOTE_DECK, EventTitle, Hold, Symbol, VoteKind
+from engine.cards import VOTE_DECK, EventTitle, Hold, Location, Symbol, VoteKind
 from engine.commands import ChangeVote, Take, Vote
 from engine.state import GameState, TakeStage, VoteStage, hold_key, writable
 
@@ -30,11 +30,14 @@ def participants_of(s: GameState, kind: VoteKind, caller: int) -> tuple[int, ...
     """Who takes part when ``caller`` calls a vote now: the Attack ship's whole line, all of
     Tortuga for a Brawl, the ship minus its Captain for a Mutiny; without Vote cards no one
     takes part."""
-    loc = s.location(caller)
-    line = s.lines[loc.value]
+    line = s.lines[_LINE_KEY[s.location(caller)]]
     if kind is VoteKind.MUTINY:
         line = line[1:]
-    return tuple(seat for seat in line if s.hands[seat])
+    hands = s.hands
+    return tuple([seat for seat in line if hands[seat]])
+
+
+_LINE_KEY = {loc: loc.value for loc in Location}  # (an enum's .value is slow to read)
 
 
 _ARTICLE = {VoteKind.ATTACK: "an", VoteKind.BRAWL: "a", VoteKind.MUTINY: "a"}
@@ -43,12 +46,21 @@ _ARTICLE = {VoteKind.ATTACK: "an", VoteKind.BRAWL: "a", VoteKind.MUTINY: "a"}
 def call_vote(s: GameState, ev: Events, kind: VoteKind, caller: int) -> None:
     """Open the vote stage (resolves at once if nobody can take part)."""
     participants = participants_of(s, kind, caller)
-    who = ", ".join(name(s, p) for p in participants) or "nobody"
-    say(ev, "vote.called",
-        f"{name(s, caller)} called for {_ARTICLE[kind]} {kind.value.capitalize()}; "
-        f"voting: {who}.",
-        vote=kind.value, caller=caller, participants=list(participants))
-    open_stage(s, VoteStage(kind, caller, participants))
+    if ev is not UNREAD:
+        who = ", ".join(s.names[p] for p in participants) or "nobody"
+        say(ev, "vote.called",
+            f"{s.names[caller]} called for {_ARTICLE[kind]} {kind.value.capitalize()}; "
+            f"voting: {who}.",
+            vote=kind.value, caller=caller, participants=list(participants))
+    # VoteStage(kind, caller, participants) without the frozen dataclass's __init__ (as in
+    # cast_vote), fields in their order.
+    stage = _new(VoteStage)
+    fields = stage.__dict__
+    fields["vote"] = kind
+    fields["caller"] = caller
+    fields["participants"] = participants
+    fields["played"] = fields["hands"] = ()
+    open_stage(s, stage)
     if not participants:
         resolve_vote(s, ev)
 
@@ -84,10 +96,11 @@ def cast_vote(s: GameState, ev: Events, seat: int, command: Vote) -> None:
     new.__dict__["played"] = (*stage.played, (seat, cards))
     new.__dict__["hands"] = (*stage.hands, (seat, before))
     s.stage = new
-    say(ev, "vote.cast", f"{s.names[seat]} has voted.", seat=seat)
-    played = " and ".join([_DESCRIBED[c] for c in cards])
-    say(ev, "vote.cast", f"You played {played}.", audience=[seat], seat=seat,
-        cards=list(cards))
+    if ev is not UNREAD:
+        say(ev, "vote.cast", f"{s.names[seat]} has voted.", seat=seat)
+        played = " and ".join([_DESCRIBED[c] for c in cards])
+        say(ev, "vote.cast", f"You played {played}.", audience=[seat], seat=seat,
+            cards=list(cards))
     if not new.awaiting():
         resolve_vote(s, ev)
 
@@ -151,7 +164,7 @@ def resolve_vote(s: GameState, ev: Events) -> None:
     cards = [c for _, ids in stage.played for c in ids]
     if s.vote_deck:
         cards.append(writable(s, "vote_deck").pop(0))
-    rng(s).shuffle(cards)
+    shuffle(s, cards)
     symbols = [sym for c in cards for sym in VOTE_DECK[c].section(kind)]
     counts: dict[Symbol, int] = {}
     for sym in symbols:
@@ -173,25 +186,27 @@ def resolve_vote(s: GameState, ev: Events) -> None:
             assert card is not None
             discard_kept(s, seat, card)
             say(ev, "el_dorado.used",
-                f"{name(s, seat)} used El Dorado to play two Vote cards.", seat=seat)
-    codes = [_CODE[sym] for sym in symbols]
-    shown = ", ".join([code.lower() for code in codes]) or "no cards"
-    code = _CODE[kind]
-    say(ev, "vote.result",
-        f"The {code.capitalize()} vote shows {shown}: {_OUTCOME_TEXT[kind, outcome]}.",
-        vote=code, caller=stage.caller, outcome=outcome,
-        symbols=codes,
-        revealed=[_DESCRIBED[c] for c in cards],
-        counts={_CODE[sym]: n for sym, n in sorted(counts.items())})
+                f"{s.names[seat]} used El Dorado to play two Vote cards.", seat=seat)
+    if ev is not UNREAD:
+        codes = [_CODE[sym] for sym in symbols]
+        shown = ", ".join([code.lower() for code in codes]) or "no cards"
+        code = _CODE[kind]
+        say(ev, "vote.result",
+            f"The {code.capitalize()} vote shows {shown}: {_OUTCOME_TEXT[kind, outcome]}.",
+            vote=code, caller=stage.caller, outcome=outcome,
+            symbols=codes,
+            revealed=[_DESCRIBED[c] for c in cards],
+            counts={_CODE[sym]: n for sym, n in sorted(counts.items())})
     bottom = list(cards)
-    rng(s).shuffle(bottom)
+    shuffle(s, bottom)
     writable(s, "vote_deck").extend(bottom)
     for seat in stage.participants:
         if s.vote_deck:
             drawn = writable(s, "vote_deck").pop(0)
             writable(s, "hands")[seat] = [*s.hands[seat], drawn]
-            say(ev, "vote_card.drawn", f"You drew {_DESCRIBED[drawn]}.",
-                audience=[seat], seat=seat, card=drawn)
+            if ev is not UNREAD:
+                say(ev, "vote_card.drawn", f"You drew {_DESCRIBED[drawn]}.",
+                    audience=[seat], seat=seat, card=drawn)
     s.stage = None
     if kind is _ATTACK and outcome == "SUCCESS":
         _attack_succeeded(s, ev, stage.caller)
@@ -248,7 +263,7 @@ def take(s: GameState, ev: Events, captain: int, command: Take) -> None:
     treasure[src] -= 1
     treasure[dst] += 1
     say(ev, "treasure.moved",
-        f"{name(s, captain)} took 1 treasure from {where} into the {ship.label}'s "
+        f"{s.names[captain]} took 1 treasure from {where} into the {ship.label}'s "
         f"{command.to.value.capitalize()} hold.", source=src, to=dst, seat=captain)
     treasure_changed(s, ev)
 

@@ -35,14 +35,15 @@ from icalendar import Alarm, Calendar, Event, vCalAddress
 from sqlmodel import Session, col, or_, select
 
 from pbm.config import get_settings
+from pbm.i18n.translate import N_, _, reading
 from pbm.models import Deadline, DeadlineStatus, Game, Player, Seat
 
 INVITATION = "INVITATION"
 EVENT_LENGTH = timedelta(minutes=15)  # the event starts at the deadline
 ALARM_BEFORE = timedelta(hours=1)
 PRODID = "-//Tortuga by Mail//Deadlines//EN"
-_WHAT = {"ACTION": "your turn", "VOTE": "your vote", "PLACE": "your placement",
-         "CHOOSE": "your choice of card"}
+_WHAT = {"ACTION": N_("your turn"), "VOTE": N_("your vote"), "PLACE": N_("your placement"),
+         "CHOOSE": N_("your choice of card")}
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,7 @@ def event_uid(game_id: int, seat: int, decision_key: str) -> str:
 
 
 def _what(kind: str) -> str:
-    return _WHAT.get(kind, "your decision")
+    return _(_WHAT.get(kind, N_("your decision")))
 
 
 def _local(when: datetime, zone_name: str) -> datetime:
@@ -83,7 +84,14 @@ def _local(when: datetime, zone_name: str) -> datetime:
 def build_ics(method: str, *, game: Game, seat: int, player: Player, deadline: Deadline,
               due: datetime, sequence: int, now: datetime) -> str:
     """The .ics text of the event at ``due`` (``REQUEST``) or its cancellation
-    (``CANCEL``, with the time the player's calendar holds)."""
+    (``CANCEL``, with the time the player's calendar holds), in the player's language."""
+    with reading(getattr(player, "language", "en")):
+        return _build_ics(method, game=game, seat=seat, player=player, deadline=deadline,
+                          due=due, sequence=sequence, now=now)
+
+
+def _build_ics(method: str, *, game: Game, seat: int, player: Player, deadline: Deadline,
+               due: datetime, sequence: int, now: datetime) -> str:
     settings = get_settings()
     start = _local(due, player.time_zone)
     what = _what(deadline.kind)
@@ -97,7 +105,7 @@ def build_ics(method: str, *, game: Game, seat: int, player: Player, deadline: D
     event.add("dtstamp", now.astimezone(ZoneInfo("UTC")))
     event.add("dtstart", start)
     event.add("dtend", start + EVENT_LENGTH)
-    event.add("summary", f"Tortuga {game.name}: {what} is due")
+    event.add("summary", _("Tortuga {game}: {what} is due").format(game=game.name, what=what))
     organizer = vCalAddress(f"mailto:play@{settings.mail_domain}")
     organizer.params["cn"] = settings.mail_from_name
     event.add("organizer", organizer)
@@ -108,17 +116,19 @@ def build_ics(method: str, *, game: Game, seat: int, player: Player, deadline: D
     event.add("transp", "TRANSPARENT")
     if method == "CANCEL":
         event.add("status", "CANCELLED")
-        event.add("description", f"Nothing is awaited from you any more for this "
-                                 f"deadline in {game.name}.")
+        event.add("description", _("Nothing is awaited from you any more for this "
+                                   "deadline in {game}.").format(game=game.name))
     else:
         event.add("status", "CONFIRMED")
-        event.add("description", (
-            f"{what.capitalize()} in the Tortuga game {game.name} is due at this time. "
+        event.add("description", _(
+            "{what_cap} in the Tortuga game {game} is due at this time. "
             "Answer by replying to the latest email of the game; if you do not, the game's "
-            "timeout rule applies (usually a safe default is played for you)."))
+            "timeout rule applies (usually a safe default is played for you).").format(
+                what_cap=what[:1].upper() + what[1:], game=game.name))
         alarm = Alarm()
         alarm.add("action", "DISPLAY")
-        alarm.add("description", f"Tortuga {game.name}: {what} is due in one hour")
+        alarm.add("description", _("Tortuga {game}: {what} is due in one hour").format(
+            game=game.name, what=what))
         alarm.add("trigger", -ALARM_BEFORE)
         event.add_component(alarm)
     calendar.add_component(event)

@@ -20,7 +20,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import sqlalchemy as sa
 from sqlmodel import Session, col, func, select
 
-from pbm.models import CommandLog, Deadline, DeadlineStatus, Game, GameEvent
+from pbm.models import CommandLog, Deadline, DeadlineStatus, Game, GameEvent, Player
 
 INVITATION = "INVITATION"
 TIMEOUT_ORIGIN = "timeout"  # ``CommandLog.origin`` of a default played for a silent seat
@@ -377,3 +377,10 @@ class SweepReport:
         return len(self.reminders) + len(self.final_warnings) + len(self.timeouts) + len(
             self.escalations
         ) + len(self.digests) + len(self.started_games)
+
+
+def quiet_policy(policy: TimingPolicy, player: Player) -> TimingPolicy:
+    """The game's policy with the player's own quiet hours, if they set some."""
+    if player.quiet_start is None or player.quiet_end is None:
+        return policy
+    return replace(policy, quiet_start=player.quiet_start, quiet_end=player.quiet_end)

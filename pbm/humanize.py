@@ -6,7 +6,8 @@ so nobody reads "0.0 h" or "0.07 hours".
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 _UNITS = (("day", 24 * 60), ("hour", 60), ("minute", 1))
 
@@ -37,3 +38,19 @@ def duration(length: timedelta) -> str:
 def hours(value: float) -> str:
     """A number of hours (a setting, a policy) as a duration for people."""
     return duration(timedelta(hours=value))
+
+
+def local_time(at: datetime, zone_name: str) -> str:
+    """A moment in a reader's zone, short: "Mon 03 Mar 14:00 CET"."""
+    local = at.astimezone(ZoneInfo(zone_name))
+    return f"{local:%a %d %b %H:%M} {local.tzname()}"
+
+
+def rough_span(delta: timedelta) -> str:
+    """A length in one rounded unit, as AWAY answers say it: "3 days", "5 hours", "12 min"."""
+    hours = delta.total_seconds() / 3600
+    if hours >= 47.5:
+        return f"{hours / 24:.0f} days"
+    if hours >= 1:
+        return f"{hours:.0f} hour{'s' if round(hours) != 1 else ''}"
+    return f"{max(1, round(hours * 60))} min"

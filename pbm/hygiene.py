@@ -14,6 +14,7 @@ import re
 from email.message import Message
 
 from pbm.config import Settings
+from pbm.mime import MAX_PARSED_CONTAINERS, container_count, parse_email, parse_headers
 
 # C0 controls but tab / newline / carriage return, DEL, C1 controls, lone surrogates, and the
 # bidirectional embeddings, overrides and isolates (they reorder what a reader sees).
@@ -32,27 +33,13 @@ def clean_line(text: str) -> str:
     return clean_text(_LINE_BREAKS.sub(" ", text)).strip()
 
 
-# A header that opens a container part, folded or not ("Content-Type:\r\n multipart/mixed").
-_CONTAINER = re.compile(rb"^content-type:[ \t\r\n]*(?:multipart|message)/",
-                        re.IGNORECASE | re.MULTILINE)
-
-
 #: Larger messages are not parsed whole by the web process (memory): their parts and depth
 #: are checked by the worker, which refuses them the same way.
 PARSE_AT_EDGE_BYTES = 2 * 1024 * 1024
 
-#: More container parts than this are never parsed as a tree (only the headers are read).
-MAX_PARSED_CONTAINERS = 200
-
-
-def container_count(raw: bytes) -> int:
-    """How many multipart / message parts ``raw`` declares (at most, a bound on depth)."""
-    return len(_CONTAINER.findall(raw))
-
-
 def mime_problem(raw: bytes, settings: Settings, message: Message | None = None) -> str | None:
     """Why this raw email is refused, or None when its size and structure are within limits.
-    ``message``: ``raw`` already parsed by ``pbm.inbound.parse_email`` (else it is parsed)."""
+    ``message``: ``raw`` already parsed by ``pbm.mime.parse_email`` (else it is parsed)."""
     if len(raw) > settings.inbound_email_max_bytes:
         return f"message larger than {settings.inbound_email_max_bytes} bytes"
     limit = settings.mime_max_line_bytes
@@ -63,14 +50,10 @@ def mime_problem(raw: bytes, settings: Settings, message: Message | None = None)
     if container_count(raw) > min(settings.mime_max_parts, MAX_PARSED_CONTAINERS):
         return f"more than {settings.mime_max_parts} MIME parts"
     if message is None and len(raw) > PARSE_AT_EDGE_BYTES:
-        from pbm.inbound import parse_headers
-
         headers = len(parse_headers(raw).keys())  # the parts are checked by the worker
         limit = settings.mime_max_headers
         return f"more than {limit} header fields in one part" if headers > limit else None
     if message is None:
-        from pbm.inbound import parse_email
-
         message = parse_email(raw)
     return structure_problem(message, settings)
 

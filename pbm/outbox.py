@@ -40,6 +40,7 @@ from pbm.models import (
     Seat,
     board_image_key,
 )
+from pbm.session_keys import FOLD_NOTES, NEW_OUTBOX_IDS
 
 #: Kinds whose email shows the seat's own vote ledger (``pbm.vote_ledger``).
 LEDGER_KINDS = frozenset({MessageKind.PROMPT, MessageKind.STATUS})
@@ -63,8 +64,6 @@ def shows_events(kind: MessageKind, extra: dict[str, Any] | None = None) -> bool
     return kind in RECAP_KINDS
 
 
-#: ``session.info`` key: notes to fold into the next message to a seat in this transaction.
-FOLD_KEY = "pbm.fold"
 #: Kinds a folded note never rides on (they are not about the game's progress).
 _NO_FOLD = frozenset({MessageKind.REPLY, MessageKind.TABLE_TALK, MessageKind.INVITATION})
 
@@ -73,17 +72,17 @@ def fold_into_next(session: Session, game_id: int, seat: int, **note: Any) -> No
     """Say ``note`` (``read_as``: how a reply was read; ``timed_out``: what was played at
     a deadline) in the next message this transaction writes to ``seat``, instead of in a
     message of its own. ``was_folded`` tells afterwards whether one carried it."""
-    session.info.setdefault(FOLD_KEY, {})[(game_id, seat)] = {"note": note, "used": False}
+    session.info.setdefault(FOLD_NOTES, {})[(game_id, seat)] = {"note": note, "used": False}
 
 
 def was_folded(session: Session, game_id: int, seat: int) -> bool:
     """True if a message of this transaction carried the seat's folded note; forgets it."""
-    entry = session.info.get(FOLD_KEY, {}).pop((game_id, seat), None)
+    entry = session.info.get(FOLD_NOTES, {}).pop((game_id, seat), None)
     return bool(entry and entry["used"])
 
 
 def _take_fold(session: Session, game_id: int, seat: int, kind: MessageKind) -> dict[str, Any]:
-    entry = session.info.get(FOLD_KEY, {}).get((game_id, seat))
+    entry = session.info.get(FOLD_NOTES, {}).get((game_id, seat))
     if entry is None or entry["used"] or kind in _NO_FOLD:
         return {}
     entry["used"] = True
@@ -243,11 +242,6 @@ def _board_picture(public: dict[str, Any], language: str = "en") -> bytes:
     return png
 
 
-#: ``session.info`` key of the outbox ids written in this transaction (``workers.hooks``
-#: enqueues them after the commit; it finds rows added with ``session.add`` itself)
-NEW_OUTBOX_IDS = "pbm_new_outbox_ids"
-
-
 def _insert_once(session: Session, row: Any, unique: list[str]) -> bool:
     """INSERT ``row`` unless a row with the same ``unique`` columns exists (ON CONFLICT DO
     NOTHING: one statement, no check first); True if inserted, and the row is then this
@@ -316,86 +310,124 @@ def notify(
     pause a PAUSED message is about), never past an unseen event it did not show: that one
     stays in the next recap. Returns the rows added (none if already there).
     """
+    channels = _channels(player, kind)
+    if not channels:
+        return []
+    assert game.id is not None
+    question = question_of(state, seat.seat_index)
+    extra = _extra_with_fold_and_question(session, game.id, seat.seat_index, kind, question,
+                                          extra)
+    ctx = build_context(session, game, seat, player, kind, state=state, deadline=deadline,
+                        extra=extra, events=events, recap=recap, now=now)
+    rows = []
+    for channel in channels:  # a key written before is skipped by its INSERT (``insert_once``)
+        rows += _write(session, ctx, channel, game, seat, player, state, extra, now,
+                       question=question, dedupe=f"{dedupe}:{channel.value}")
+    if not rows:  # every channel's message was written before
+        return []
+    _mark_told(session, game.id, seat, ctx, announced=announced,
+               whole_recap=events is None and recap, now=now)
+    return rows
+
+
+def _channels(player: Player, kind: MessageKind) -> list[Channel]:
+    """The channels a message goes by: the player's, and SMS too for a final warning."""
     channels = channels_for(player)
     if (kind is MessageKind.FINAL_WARNING and player.phone and not player.sms_opted_out
             and Channel.SMS not in channels):
         channels = [*channels, Channel.SMS]  # escalation: the last call goes by text too
-    keys = {ch: f"{dedupe}:{ch.value}" for ch in channels}
-    todo = channels  # a key written before is skipped by its INSERT (``_insert_once``)
-    if not todo:
-        return []
-    assert game.id is not None
-    folded = _take_fold(session, game.id, seat.seat_index, kind)
+    return channels
+
+
+def _extra_with_fold_and_question(session: Session, game_id: int, seat: int, kind: MessageKind,
+                                  question: str | None,
+                                  extra: dict[str, Any] | None) -> dict[str, Any] | None:
+    """``extra`` with a note folded in for this seat (``fold_into_next``) and the question
+    the message asks (``question_of``)."""
+    folded = _take_fold(session, game_id, seat, kind)
     if folded:
         extra = {**folded, **(extra or {})}
-    question = question_of(state, seat.seat_index)
     if question is not None:
         extra = {**(extra or {}), "question": question}
-    ctx = build_context(session, game, seat, player, kind, state=state, deadline=deadline,
-                        extra=extra, events=events, recap=recap, now=now)
+    return extra
+
+
+def _thread_ids(game_id: int, seat: Seat, channel: Channel) -> tuple[str | None, str | None]:
+    """(Message-ID, In-Reply-To) of an email: one thread per (game, seat), rooted at its
+    first email (the seat's thread fields are set; nothing for an SMS)."""
+    if channel is not Channel.EMAIL:
+        return None, None
+    if not seat.thread_message_id:
+        seat.thread_message_id = new_thread_id(game_id, seat.seat_index)
+        seat.thread_started = False
+    if seat.thread_started:
+        return new_message_id(), seat.thread_message_id
+    seat.thread_started = True
+    return seat.thread_message_id, None
+
+
+def _write(session: Session, ctx: MessageContext, channel: Channel, game: Game, seat: Seat,
+           player: Player, state: engine.GameState | None, extra: dict[str, Any] | None,
+           now: datetime, *, question: str | None, dedupe: str) -> list[OutboundMessage]:
+    """Render the message for one channel and write its rows (none if ``dedupe`` was
+    written before): an email's extra parts with it, a STATUS's second text after it."""
     assert game.id is not None
-    rows = []
-    for channel in todo:
-        rendered = render.render(ctx, channel)
-        image_key = None  # carried only when the HTML shows it (``render`` decides)
-        if channel is Channel.EMAIL and state is not None and rendered.board_image_key:
-            image_key = store_board_image(session, game.id, state, ctx.language)
-            assert image_key == rendered.board_image_key, "rendered at another version"
-        message_id = in_reply_to = None
-        thread = (seat.thread_message_id, seat.thread_started)
-        if channel is Channel.EMAIL:  # one thread per (game, seat), rooted at its first
-            if not seat.thread_message_id:
-                seat.thread_message_id = new_thread_id(game.id, seat.seat_index)
-                seat.thread_started = False
-            if seat.thread_started:
-                message_id, in_reply_to = new_message_id(), seat.thread_message_id
-            else:
-                message_id = seat.thread_message_id
-                seat.thread_started = True
-        row = OutboundMessage(
-            game_id=game.id,
-            seat=seat.seat_index,
-            player_id=player.id,
-            channel=channel.value,
-            kind=kind.value,
-            to_address=(player.email if channel is Channel.EMAIL else player.phone) or "",
-            subject=rendered.subject,
-            text=rendered.text,
-            html=rendered.html if channel is Channel.EMAIL else None,
-            sms_body=rendered.sms if channel is Channel.SMS else None,
-            board_image_key=image_key,
-            message_id=message_id,
-            in_reply_to=in_reply_to,
-            question=question,
-            reply_to=reply_address(seat) if channel is Channel.EMAIL else None,
-            status=OutboundStatus.PENDING,
-            dedupe_key=keys[channel],
-            created_at=now,
-        )
-        if not _insert_once(session, row, ["dedupe_key"]):  # written before: not again
-            seat.thread_message_id, seat.thread_started = thread
-            continue
-        rows.append(row)
-        if channel is Channel.EMAIL:  # calendar events, pictures other than the board
-            _add_parts(session, row, game, seat, player, kind, rendered, now,
-                       leaving=bool((extra or {}).get("you_were_replaced")),
-                       calendar_answer=any("CALENDAR" in str(a)
-                                           for a in (extra or {}).get("answers") or ()))
-        if channel is Channel.SMS:  # a STATUS may take a second text, sent right after
-            for i, body in enumerate(rendered.sms_more, start=2):
-                more = OutboundMessage(**{**row.model_dump(exclude={"id"}),
-                                          "sms_body": body, "dedupe_key": f"{keys[channel]}:{i}"})
-                session.add(more)
-                rows.append(more)
-    shown = {e["seq"] for e in ctx.events} if shows_events(kind, ctx.extra) else set()
-    if not rows:  # every channel's message was written before
+    kind = ctx.kind
+    rendered = render.render(ctx, channel)
+    image_key = None  # carried only when the HTML shows it (``render`` decides)
+    if channel is Channel.EMAIL and state is not None and rendered.board_image_key:
+        image_key = store_board_image(session, game.id, state, ctx.language)
+        assert image_key == rendered.board_image_key, "rendered at another version"
+    thread = (seat.thread_message_id, seat.thread_started)
+    message_id, in_reply_to = _thread_ids(game.id, seat, channel)
+    row = OutboundMessage(
+        game_id=game.id,
+        seat=seat.seat_index,
+        player_id=player.id,
+        channel=channel.value,
+        kind=kind.value,
+        to_address=(player.email if channel is Channel.EMAIL else player.phone) or "",
+        subject=rendered.subject,
+        text=rendered.text,
+        html=rendered.html if channel is Channel.EMAIL else None,
+        sms_body=rendered.sms if channel is Channel.SMS else None,
+        board_image_key=image_key,
+        message_id=message_id,
+        in_reply_to=in_reply_to,
+        question=question,
+        reply_to=reply_address(seat) if channel is Channel.EMAIL else None,
+        status=OutboundStatus.PENDING,
+        dedupe_key=dedupe,
+        created_at=now,
+    )
+    if not insert_once(session, row):  # written before: not again
+        seat.thread_message_id, seat.thread_started = thread
         return []
-    seat.last_event_seq = told_through(session, game.id, seat, shown | {
-        e.seq for e in announced}, whole_recap=bool(shown) and events is None and recap)
-    if kind in {MessageKind.PROMPT, MessageKind.REMINDER, MessageKind.FINAL_WARNING}:
+    rows = [row]
+    if channel is Channel.EMAIL:  # calendar events, pictures other than the board
+        _add_parts(session, row, game, seat, player, kind, rendered, now,
+                   leaving=bool((extra or {}).get("you_were_replaced")),
+                   calendar_answer=any("CALENDAR" in str(a)
+                                       for a in (extra or {}).get("answers") or ()))
+    if channel is Channel.SMS:  # a STATUS may take a second text, sent right after
+        for i, body in enumerate(rendered.sms_more, start=2):
+            more = OutboundMessage(**{**row.model_dump(exclude={"id"}),
+                                      "sms_body": body, "dedupe_key": f"{dedupe}:{i}"})
+            if insert_once(session, more):
+                rows.append(more)
+    return rows
+
+
+def _mark_told(session: Session, game_id: int, seat: Seat, ctx: MessageContext, *,
+               announced: Sequence[GameEvent], whole_recap: bool, now: datetime) -> None:
+    """The seat has been told the events the message shows and those it announced; a
+    prompt's time is remembered."""
+    shown = {e["seq"] for e in ctx.events} if shows_events(ctx.kind, ctx.extra) else set()
+    seat.last_event_seq = told_through(session, game_id, seat, shown | {
+        e.seq for e in announced}, whole_recap=bool(shown) and whole_recap)
+    if ctx.kind in {MessageKind.PROMPT, MessageKind.REMINDER, MessageKind.FINAL_WARNING}:
         seat.last_prompted_at = now
     session.add(seat)  # written with the next flush (the seats of one reply in one go)
-    return rows
 
 
 def _add_parts(session: Session, row: OutboundMessage, game: Game, seat: Seat, player: Player,
@@ -519,7 +551,11 @@ def alert_admin(session: Session, game: Game | None, subject: str, text: str, *,
 
 def insert_once(session: Session, row: OutboundMessage) -> bool:
     """Add an outbox row unless one with its dedupe key exists, in one statement (two
-    transactions writing the same key at once: one row, no error); True if added."""
+    transactions writing the same key at once: one row, no error); True if added.
+
+    THE ONE WAY an outgoing row is written (``notify``, ``alert_admin``, the inbound
+    answers, the delivery worker's email copy of a refused SMS): each new row's id is
+    remembered for the commit hook that enqueues it."""
     return _insert_once(session, row, ["dedupe_key"])
 
 

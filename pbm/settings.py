@@ -5,7 +5,8 @@ Settings belong to the player (``players`` row), not to one game: a ZONE sent in
 shows every later deadline of every game in that zone. AWAY is the exception that touches
 games: each of the player's seats holds its deadlines while away, within the game's
 allowance (``TimingPolicy.away_hours``, counted per seat); past it the game's normal
-timeout policy applies. The table of each game is told.
+timeout policy applies. The table of each game is told. That part changes games, so it is
+``pbm.games.go_away`` / ``come_back``: this module only reads the setting.
 
 ``apply(session, player, seat, text, now)`` reads one setting (the argument of a
 ``Meta("SET", ...)`` from the parser) and returns the one short answer for the player;
@@ -15,22 +16,19 @@ refusals raise ``SettingError`` with a line that says what would work.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from functools import lru_cache
 from typing import Any
 from zoneinfo import ZoneInfo, available_timezones
 
 from rapidfuzz import fuzz, process
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
-from pbm.deadlines import TimingPolicy
-from pbm.messages import MessageKind
-from pbm.models import Deadline, Game, GameStatus, Player, Seat
+from pbm import games
+from pbm.humanize import local_time
+from pbm.models import Player
 
-#: Games whose seats an AWAY / BACK concerns.
-ACTIVE = (GameStatus.RUNNING, GameStatus.PAUSED, GameStatus.INVITING)
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 #: LANG arguments -> ``Player.language`` (the Korean words arrive as LANG KO / LANG EN,
 #: rewritten by ``pbm.replies.korean``).
@@ -194,152 +192,6 @@ def _day(key: str, local: datetime) -> Any:
     return None
 
 
-def quiet_policy(policy: TimingPolicy, player: Player) -> TimingPolicy:
-    """The game's policy with the player's own quiet hours, if they set some."""
-    if player.quiet_start is None or player.quiet_end is None:
-        return policy
-    return replace(policy, quiet_start=player.quiet_start, quiet_end=player.quiet_end)
-
-
-def _when(at: datetime, zone_name: str) -> str:
-    local = at.astimezone(ZoneInfo(zone_name))
-    return f"{local:%a %d %b %H:%M} {local.tzname()}"
-
-
-def _span(delta: timedelta) -> str:
-    hours = delta.total_seconds() / 3600
-    if hours >= 47.5:
-        return f"{hours / 24:.0f} days"
-    if hours >= 1:
-        return f"{hours:.0f} hour{'s' if round(hours) != 1 else ''}"
-    return f"{max(1, round(hours * 60))} min"
-
-
-def _active_seats(session: Session, player: Player) -> list[tuple[Seat, Game]]:
-    """The player's seats in active games, each game locked (in id order, so that two
-    transactions locking several games never wait for each other in a circle): AWAY and
-    BACK move deadlines that a timeout or a reply of that game may be reading."""
-    from pbm import games
-
-    found = session.exec(
-        select(Seat.game_id).join(Game, col(Game.id) == Seat.game_id)
-        .where(Seat.player_id == player.id, col(Game.status).in_(ACTIVE))).all()
-    for game_id in sorted({int(g) for g in found}):
-        games.lock_game(session, game_id)
-    return [(s, g) for s, g in session.exec(
-        select(Seat, Game).join(Game, col(Game.id) == Seat.game_id)
-        .where(Seat.player_id == player.id, col(Game.status).in_(ACTIVE))
-        .order_by(col(Seat.id))).all()]
-
-
-def go_away(session: Session, player: Player, until: datetime, now: datetime) -> list[str]:
-    """Hold the player's deadlines in every active game until ``until``, each within what
-    is left of its allowance; tell each table. Returns one line per game."""
-    from pbm import deadlines, games
-
-    player.away_until = until
-    session.add(player)
-    lines = []
-    for seat, game in _active_seats(session, player):
-        _come_back(session, seat, now)  # a new AWAY replaces the one before
-        allowance = timedelta(hours=games.policy_of(game).away_hours)
-        left = max(timedelta(0), allowance - timedelta(seconds=seat.away_used_seconds))
-        end = min(until, now + left)
-        hold = end - now
-        if hold <= timedelta(0):
-            lines.append(f"{game.name}: your away allowance ({_span(allowance)}) is used up; "
-                         "deadlines run as usual")
-            _tell_table(session, game, seat, player, now, "away", lambda tz: (
-                f"{player.display_name} is away until {_when(until, tz)}; their away "
-                "allowance is used up, so their deadlines run as usual."))
-            continue
-        seat.away_until = end
-        seat.away_used_seconds += int(hold.total_seconds())
-        session.add(seat)
-        deadlines.shift_open_deadlines(session, game.id, hold, seat=seat.seat_index)  # type: ignore[arg-type]
-        capped = "" if end >= until else f" (the most this game allows: {_span(allowance)})"
-        lines.append(f"{game.name}: your deadlines wait until {_when(end, player.time_zone)}"
-                     + capped)
-        _tell_table(session, game, seat, player, now, "away", lambda tz, end=end, capped=capped: (
-            f"{player.display_name} is away until {_when(until, tz)}: their deadlines "
-            f"wait until {_when(end, tz)}{capped}."))
-    return lines
-
-
-def come_back(session: Session, player: Player, now: datetime) -> list[str]:
-    """BACK: the unused part of each hold is given back (deadlines move earlier by it and
-    the allowance is refunded); each table is told."""
-    player.away_until = None
-    session.add(player)
-    lines = []
-    for seat, game in _active_seats(session, player):
-        if _come_back(session, seat, now):
-            lines.append(game.name)
-            _tell_table(session, game, seat, player, now, "back", lambda tz: (
-                f"{player.display_name} is back; their deadlines run again."))
-    return lines
-
-
-def _come_back(session: Session, seat: Seat, now: datetime) -> bool:
-    from pbm import deadlines
-
-    if seat.away_until is None:
-        return False
-    unused = seat.away_until - now
-    seat.away_until = None
-    session.add(seat)
-    if unused <= timedelta(0):
-        return False
-    seat.away_used_seconds = max(0, seat.away_used_seconds - int(unused.total_seconds()))
-    deadlines.shift_open_deadlines(session, seat.game_id, -unused, seat=seat.seat_index)
-    return True
-
-
-def hold_new_deadlines(session: Session, game: Game, created: list[Deadline],
-                       now: datetime) -> None:
-    """Deadlines opened for a seat that is away wait until it is back (already counted in
-    its allowance when it went away); reminders keep the player's own quiet hours."""
-    from pbm import deadlines, games
-
-    if not created:
-        return
-    policy = games.policy_of(game)
-    seats = {s.seat_index: (s, p) for s, p in games.seats_of(session, game.id)}  # type: ignore[arg-type]
-    for deadline in created:
-        if deadline.seat not in seats:
-            continue
-        seat, player = seats[deadline.seat]
-        held = seat.away_until is not None and seat.away_until > now
-        own_quiet = player.quiet_start is not None
-        if held:
-            deadline.due_at += seat.away_until - now  # type: ignore[operator]
-        if held or own_quiet:
-            deadline.next_reminder_at = deadlines.next_reminder(
-                deadline, quiet_policy(policy, player), player.time_zone,
-                seat.away_until if held else now)  # type: ignore[arg-type]
-
-
-def _tell_table(session: Session, game: Game, seat: Seat, player: Player, now: datetime,
-                what: str, sentence: Callable[[str], str]) -> None:
-    """A public event, and a short NOTICE to every other seat of the game (the times in
-    ``sentence(zone)`` in each reader's own zone; the event itself in UTC)."""
-    from pbm import games, outbox
-
-    events = games.record_events(session, game, [games._service_event(
-        f"seat.{what}", sentence("UTC"), seat=seat.seat_index, name=player.display_name)], now=now)
-    state = games.load_state(game) if game.state_json else None
-    for other, other_player in games.seats_of(session, game.id):  # type: ignore[arg-type]
-        if other.seat_index == seat.seat_index:
-            continue
-        outbox.notify(session, game, other, other_player, MessageKind.NOTICE, now=now,
-                      state=state, events=events, announced=events,
-                      deadline=games._due(session, game.id, other.seat_index),  # type: ignore[arg-type]
-                      dedupe=f"g{game.id}:s{other.seat_index}:{what}:{events[0].seq}",
-                      extra={"headline": sentence(other_player.time_zone),
-                             "decision_ids": [d for d in [
-                                 state.decision_id(other.seat_index)] if d] if state else []})
-
-
 # ------------------------------------------------------------------ applying
 
 
@@ -374,11 +226,11 @@ def apply(session: Session, player: Player, text: str, now: datetime) -> str:
                 f"to {hours[1]:02d}:00 your time (deadlines do not wait).")
     if verb == "AWAY":
         until = parse_away(arg, player.time_zone, now)
-        lines = go_away(session, player, until, now)
+        lines = games.go_away(session, player, until, now)
         where = "; ".join(lines) if lines else "you have no game in progress"
-        return f"AWAY until {_when(until, player.time_zone)}, table told. {where}."
+        return f"AWAY until {local_time(until, player.time_zone)}, table told. {where}."
     if verb == "BACK":
-        games_back = come_back(session, player, now)
+        games_back = games.come_back(session, player, now)
         if not games_back:
             return "BACK: you were not away; nothing changed."
         return f"BACK: welcome back! Your deadlines run again in {', '.join(games_back)}."
@@ -428,7 +280,7 @@ def summary(player: Player, now: datetime) -> str:
     quiet = ("game's" if player.quiet_start is None
              else f"{player.quiet_start:02d}-{player.quiet_end:02d}")
     away = ("no" if player.away_until is None or player.away_until <= now
-            else f"until {_when(player.away_until, player.time_zone)}")
+            else f"until {local_time(player.away_until, player.time_zone)}")
     on = {True: "ON", False: "OFF"}
     return (f"SETTINGS: ZONE {player.time_zone} ({local_now(player.time_zone, now)}); "
             f"QUIET {quiet}; AWAY {away}; VIA {player.preferred_channel.upper()}; "

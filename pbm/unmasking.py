@@ -10,6 +10,7 @@ is ever put in a message before GAME_OVER (the privacy scan checks that).
 from __future__ import annotations
 
 import io
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from sqlmodel import Session
@@ -17,36 +18,62 @@ from sqlmodel import Session
 import engine
 from engine.cards import VOTE_DECK
 
+# games' read-only lookups, below pbm.games.lifecycle (which calls this module at the end)
+from pbm.games.audit import command_log
+from pbm.games.base import get_game, options_of, seats_of
+
 TEAM_COLOURS = {"british": (179, 32, 46), "french": (31, 79, 160)}
 
 
 def story(session: Session, game_id: int) -> dict[str, Any]:
-    """``{"votes": [...], "moves": [...], "treasure": [{turn, british, french}]}``."""
-    from pbm import games
+    """``{"votes": [...], "moves": [...], "treasure": [{turn, british, french}]}``.
 
-    game = games.get_game(session, game_id)
-    names = [p.display_name for _, p in games.seats_of(session, game_id)]
-    state = engine.new_game(names, game.seed, games.options_of(game))
+    The English sentences (``plays``, ``outcome``, ``text``) come with the data they were
+    written from (``key``, ``cast``: ``[{seat, cards}]``, ``result``, ``event``), from which
+    ``pbm.render.mail_words.story`` tells a reader of another language."""
+    game = get_game(session, game_id)
+    names = [p.display_name for _, p in seats_of(session, game_id)]
+    state = engine.new_game(names, game.seed, options_of(game))
+
+    def replay() -> Iterator[tuple[int, list[engine.Event], engine.GameState]]:
+        nonlocal state
+        for row in command_log(session, game_id):
+            turn = state.turn_number
+            state, events = engine.apply(state, row.seat, engine.parse_command(row.command))
+            yield turn, list(events), state
+
+    return tell(names, replay())
+
+
+def tell(names: Sequence[str],
+         steps: Iterable[tuple[int, Sequence[engine.Event], engine.GameState]]
+         ) -> dict[str, Any]:
+    """The story from a game's steps in order: (turn before the step, its events, the
+    state after it)."""
     votes: list[dict[str, Any]] = []
     moves: list[dict[str, Any]] = []
     treasure: dict[int, dict[str, int]] = {}
-    for row in games.command_log(session, game_id):
-        turn = state.turn_number
-        state, events = engine.apply(state, row.seat, engine.parse_command(row.command))
+    for turn, events, state in steps:
         for event in events:
             data = dict(event.data)
             if event.kind == "vote.called":
                 votes.append({"turn": turn, "vote": str(data["vote"]).capitalize(),
-                              "caller": names[data["caller"]], "plays": [], "outcome": ""})
+                              "caller": names[data["caller"]], "plays": [], "outcome": "",
+                              "key": str(data["vote"]), "caller_seat": data["caller"],
+                              "cast": [], "result": None})
             elif event.kind in ("vote.cast", "vote.changed") and "cards" in data and votes:
                 cards = " and ".join(VOTE_DECK[c].describe() for c in data["cards"])
                 played = f"{names[data['seat']]} played "
                 plays = [p for p in votes[-1]["plays"] if not p.startswith(played)]
                 votes[-1]["plays"] = [*plays, played + cards]  # a changed vote: the last
+                votes[-1]["cast"] = [*(c for c in votes[-1]["cast"] if c["seat"] != data["seat"]),
+                                     {"seat": data["seat"], "cards": list(data["cards"])}]
             elif event.kind == "vote.result" and votes:
                 votes[-1]["outcome"] = event.text
+                votes[-1]["result"] = {"kind": event.kind, "data": data}
             elif event.kind in ("treasure.moved", "treasure.tortuga", "treasure.stormy"):
-                moves.append({"turn": turn, "text": event.text})
+                moves.append({"turn": turn, "text": event.text,
+                              "event": {"kind": event.kind, "data": data, "audience": None}})
         score = engine.score(state)
         treasure[state.turn_number] = {"british": score.british, "french": score.french}
     return {"votes": votes, "moves": moves,

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
@@ -26,13 +27,23 @@ _KINDS = ("turn.started", "vote.called", "vote.cast", "vote.changed", "vote.resu
 
 def ledger(session: Session, game_id: int, seat: int, *, size: int = LEDGER_SIZE
            ) -> list[dict[str, Any]]:
-    """``[{"turn", "vote", "called", "played", "shown", "outcome"}]``, oldest first."""
+    """``[{"turn", "vote", "called", "played", "shown", "outcome"}]``, oldest first; with
+    the data behind the words (``key``, ``cards``, ``result``) for readers of another
+    language (``pbm.render.mail_words.ledger``)."""
+    return ledger_of(((event.kind, event.text, event.audience_seats(), data)
+                      for event, data in _ledger_events(session, game_id)), seat, size=size)
+
+
+def ledger_of(events: Iterable[tuple[str, str, frozenset[int] | None, Mapping[str, Any]]],
+              seat: int, *, size: int = LEDGER_SIZE) -> list[dict[str, Any]]:
+    """The ledger from a game's events in order: ``(kind, text, audience or None, data)``."""
     votes: list[dict[str, Any]] = []
     turn = 0
     current: dict[str, Any] | None = None
-    for event, data in _ledger_events(session, game_id):
-        if not event.visible_to(seat):
+    for kind, text, audience, data in events:
+        if audience is not None and seat not in audience:
             continue
+        event = _Said(kind, text, audience)
         if event.kind == "turn.started":
             turn = int(data.get("turn") or turn)
         elif event.kind == "vote.called":
@@ -40,17 +51,27 @@ def ledger(session: Session, game_id: int, seat: int, *, size: int = LEDGER_SIZE
             if seat in (data.get("participants") or []):
                 current = {"turn": turn, "vote": str(data.get("vote", "")).capitalize(),
                            "called": event.text, "played": "", "shown": "",
-                           "outcome": "waiting for the other votes"}
+                           "outcome": "waiting for the other votes",
+                           "key": str(data.get("vote", "")), "cards": [], "result": None}
                 votes.append(current)
         elif event.kind in ("vote.cast", "vote.changed") and current is not None \
-                and event.audience_seats() == frozenset({seat}):
+                and event.audience == frozenset({seat}):
             cards = [VOTE_DECK[c].describe() for c in data.get("cards") or []]
             current["played"] = " and ".join(cards)
+            current["cards"] = list(data.get("cards") or [])
         elif event.kind == "vote.result" and current is not None:
             current["shown"] = ", ".join(s.lower() for s in data.get("symbols") or []) or "no cards"
             current["outcome"] = event.text.rsplit(": ", 1)[-1].rstrip(".")
+            current["result"] = {"kind": event.kind, "data": {
+                k: data.get(k) for k in ("vote", "outcome", "symbols")}}
             current = None
     return votes[-size:]
+
+
+class _Said(NamedTuple):
+    kind: str
+    text: str
+    audience: frozenset[int] | None
 
 
 def _ledger_events(session: Session, game_id: int) -> list[tuple[GameEvent, dict[str, Any]]]:

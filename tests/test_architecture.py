@@ -10,21 +10,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("engine", "pbm", "workers")
 
-#: Imports that still point back up a circle, each until the split that removes it lands
-#: (moving code out of pbm/games.py and pbm/inbound.py waits for their package splits).
-WAITING_FOR_A_SPLIT = {
-    ("pbm.settings", "pbm.games"):
-        "AWAY/BACK tell the table through games, and games holds new deadlines with "
-        "settings: games' lookups and settings' deadline helpers go below both",
-    ("pbm.unmasking", "pbm.games"):
-        "the story reads the game through games' lookups (get_game, seats_of, command_log), "
-        "which go below games",
-    ("pbm.hygiene", "pbm.inbound"):
-        "mime_problem parses with inbound.parse_email / parse_headers, which go to a MIME "
-        "module below hygiene",
-}
-
-
 def module_name(root: Path, path: Path) -> str:
     parts = path.relative_to(root).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
@@ -101,17 +86,8 @@ def test_every_kind_of_import_is_an_edge(tmp_path: Path) -> None:
 
 
 def test_no_module_of_engine_pbm_or_workers_imports_itself_round_a_circle() -> None:
-    graph = import_graph()
-    for importer, imported in WAITING_FOR_A_SPLIT:
-        graph[importer].discard(imported)
-    found = circles(graph)
+    found = circles(import_graph())
     assert found == [], "import circles:\n" + "\n".join(" -> ".join(c) for c in found)
-
-
-def test_every_import_waiting_for_a_split_is_still_there() -> None:
-    graph = import_graph()
-    gone = [edge for edge in WAITING_FOR_A_SPLIT if edge[1] not in graph[edge[0]]]
-    assert gone == [], f"no longer imported, delete from WAITING_FOR_A_SPLIT: {gone}"
 
 
 def test_the_circle_finder_reports_the_path_of_a_circle() -> None:

@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from sqlmodel import Session
 
 from pbm.config import Settings
+from pbm.session_keys import CLAIMED_PNGS
 
 
 def _outbox() -> sa.Table:
@@ -39,14 +40,11 @@ def claim_many(session: Session, outbox_ids: list[int], now: datetime, settings:
         earlier = _earlier_unsent_alone(session, rows, outbox_ids)  # one statement
         with_parts = _rows_with_parts(session, [row.id for row in rows])  # and one more
         rows = [_Claimed(row, earlier, row.id in with_parts) for row in rows]
-    pngs = session.info.setdefault(_CLAIMED_PNGS, {})
+    pngs = session.info.setdefault(CLAIMED_PNGS, {})
     for row in rows:
         if row.board_png is not None:
             pngs[row.board_image_key] = bytes(row.board_png)
     return rows
-
-
-_CLAIMED_PNGS = "pbm.delivery.claimed_pngs"
 
 
 @functools.lru_cache(maxsize=2)

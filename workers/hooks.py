@@ -16,7 +16,8 @@ from typing import Any
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
-_KEY = "pbm_new_outbox_ids"  # = pbm.outbox.NEW_OUTBOX_IDS (rows it inserts in SQL)
+from pbm.session_keys import NEW_OUTBOX_IDS  # also written by pbm.outbox.insert_once
+
 _installed = False
 
 
@@ -25,7 +26,7 @@ def _after_flush(session: Session, _context: Any) -> None:
 
     ids = [obj.id for obj in session.new if isinstance(obj, OutboundMessage) and obj.id]
     if ids:
-        session.info.setdefault(_KEY, []).extend(ids)
+        session.info.setdefault(NEW_OUTBOX_IDS, []).extend(ids)
 
 
 #: while set (``delivering_inline``), committed outbox ids are collected here instead
@@ -33,7 +34,7 @@ _INLINE: ContextVar[list[int] | None] = ContextVar("pbm_deliver_inline", default
 
 
 def _after_commit(session: Session) -> None:
-    ids = session.info.pop(_KEY, None)
+    ids = session.info.pop(NEW_OUTBOX_IDS, None)
     if ids:
         inline = _INLINE.get()
         if inline is not None:
@@ -62,7 +63,7 @@ def _after_soft_rollback(session: Session, previous: Any) -> None:
     # Only the outermost rollback discards: ids from a rolled-back savepoint are harmless
     # (the send task finds no row and does nothing).
     if previous.parent is None:
-        session.info.pop(_KEY, None)
+        session.info.pop(NEW_OUTBOX_IDS, None)
 
 
 def install_outbox_hook() -> None:

@@ -11,8 +11,8 @@ from sqlmodel import Session
 
 from pbm.config import Settings
 from pbm.messages import board_content_id
+from pbm.session_keys import CLAIMED_PNGS
 from pbm.transports import Attachment, InlineImage, OutgoingMessage
-from workers.claims import _CLAIMED_PNGS
 
 _BOARD_KEY = re.compile(r"^board-(\d+)-(\d+)(?:-([a-z]{2,8}))?$")
 
@@ -75,7 +75,7 @@ def board_png(session: Session, key: str) -> bytes | None:
     """The stored picture named ``board-<game>-<version>[-<language>]``, if any."""
     from pbm.models import BoardImage
 
-    claimed = session.info.get(_CLAIMED_PNGS, {}).get(key)
+    claimed = session.info.get(CLAIMED_PNGS, {}).get(key)
     if claimed is not None:
         return claimed  # type: ignore[no-any-return]
 

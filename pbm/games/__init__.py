@@ -1,5 +1,6 @@
 """The game service, THE ONLY WAY A GAME CHANGES: this package's names are its whole API
-(callers import ``pbm.games`` and nothing below it).
+(callers import ``pbm.games`` and nothing below it; only ``pbm.unmasking``, which the game's
+end calls, reads through the lookups of ``base`` and ``audit``, which sit below that call).
 
 Every function takes an open ``Session`` and does its work inside it: it locks the game
 row (``SELECT ... FOR UPDATE`` on PostgreSQL; SQLite's write transactions are serialised
@@ -17,7 +18,8 @@ events, deadlines of open decisions), ``players`` (``PlayerSpec``, players, repl
 ``lifecycle`` (create, invite, JOIN/DECLINE, start, finish, abort), ``play`` (``submit``
 and its messages), ``reminders``, ``operations`` (pause, resume, extend, replace, SAY,
 STATUS, nudge, preview), ``timeouts`` (an expired deadline), ``digests`` ("tell me
-everything"); ``audit`` (command log and replay) needs only ``base``.
+everything"); ``audit`` (command log and replay) needs only ``base``; ``away`` (AWAY and BACK:
+a player's seats hold their deadlines, the tables are told) needs ``base``.
 """
 
 from __future__ import annotations
@@ -25,14 +27,13 @@ from __future__ import annotations
 import engine
 from pbm import outbox
 from pbm.games.audit import command_log, replay, replay_matches
+from pbm.games.away import come_back, go_away
 from pbm.games.base import (
     GameError,
     GameNotFound,
     InvalidRequest,
     Result,
     WrongState,
-    _due,
-    _service_event,
     find_seat_by_token,
     get_game,
     load_state,
@@ -103,9 +104,8 @@ __all__ = [
     "PlayerSpec",
     "Result",
     "WrongState",
-    "_due",
-    "_service_event",
     "abort",
+    "come_back",
     "command_log",
     "create_game",
     "default_command",
@@ -115,6 +115,7 @@ __all__ = [
     "finish",
     "games_everyone_joined",
     "get_game",
+    "go_away",
     "handle_expired",
     "invite",
     "last_digest_at",

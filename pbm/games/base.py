@@ -17,7 +17,7 @@ from sqlmodel import Session, col, func, select
 
 import engine
 from pbm import deadlines as timing  # deadline rows; the sweep (pbm.timing) calls games
-from pbm import settings, txcache
+from pbm import txcache
 from pbm.deadlines import INVITATION, TimingPolicy
 from pbm.models import (
     CommandLog,
@@ -330,8 +330,30 @@ def _sync_deadlines(session: Session, game: Game, state: engine.GameState,
                  for d in engine.pending(state)]
     created = timing.sync_decision_deadlines(session, game, decisions, policy,
                                              lambda seat: zones.get(seat, "UTC"), now)
-    settings.hold_new_deadlines(session, game, created, now)  # AWAY seats, own QUIET hours
+    hold_new_deadlines(session, game, created, now)  # AWAY seats, own QUIET hours
     session.flush()
+
+
+def hold_new_deadlines(session: Session, game: Game, created: list[Deadline],
+                       now: datetime) -> None:
+    """Deadlines opened for a seat that is away wait until it is back (already counted in
+    its allowance when it went away); reminders keep the player's own quiet hours."""
+    if not created:
+        return
+    policy = policy_of(game)
+    seats = {s.seat_index: (s, p) for s, p in seats_of(session, game.id)}  # type: ignore[arg-type]
+    for deadline in created:
+        if deadline.seat not in seats:
+            continue
+        seat, player = seats[deadline.seat]
+        held = seat.away_until is not None and seat.away_until > now
+        own_quiet = player.quiet_start is not None
+        if held:
+            deadline.due_at += seat.away_until - now  # type: ignore[operator]
+        if held or own_quiet:
+            deadline.next_reminder_at = timing.next_reminder(
+                deadline, timing.quiet_policy(policy, player), player.time_zone,
+                seat.away_until if held else now)  # type: ignore[arg-type]
 
 
 def _timing_extra(policy: TimingPolicy) -> dict[str, float]:

@@ -10,7 +10,7 @@ from sqlmodel import Session
 
 import engine
 from pbm import deadlines as timing  # deadline rows; the sweep (pbm.timing) calls games
-from pbm import outbox, settings
+from pbm import outbox
 from pbm.deadlines import INVITATION, TimingPolicy
 from pbm.games.base import load_state, lock_game, policy_of, seat_of
 from pbm.messages import MessageKind
@@ -50,7 +50,7 @@ def send_reminder(session: Session, deadline: Deadline, now: datetime,
     (report.final_warnings if final else report.reminders).append(deadline.id)  # type: ignore[arg-type]
     deadline.reminders_sent += 1
     deadline.next_reminder_at = timing.next_reminder(
-        deadline, settings.quiet_policy(policy, player), player.time_zone, now)
+        deadline, timing.quiet_policy(policy, player), player.time_zone, now)
     session.add(deadline)
 
 

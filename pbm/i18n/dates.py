@@ -53,6 +53,11 @@ def _amount(length: timedelta, lang: str) -> str:
     return " ".join(parts)
 
 
+def length_text(length: timedelta, lang: str = "en") -> str:
+    """A length of time in at most two units ("1일 20시간"); "" under a minute."""
+    return _amount(length, _lang(lang))
+
+
 def time_left(deadline: datetime, now: datetime, lang: str = "en") -> str:
     """How long until ``deadline``: "in 1 day 20 hours" / "1일 20시간 남음"; once past,
     "2 hours ago" / "2시간 지남"; under a minute either way, "now" / "지금"."""

@@ -12,8 +12,10 @@
 
 Modules, lowest first (each imports only those above it): ``mime`` (MIME helpers, automatic
 mail), ``storage`` (storing, claims, quarantine), ``routing`` (token, thread, sender),
-``answering`` (the REPLY message, the not-understood cap), ``applying`` (submit, meta
-commands, settings, SAY limits), ``pipeline`` (``process``: one message end to end).
+``answering`` (the REPLY message, the not-understood cap), ``work`` (one message on its way,
+the ``Disposition`` of a step), ``applying`` (the parse, apply and answer steps: submit, meta
+commands, settings, SAY limits), ``pipeline`` (``process``: the named steps of each channel,
+in order, as data).
 """
 
 from __future__ import annotations

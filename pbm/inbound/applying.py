@@ -13,12 +13,16 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Session
 
-from pbm import logs, metrics
+import engine
+from pbm import games, logs, metrics
 from pbm.config import get_settings
-from pbm.inbound.answered import Answered, is_stale
+from pbm.inbound.answered import Answered, answered_question, is_stale
 from pbm.inbound.answering import _may_answer_idle, _Outcome, _write_reply, idle_fingerprint
 from pbm.inbound.mime import bounce_details
-from pbm.inbound.storage import EMAIL, _finish
+from pbm.inbound.storage import EMAIL
+from pbm.inbound.work import Disposition, Work
+from pbm.models import InvitationStatus
+from pbm.replies import parse_extracted
 
 log = logging.getLogger(__name__)
 
@@ -28,40 +32,57 @@ SETTLED = "that question was settled before your reply came in, so nothing was p
 _MENU_PICK = re.compile(r"\W{0,3}\d{1,2}\W{0,3}")
 
 
-def _apply(session: Session, row: Any, seat: Any, player: Any, now: datetime,
-           read: Any, answered: Answered | None = None) -> str:
-    """Parse the player's text for their seat, apply it through ``pbm.games``, answer.
-
-    ``answered``: the question the reply answers (``pbm.inbound.answered``), if known."""
-    import engine
-    from pbm import games
-    from pbm.models import InvitationStatus
-
-    game = games.lock_game(session, seat.game_id)  # once: ``games`` finds it locked
+def parse_reply(work: Work) -> Disposition:
+    """Lock the game, read the extracted text for the seat's view of it (an open invitation:
+    YES / NO answer it). Text that breaks the reader, or a phone reaction, ends here."""
+    seat, row = work.seat, work.row
+    assert seat is not None and work.extracted is not None
+    work.answered = answered_question(work.session, row, seat, work.message)
+    game = work.game = games.lock_game(work.session, seat.game_id)  # once: games finds it locked
     logs.bind(game_id=game.id, seat=seat.seat_index)  # on every log line from here on
-    state = games.load_state(game) if game.state_json else None
+    state = work.state = games.load_state(game) if game.state_json else None
     view = engine.view(state, seat.seat_index).to_dict() if state is not None else None
     invited = state is None and seat.invitation_status in (
         InvitationStatus.PENDING.value, InvitationStatus.INVITED.value)
     try:
-        parsed = read(view, invited)
-    except (ValueError, LookupError, TypeError, AttributeError, IndexError, KeyError,
-            UnicodeError, RecursionError) as exc:
-        # The sender's bytes broke the reader: refuse them (a parser bug is logged, not a
-        # reason to set the message aside for the admin or to retry it).
-        log.exception("inbound message %s: reply unreadable", row.id)
-        return _finish(session, row.id, "ignored", now, game_id=game.id, seat=seat.seat_index,
-                       error=f"unreadable reply: {type(exc).__name__}: {exc}"[:4000])
+        parsed = work.parsed = parse_extracted(
+            work.extracted, view, invited=invited, max_lines=work.settings.reply_max_lines,
+            max_bytes=work.settings.reply_max_bytes)
+    except READER_ERRORS as exc:
+        return unreadable(work, exc)
     if parsed.reaction:  # a tapback on one of our messages: not an answer, and not answered
-        return _finish(session, row.id, "ignored", now, game_id=game.id, seat=seat.seat_index,
-                       error="a phone reaction to a message, not a reply")
-    outcome = _Outcome()
+        return work.finish_at_seat(Disposition.IGNORED,
+                                   "a phone reaction to a message, not a reply")
+    return Disposition.CONTINUE
+
+
+#: What the sender's bytes may make the reader raise: the reply is refused (a reader bug is
+#: logged, not a reason to set the message aside for the admin or to retry it).
+READER_ERRORS = (ValueError, LookupError, TypeError, AttributeError, IndexError, KeyError,
+                 UnicodeError, RecursionError)
+
+
+def unreadable(work: Work, exc: Exception) -> Disposition:
+    """End a reply whose text broke the reader (``READER_ERRORS``)."""
+    log.exception("inbound message %s: reply unreadable", work.row.id)
+    return work.finish_at_seat(Disposition.IGNORED,
+                               f"unreadable reply: {type(exc).__name__}: {exc}"[:4000])
+
+
+def apply_reply(work: Work) -> Disposition:
+    """Apply what the player said through ``pbm.games``: their settings first (the prompt
+    the commands trigger uses them), the commands (refused when they answer a question
+    settled since), what they took back, the other meta commands, and SAY within limits."""
+    session, row, game, seat, player, state, parsed, now, outcome = (
+        work.session, work.row, work.game, work.seat, work.player, work.state, work.parsed,
+        work.now, work.outcome)
+    assert game is not None and seat is not None and player is not None and parsed is not None
     says = [meta for meta in parsed.meta if meta.name == "SAY"]
-    relayed = says[:_say_allowance(session, player, now)] if says else []  # before writing
+    relayed = work.relayed = says[:_say_allowance(session, player, now)] if says else []
     for meta in parsed.meta:  # settings first: the prompt the commands trigger uses them
         if meta.name == "SET":
             _meta(session, row, game, seat, player, meta, now, outcome)
-    if state is not None and _settled(session, row, game, seat, state, answered):
+    if state is not None and _settled(session, row, game, seat, state, work.answered):
         _refuse_as_settled(parsed, outcome, _final(session, game, seat, state, parsed))
     elif parsed.understood:
         _submit(session, row, game, seat, state, parsed, now, outcome)
@@ -80,6 +101,16 @@ def _apply(session: Session, row: Any, seat: Any, player: Any, now: datetime,
         outcome.reject(f"SAY {left.arg}" + (f" (and {more} more SAY lines)" if more else ""),
                        f"not relayed: at most {settings.say_per_reply} SAY lines per reply "
                        f"and {settings.say_per_hour} per hour reach the table")
+    return Disposition.CONTINUE
+
+
+def answer_reply(work: Work) -> Disposition:
+    """The REPLY message, when the reply needs one (a reply that did nothing is answered
+    briefly, then not at all: ``_may_answer_idle``); the row is done."""
+    session, row, game, seat, player, parsed, now, outcome = (
+        work.session, work.row, work.game, work.seat, work.player, work.parsed, work.now,
+        work.outcome)
+    assert game is not None and seat is not None and player is not None and parsed is not None
     if outcome.needs_reply(parsed, seat.seat_index):
         # An answer to a reply that did nothing (a retraction is not nothing: it is told).
         idle = not (parsed.understood or parsed.meta or parsed.retracted)
@@ -94,7 +125,7 @@ def _apply(session: Session, row: Any, seat: Any, player: Any, now: datetime,
     metrics.note_reply(bool(outcome.done), bool(outcome.rejected),
                        bool(parsed.understood or parsed.meta), channel=row.channel,
                        game_id=game.id, seat=seat.seat_index)
-    return _finish(session, row.id, "done", now, game_id=game.id, seat=seat.seat_index)
+    return work.finish_at_seat(Disposition.DONE)
 
 
 def _say_allowance(session: Session, player: Any, now: datetime) -> int:

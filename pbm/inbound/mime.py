@@ -1,4 +1,4 @@
-"""MIME helpers (raw bytes kept losslessly, parsing that never raises, headers,
+"""MIME helpers (raw bytes kept losslessly, parsing that never raises (``pbm.mime``), headers,
 addresses) and detection of automatic mail: bounces, auto-replies, lists, our own mail."""
 
 from __future__ import annotations
@@ -6,11 +6,12 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
-from email import message_from_bytes, policy
-from email.message import EmailMessage, Message
+from email.message import Message
 from email.utils import getaddresses, parseaddr
 
 from pbm.config import Settings
+from pbm.mime import parse_email as parse_email  # re-exported: pbm.inbound.parse_email
+from pbm.mime import parse_headers as parse_headers
 
 _BASE64_PREFIX = "base64:"
 
@@ -31,35 +32,6 @@ def decode_raw(stored: str) -> bytes:
     if stored.startswith(_BASE64_PREFIX):
         return base64.b64decode(stored[len(_BASE64_PREFIX):])
     return stored.encode("utf-8")
-
-
-def parse_email(raw: bytes) -> EmailMessage:
-    """A parsed message; never raises (defects are recorded on the message).
-
-    A message nested deeper than the parser's stack allows is read for its headers only
-    (``pbm.hygiene`` refuses it; storing it still needs its sender and Message-ID).
-    """
-    from pbm.hygiene import MAX_PARSED_CONTAINERS, container_count
-
-    try:
-        if container_count(raw) <= MAX_PARSED_CONTAINERS:
-            return message_from_bytes(raw, policy=policy.default)  # type: ignore[return-value]
-    except (RecursionError, MemoryError, ValueError, TypeError, LookupError):
-        pass
-    return parse_headers(raw)
-
-
-def parse_headers(raw: bytes) -> EmailMessage:
-    """The message's headers only (the body is neither parsed nor copied); never raises."""
-    from email.parser import BytesParser
-
-    ends = [i for i in (raw.find(b"\n\n"), raw.find(b"\n\r\n")) if i != -1]
-    head = raw[:min(ends) + 1] if ends else raw
-    try:
-        return BytesParser(policy=policy.default).parsebytes(  # type: ignore[return-value]
-            head, headersonly=True)
-    except Exception:
-        return EmailMessage()
 
 
 def header(message: Message, name: str) -> str:

@@ -1,21 +1,37 @@
-"""Processing one stored message at most once: claim it, drop automatic mail, route it,
-check the sender, apply it; a crash quarantines it."""
+"""Processing one stored message at most once, as named steps in order (the pipeline is the
+data below, as Mailman 3 lists its pipelines): each step takes the ``Work`` of the message
+and returns a ``Disposition``; the first that is not CONTINUE ends the message. A crash
+quarantines it.
+
+Storing happened at the edge (``store_email`` / ``store_sms``, one row per provider message
+id); the worker claims the row and runs the steps of its channel. Authenticating an email
+(its reply token, its sender) comes after de-looping it: automatic mail is dropped before
+anyone is asked to answer the game's email instead.
+"""
 
 from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable, Iterator
 from datetime import datetime
-from typing import Any
 
 import sqlalchemy as sa
 from sqlmodel import Session
 
 from pbm import logs
 from pbm.config import Settings, get_settings
-from pbm.inbound.answered import answered_question
+from pbm.hygiene import mime_problem
 from pbm.inbound.answering import _ask_to_answer_the_game
-from pbm.inbound.applying import _apply, _set_sms_opt_out, handle_bounce
+from pbm.inbound.applying import (
+    READER_ERRORS,
+    _set_sms_opt_out,
+    answer_reply,
+    apply_reply,
+    handle_bounce,
+    parse_reply,
+    unreadable,
+)
 from pbm.inbound.mime import automatic_reason, decode_raw, header, parse_email
 from pbm.inbound.routing import _player, route_email, route_sms, sender_authenticated
 from pbm.inbound.storage import (
@@ -23,19 +39,220 @@ from pbm.inbound.storage import (
     MAX_PROCESS_ATTEMPTS,
     SMS,
     _claim,
-    _finish,
     _inbound_table,
     _release,
     quarantine,
 )
+from pbm.inbound.work import Disposition, Work
+from pbm.models import InboundStatus, Player
+from pbm.ratelimit import inbound_allowed
+from pbm.replies import extract_email, extract_sms
+from pbm.replies.autoreply import automatic_phrasing
+from pbm.replies.extract import email_new_text
 
 log = logging.getLogger(__name__)
+
+#: One step: its name (logs, docs) and what it does.
+Step = tuple[str, Callable[[Work], Disposition]]
+
+# ----------------------------------------------------------------------------- the steps
+
+
+def stored(work: Work) -> Disposition:
+    """The stored row, read again under lock: still this worker's to process?"""
+    table = _inbound_table()
+    work.row = work.session.execute(sa.select(table).where(table.c.id == work.inbound_id)
+                                    .with_for_update()).first()
+    if work.row is None or work.row.status != InboundStatus.PROCESSING.value:
+        work.result = "skipped"  # another worker finished it first
+        return Disposition.SKIPPED
+    return Disposition.CONTINUE
+
+
+def rate_limited(work: Work) -> Disposition:
+    """Too many messages from this sender in the last hour: kept, not read."""
+    row = work.row
+    if not inbound_allowed(work.session, row.channel, row.sender, row.received_at,
+                           work.settings, message_id=row.id):
+        return work.finish(Disposition.IGNORED, "rate limited: too many messages from "
+                           f"{row.sender} in the last hour")
+    return Disposition.CONTINUE
+
+
+def unknown_channel(work: Work) -> Disposition:
+    return work.finish(Disposition.IGNORED, f"unknown channel {work.row.channel!r}")
+
+
+def hostile_mime(work: Work) -> Disposition:
+    """Parse the email; refuse a hostile size or structure (IMAP mail skipped the
+    webhook's check)."""
+    work.raw = decode_raw(work.row.raw)
+    work.message = parse_email(work.raw)
+    problem = mime_problem(work.raw, work.settings, work.message)
+    if problem:
+        return work.finish(Disposition.IGNORED, f"refused: {problem}")
+    return Disposition.CONTINUE
+
+
+def de_loop_email(work: Work) -> Disposition:
+    """Automatic mail is never a command: a bounce (recorded against what it bounces),
+    an auto-reply, a list, our own mail, or text that reads as an automatic answer."""
+    assert work.message is not None
+    reason = automatic_reason(work.message, work.settings)
+    if reason == "bounce":
+        return work.finish(Disposition.IGNORED,
+                           "bounce: " + handle_bounce(work.session, work.message, work.now))
+    if reason:
+        return work.finish(Disposition.IGNORED, f"automatic message ({reason})")
+    phrasing = automatic_phrasing(header(work.message, "Subject"), email_new_text(work.raw))
+    if phrasing:
+        return work.finish(Disposition.IGNORED, f"automatic message ({phrasing})")
+    return Disposition.CONTINUE
+
+
+def authenticate_email(work: Work) -> Disposition:
+    """The seat, by a secret only its player received; the sender must be that player
+    (and pass DKIM / SPF / DMARC when required). Else the known sender is asked to answer
+    the game's email."""
+    session, row, now, message = work.session, work.row, work.now, work.message
+    assert message is not None
+    seat = route_email(session, message, row.sender)
+    if seat is None:
+        _ask_to_answer_the_game(session, row.sender, now)
+        return work.finish(Disposition.IGNORED,
+                           f"no reply token of a seat in this message from {row.sender}")
+    work.seat = seat
+    player = work.player = _player(session, seat.player_id)
+    if player is None or (player.email or "").lower() != row.sender.lower():
+        _ask_to_answer_the_game(session, row.sender, now)
+        return work.finish_at_seat(Disposition.IGNORED,
+                                   f"sender {row.sender} is not the player of this seat")
+    if work.settings.inbound_require_sender_auth and not sender_authenticated(
+            message, row.sender, work.settings):
+        _ask_to_answer_the_game(session, row.sender, now)
+        return work.finish_at_seat(Disposition.IGNORED, f"sender {row.sender} not "
+                                   "authenticated (no DKIM, SPF or DMARC pass in "
+                                   "Authentication-Results)")
+    return Disposition.CONTINUE
+
+
+def extract_email_text(work: Work) -> Disposition:
+    """The player's own new text of the email (quotes, signatures cut; bounded)."""
+    try:
+        assert work.message is not None
+        work.extracted = extract_email(work.message,
+                                       max_lines=work.settings.reply_max_lines,
+                                       max_bytes=work.settings.reply_max_bytes)
+    except READER_ERRORS as exc:
+        return unreadable(work, exc)
+    return Disposition.CONTINUE
+
+
+def authenticate_sms(work: Work) -> Disposition:
+    """The number must be a player's."""
+    work.body = str(json.loads(work.row.raw).get("Body", ""))
+    work.player = work.session.execute(
+        sa.select(Player).where(Player.phone == work.row.sender)).scalar()
+    if work.player is None:
+        return work.finish(Disposition.IGNORED, f"unknown number {work.row.sender}")
+    return Disposition.CONTINUE
+
+
+def de_loop_sms(work: Work) -> Disposition:
+    """A carrier keyword (STOP, START...): Twilio already acted on it and answered it; it
+    is mirrored here (the player's SMS opt-out), never answered."""
+    player = work.player
+    assert player is not None
+    keyword = work.body.strip().strip(".!").lower()
+    if not (keyword in _CARRIER_STOP or keyword in _CARRIER_START or (
+            keyword == "yes" and player.sms_opted_out)):
+        return Disposition.CONTINUE
+    _set_sms_opt_out(work.session, player, keyword in _CARRIER_STOP, work.now)
+    seat = route_sms(work.session, player.id)  # type: ignore[arg-type]
+    return work.finish(Disposition.DONE, game_id=seat.game_id if seat else None,
+                       seat=seat.seat_index if seat else None)
+
+
+def route_sms_seat(work: Work) -> Disposition:
+    """The seat of the number's player the SMS is for (their game in progress)."""
+    assert work.player is not None
+    work.seat = route_sms(work.session, work.player.id)  # type: ignore[arg-type]
+    if work.seat is None:
+        return work.finish(Disposition.IGNORED, f"{work.row.sender} has no game in progress")
+    return Disposition.CONTINUE
+
+
+def extract_sms_text(work: Work) -> Disposition:
+    """The SMS body's lines (bounded)."""
+    try:
+        work.extracted = extract_sms(work.body, max_lines=work.settings.reply_max_lines,
+                                     max_bytes=work.settings.reply_max_bytes)
+    except READER_ERRORS as exc:
+        return unreadable(work, exc)
+    return Disposition.CONTINUE
+
+
+# The carrier / Twilio opt-out keywords: Twilio handles them itself and still forwards them.
+# (YES is one too, but only for an opted-out number: otherwise it answers an invitation.)
+_CARRIER_STOP = {"stop", "stopall", "unsubscribe", "cancel", "end", "quit"}
+_CARRIER_START = {"start", "unstop"}
+
+# -------------------------------------------------------------------------- the pipelines
+
+#: Every message's first step: its channel says which steps follow.
+STORE: Step = ("store", stored)
+
+_READ_AND_ANSWER: tuple[Step, ...] = (
+    ("parse", parse_reply),  # the game locked, the text read for the seat's view
+    ("apply", apply_reply),  # through pbm.games
+    ("answer", answer_reply),  # the REPLY message; the row done
+)
+
+#: The steps after STORE, by channel, in order.
+PIPELINES: dict[str, tuple[Step, ...]] = {
+    EMAIL: (
+        ("rate limit", rate_limited),
+        ("hostile MIME", hostile_mime),
+        ("de-loop", de_loop_email),
+        ("authenticate", authenticate_email),
+        ("extract", extract_email_text),
+        *_READ_AND_ANSWER,
+    ),
+    SMS: (
+        ("rate limit", rate_limited),
+        ("authenticate", authenticate_sms),
+        ("de-loop", de_loop_sms),
+        ("route", route_sms_seat),
+        ("extract", extract_sms_text),
+        *_READ_AND_ANSWER,
+    ),
+}
+#: After STORE, for a row of another channel (none is ever stored): kept, not read.
+UNKNOWN_CHANNEL: tuple[Step, ...] = (
+    ("rate limit", rate_limited), ("unknown channel", unknown_channel))
+
+
+def steps_of(work: Work) -> Iterator[Step]:
+    """STORE, then the steps of the stored row's channel."""
+    yield STORE
+    yield from PIPELINES.get(work.row.channel, UNKNOWN_CHANNEL)
+
+
+def run_steps(work: Work) -> str:
+    """Run the message's steps until one ends it; what became of it."""
+    for _name, step in steps_of(work):
+        if step(work) is not Disposition.CONTINUE:
+            return work.result
+    raise AssertionError(f"the steps of message {work.inbound_id} ended without an end")
+
+
+# ------------------------------------------------------------------------------ process
 
 
 def process(inbound_id: int, now: datetime) -> str:
     """Process one stored message at most once; returns what became of it.
 
-    Claims the row (``new`` -> ``processing``), then applies it in one transaction that
+    Claims the row (``new`` -> ``processing``), then runs its steps in one transaction that
     also marks it ``done`` or ``ignored``. Transient database errors release the row and
     propagate (the task retries); any other error quarantines the message.
     """
@@ -66,99 +283,4 @@ def _process(inbound_id: int, now: datetime) -> str:
 
 
 def _handle(session: Session, inbound_id: int, now: datetime, settings: Settings) -> str:
-    from pbm.models import InboundStatus
-
-    table = _inbound_table()
-    row = session.execute(sa.select(table).where(table.c.id == inbound_id)
-                          .with_for_update()).first()
-    if row is None or row.status != InboundStatus.PROCESSING.value:
-        return "skipped"  # another worker finished it first
-    from pbm.ratelimit import inbound_allowed
-
-    if not inbound_allowed(session, row.channel, row.sender, row.received_at, settings,
-                           message_id=row.id):
-        return _finish(session, row.id, "ignored", now, error="rate limited: too many "
-                       f"messages from {row.sender} in the last hour")
-    if row.channel == EMAIL:
-        return _handle_email(session, row, now, settings)
-    if row.channel == SMS:
-        return _handle_sms(session, row, now, settings)
-    return _finish(session, row.id, "ignored", now, error=f"unknown channel {row.channel!r}")
-
-
-def _handle_email(session: Session, row: Any, now: datetime, settings: Settings) -> str:
-    from pbm.hygiene import mime_problem
-
-    raw = decode_raw(row.raw)
-    message = parse_email(raw)
-    problem = mime_problem(raw, settings, message)  # IMAP mail skipped the webhook's check
-    if problem:
-        return _finish(session, row.id, "ignored", now, error=f"refused: {problem}")
-    reason = automatic_reason(message, settings)
-    if reason == "bounce":
-        return _finish(session, row.id, "ignored", now,
-                       error="bounce: " + handle_bounce(session, message, now))
-    if reason:
-        return _finish(session, row.id, "ignored", now, error=f"automatic message ({reason})")
-    from pbm.replies.autoreply import automatic_phrasing
-    from pbm.replies.extract import email_new_text
-
-    phrasing = automatic_phrasing(header(message, "Subject"), email_new_text(raw))
-    if phrasing:
-        return _finish(session, row.id, "ignored", now, error=f"automatic message ({phrasing})")
-    seat = route_email(session, message, row.sender)
-    if seat is None:
-        _ask_to_answer_the_game(session, row.sender, now)
-        return _finish(session, row.id, "ignored", now,
-                       error=f"no reply token of a seat in this message from {row.sender}")
-    player = _player(session, seat.player_id)
-    if player is None or (player.email or "").lower() != row.sender.lower():
-        _ask_to_answer_the_game(session, row.sender, now)
-        return _finish(session, row.id, "ignored", now, game_id=seat.game_id,
-                       seat=seat.seat_index,
-                       error=f"sender {row.sender} is not the player of this seat")
-    if settings.inbound_require_sender_auth and not sender_authenticated(
-            message, row.sender, settings):
-        _ask_to_answer_the_game(session, row.sender, now)
-        return _finish(session, row.id, "ignored", now, game_id=seat.game_id,
-                       seat=seat.seat_index, error=f"sender {row.sender} not authenticated "
-                       "(no DKIM, SPF or DMARC pass in Authentication-Results)")
-    from pbm.replies import read_email_reply
-
-    return _apply(session, row, seat, player, now, lambda view, invited: read_email_reply(
-        message, view, invited=invited, max_lines=settings.reply_max_lines,
-        max_bytes=settings.reply_max_bytes),
-        answered=answered_question(session, row, seat, message))
-
-
-def _handle_sms(session: Session, row: Any, now: datetime, settings: Settings) -> str:
-    from pbm.models import Player
-    from pbm.replies import read_sms_reply
-
-    form = json.loads(row.raw)
-    body = str(form.get("Body", ""))
-    player = session.execute(sa.select(Player).where(Player.phone == row.sender)).scalar()
-    if player is None:
-        return _finish(session, row.id, "ignored", now, error=f"unknown number {row.sender}")
-    keyword = body.strip().strip(".!").lower()
-    carrier = keyword in _CARRIER_STOP or keyword in _CARRIER_START or (
-        keyword == "yes" and player.sms_opted_out)
-    if carrier:
-        # Twilio already acted on the keyword (and answered it); mirror it here, no reply.
-        _set_sms_opt_out(session, player, keyword in _CARRIER_STOP, now)
-    seat = route_sms(session, player.id)
-    if carrier or seat is None:
-        return _finish(session, row.id, "done" if carrier else "ignored", now,
-                       error=None if carrier else f"{row.sender} has no game in progress",
-                       game_id=seat.game_id if seat else None,
-                       seat=seat.seat_index if seat else None)
-    return _apply(session, row, seat, player, now, lambda view, invited: read_sms_reply(
-        body, view, invited=invited, max_lines=settings.reply_max_lines,
-        max_bytes=settings.reply_max_bytes),
-        answered=answered_question(session, row, seat))
-
-
-# The carrier / Twilio opt-out keywords: Twilio handles them itself and still forwards them.
-# (YES is one too, but only for an opted-out number: otherwise it answers an invitation.)
-_CARRIER_STOP = {"stop", "stopall", "unsubscribe", "cancel", "end", "quit"}
-_CARRIER_START = {"start", "unstop"}
+    return run_steps(Work(session=session, inbound_id=inbound_id, now=now, settings=settings))

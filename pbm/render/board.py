@@ -135,7 +135,7 @@ def board_model(public: Mapping[str, Any], seat_view: Mapping[str, Any] | None) 
         if public.get("winner") in TEAM_NAMES else "",
         "end_reason": score.get("reason"),
         "loyalties": None if loyalties is None else [
-            {"name": players[s]["name"],
+            {"name": players[s]["name"], "key": x,
              "loyalty": game_word("teams", x, TEAM_NAMES[x]) if x in TEAM_NAMES else x,
              "won": x == public.get("winner"), "you": s == me}
             for s, x in enumerate(loyalties)

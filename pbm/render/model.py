@@ -8,8 +8,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from pbm.i18n.translate import _, is_korean
+from pbm.i18n.translate import N_, _, current, is_korean
 from pbm.messages import MessageContext, MessageKind, board_content_id, board_image_key
+from pbm.render import mail_words
 from pbm.render.board import awaited_model, board_model, me_model
 from pbm.render.names import (
     HELP_FILES,
@@ -17,9 +18,12 @@ from pbm.render.names import (
     command_words,
     format_deadline,
     game_word,
+    help_file,
     subject_for,
+    title_label,
 )
-from pbm.render.news import all_cards_lines, card_line, news
+from pbm.render.news import CARDS, all_cards_lines, card_effect, card_line, news
+from pbm.render.reasons import say_done, say_note, say_reason
 from pbm.render.refusals import plain_reason
 from pbm.replies.extract import REPLY_MARKER
 from pbm.replies.menu import display_command
@@ -60,7 +64,8 @@ def _vote_result(events: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
                     "outcome": str(data.get("outcome", "")).lower(),
                     "symbols": [symbol.get(s, s) for s in data.get("symbols") or []],
                     "counts": {symbol.get(k, k): v for k, v in sorted(counts.items())},
-                    "cards": list(data.get("cards") or data.get("revealed") or []),
+                    "cards": [mail_words.described(c)
+                              for c in data.get("cards") or data.get("revealed") or []],
                 }
             return {
                 "text": e["text"],
@@ -95,7 +100,7 @@ def _normalise_extra(ctx: MessageContext) -> dict[str, Any]:
     extra = dict.fromkeys(_OPTIONAL_EXTRA)
     extra.update(ctx.extra)
     extra["players"] = _player_names(extra.get("players"))
-    extra["from"] = str(extra.get("from_name") or extra.get("from") or "A player")
+    extra["from"] = str(extra.get("from_name") or extra.get("from") or _("A player"))
     extra["text"] = str(extra.get("text") or "")
     extra["old_name"] = extra.get("old_name") or extra.get("previous_player")
     timing = extra.get("timing") or {}
@@ -125,9 +130,7 @@ def _hours_text(hours: Any) -> str:
         value = float(hours)
     except (TypeError, ValueError):
         return str(hours)
-    from pbm.humanize import hours
-
-    return hours(value)
+    return mail_words.hours_text(value)
 
 
 def visible_events(ctx: MessageContext) -> list[dict[str, Any]]:
@@ -165,7 +168,8 @@ def _model(ctx: MessageContext) -> dict[str, Any]:
         "game": ctx.game_name,
         "player": ctx.player_name,
         "extra": extra,
-        "marker": REPLY_MARKER,
+        "marker": _marker(),
+        "lang": current(),
         "board": board_model(public, view) if public else None,
         "board_cid": board_content_id(board_image_key(ctx.game_id, public["version"],
                                                       ctx.language))
@@ -188,13 +192,15 @@ def _model(ctx: MessageContext) -> dict[str, Any]:
             "not_understood": reply.get("not_understood") or [],
             "ignored": reply.get("ignored") or [],
         },
-        "done": list(extra.get("done") or []),
+        "done": [say_done(d) if isinstance(d, str) else d for d in extra.get("done") or []],
         "rejected": list(extra.get("rejected") or []),
         "help": extra.get("help"),
         "help_file": None if extra.get("help") is None
-        else HELP_FILES.get(str(extra["help"]).upper(), "general"),
+        else help_file(HELP_FILES.get(str(extra["help"]).upper(), "general")),
         "help_cards": help_cards(extra.get("help")),
+        "help_title": help_title(extra.get("help")),
         "show_log": bool(extra.get("log")),
+        "log_events": log_events(ctx, names),
         "reply_to": extra.get("reply_to"),
         "question": extra.get("question"),  # the footer's "Ref: Q12.3" (pbm.inbound.answered)
         "played": display_command(str(extra["played"]), view) if extra.get("played") else None,
@@ -203,12 +209,19 @@ def _model(ctx: MessageContext) -> dict[str, Any]:
         "subject": subject_for(ctx.game_name),  # one-tap mailto: buttons reply in thread
     }
     model["viewed"] = viewed_cards(model) if ctx.kind is MessageKind.REPLY else []
+    _in_reader_words(ctx, model, names)
     if ctx.kind is MessageKind.REPLY:
         turn_name = model["board"]["turn_name"] if model["board"] else ""
         model["rejected"] = [
             {**r, "reason": plain_reason(str(r["command"]), str(r["reason"]), view,
                                          model["awaited"], turn_name)}
             for r in model["rejected"]]
+        model["reply"]["understood"] = [
+            {**u, "note": say_note(u["note"])} if isinstance(u, Mapping) and isinstance(
+                u.get("note"), str) else u for u in model["reply"]["understood"]]
+        model["reply"]["not_understood"] = [
+            {**n, "reason": say_reason(n["reason"])} if isinstance(n, Mapping) and isinstance(
+                n.get("reason"), str) else n for n in model["reply"]["not_understood"]]
     if ctx.kind is MessageKind.REPLY:
         model["hints"] = reply_hints(model)
         if model["hints"]:  # a hint answers the line better than a guessed command
@@ -243,17 +256,18 @@ def reply_hints(model: Mapping[str, Any]) -> list[str]:
     hints = []
     if _FINAL.search(text):
         last = model["extra"].get("last_applied")
-        applied = f"Your last move, {last}, was applied" if last else "A move once applied is"
-        hints.append(f"{applied}{' and is' if last else ''} final: the rules allow no "
-                     "take-backs." + (" Your next choice is below." if awaited else ""))
+        hints.append((_("Your last move, {last}, was applied and is final: the rules allow no "
+                        "take-backs.").format(last=command_words(str(last))) if last else
+                      _("A move once applied is final: the rules allow no take-backs."))
+                     + (_(" Your next choice is below.") if awaited else ""))
     if _PASS.search(text):
-        hints.append("There is no passing: on your turn you take one action."
+        hints.append(_("There is no passing: on your turn you take one action.")
                      if awaited and awaited["kind"] == "ACTION" else
-                     "There is no passing: answer what is awaited, or wait for your turn.")
+                     _("There is no passing: answer what is awaited, or wait for your turn."))
     if _OPTIONS.search(text) and not hints:
-        hints.append("Your options are below: reply with one of them, or its number."
-                     if awaited else "Nothing is awaited from you now; reply STATUS for "
-                     "the board.")
+        hints.append(_("Your options are below: reply with one of them, or its number.")
+                     if awaited else _("Nothing is awaited from you now; reply STATUS for "
+                                       "the board."))
     return hints
 
 
@@ -272,6 +286,39 @@ def help_cards(topic: Any) -> list[str]:
     return [line] if line else []
 
 
+#: HELP topics that are no command, in the reader's words (the heading of a HELP answer).
+_HELP_TITLES = {"CARDS": N_("cards"), "EVENTS": N_("cards"), "TURN": N_("turn"),
+                "ACTIONS": N_("turn"), "RANKS": N_("turn"), "TALK": N_("talk"),
+                "VOTES": N_("vote"), "SETTINGS": N_("settings")}
+
+
+def help_title(topic: Any) -> str:
+    """The HELP topic as the reader reads it ("CARDS"; a Korean reader: "카드")."""
+    if topic is None:
+        return ""
+    topic = str(topic)
+    if not is_korean():
+        return topic
+    key = topic.strip().upper()
+    if key in _HELP_TITLES:
+        return _(_HELP_TITLES[key])
+    found = card_effect(topic)
+    if found is not None and key not in HELP_FILES:
+        return title_label(next(code for code, (name, _e) in CARDS.items()
+                                if name == found[0]))
+    return command_words(key)
+
+
+def log_events(ctx: MessageContext, names: Mapping[int, str]) -> list[Mapping[str, Any]]:
+    """The events LOG lists, each with its ``text`` in the reader's language (English: the
+    engine's sentences as they are; Korean: ``pbm.render.news_ko.log_line``)."""
+    if not is_korean():
+        return list(ctx.events)
+    from pbm.render.news_ko import log_line
+
+    return [{**e, "text": log_line(e, ctx.seat, names)} for e in ctx.events]
+
+
 def _outcome(ctx: MessageContext, extra: Mapping[str, Any], names: Mapping[int, str],
              explained: set[str]) -> list[dict[str, Any]]:
     """What the reader's own move did, for the answer to it (REPLY): the events of the
@@ -287,16 +334,41 @@ def _outcome(ctx: MessageContext, extra: Mapping[str, Any], names: Mapping[int, 
     return sorted(lines, key=lambda line: line["priority"])
 
 
+def _marker() -> str:
+    """The line above which a reply is read. Another language adds its words after the
+    English ones, so the reply parser finds it as it finds the English marker
+    (``pbm.replies.quote_patterns``: "--- Reply above this line" starts the line)."""
+    if current() == "en":
+        return REPLY_MARKER
+    words = _("reply above this line")
+    return f"{REPLY_MARKER.removesuffix(' ---')} · {words} ---"
+
+
+def _in_reader_words(ctx: MessageContext, model: dict[str, Any],
+                     names: Mapping[int, str]) -> None:
+    """What the service wrote in English, in the reader's language (``mail_words``): the
+    unmasking, the vote ledger and the end reason (English: as written)."""
+    extra = model["extra"]
+    if extra.get("unmasking"):
+        extra["unmasking"] = mail_words.story(extra["unmasking"], names)
+    if extra.get("vote_ledger"):
+        extra["vote_ledger"] = mail_words.ledger(extra["vote_ledger"])
+    board = model["board"]
+    if board and board.get("end_reason"):
+        board["end_reason"] = _(str(board["end_reason"]))
+
+
 def _folded_notes(extra: Mapping[str, Any], view: Mapping[str, Any] | None) -> list[str]:
     """Sentences folded in from what would have been a message of its own (an
     acknowledgement, a timeout notice): see ``pbm.outbox.fold_into_next``."""
     notes = []
     if extra.get("timed_out"):
-        played = "a Vote card" if extra.get("timed_out_secret") else \
-            display_command(str(extra["timed_out"]), view)
-        notes.append(f"Time ran out: {played} was played for you.")
+        played = _("a Vote card") if extra.get("timed_out_secret") else \
+            command_words(display_command(str(extra["timed_out"]), view))
+        notes.append(_("Time ran out: {played} was played for you.").format(played=played))
     if extra.get("read_as"):
-        notes.append("We read your reply as " + "; ".join(map(str, extra["read_as"])) + ".")
+        notes.append(_("We read your reply as {commands}.").format(commands="; ".join(
+            command_words(str(c)) for c in extra["read_as"])))
     return notes
 
 
@@ -402,7 +474,8 @@ def _headline(ctx: MessageContext, m: Mapping[str, Any]) -> str:
 def settings_headline(answers: Sequence[str]) -> str:
     """The subject line of an answer to settings: ``Your settings`` or ``Set: ZONE, VIA``."""
     verbs = [a.split(" ", 1)[0].rstrip(":") for a in answers]
-    return "Your settings" if verbs == ["SETTINGS"] else "Set: " + ", ".join(verbs)
+    return _("Your settings") if verbs == ["SETTINGS"] else _("Set: {settings}").format(
+        settings=", ".join(verbs))
 
 
 def viewed_cards(model: Mapping[str, Any]) -> list[dict[str, Any]]:

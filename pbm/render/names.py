@@ -4,11 +4,12 @@ titles, help topics, short names and game names, the subject line, deadlines in 
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from engine.cards import EventTitle
 from pbm.i18n import dates, glossary
-from pbm.i18n.translate import N_, _, is_korean
+from pbm.i18n.translate import N_, _, current, is_korean
 
 SHIP_NAMES = {"FD": "Flying Dutchman", "JR": "Jolly Roger"}
 RANK_NAMES = {"CAPTAIN": "Captain", "FIRST_MATE": "First Mate", "CABIN_BOY": "Cabin Boy",
@@ -39,6 +40,22 @@ HELP_FILES = {
     "SETTINGS": "settings", "ZONE": "settings", "QUIET": "settings", "AWAY": "settings",
     "BACK": "settings", "VIA": "settings", "DIGEST": "settings", "CALENDAR": "settings",
 }
+
+HELP_DIR = Path(__file__).resolve().parents[2] / "templates" / "help"
+
+
+def help_file(name: str, *, sms: bool = False, lang: str | None = None) -> str:
+    """The HELP text ``name`` (``HELP_FILES``' value) as the reader reads it: the file
+    ``templates/help/<result>.txt``, i.e. ``<lang>/[sms/]<name>`` when that language has
+    it, else the English ``[sms/]<name>``; a topic without its own SMS text: the general
+    one. A third language is only files: ``templates/help/<lang>/...``."""
+    lang = lang or current()
+    sub = "sms/" if sms else ""
+    for folder in ([f"{lang}/"] if lang != "en" else []) + [""]:
+        for stem in (name, "general"):
+            if (HELP_DIR / f"{folder}{sub}{stem}.txt").is_file():
+                return f"{folder}{sub}{stem}"
+    return f"{sub}general"
 
 
 def title_label(title: str) -> str:
@@ -78,7 +95,8 @@ def command_words(command: str) -> str:
 KOREAN_COMMAND_WORDS = {"MARQUE": "허가증", "FOUNTAIN": "샘", "ACCEPT": "수락", "TO": "→",
                         "NONE": "없음", "BRITISH": "영국", "FRENCH": "프랑스", "name": "이름",
                         "ATLANTIS": "아틀란티스", "JOIN": "참가", "DECLINE": "거절",
-                        "STATUS": "상태", "HELP": "도움말", "LOG": "기록"}
+                        "STATUS": "상태", "HELP": "도움말", "LOG": "기록",
+                        "STOP": "그만", "START": "재개", "SAY": "말:"}
 
 
 def korean_word(word: str) -> str:

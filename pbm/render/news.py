@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engine.cards import EVENT_CARD_TABLE
-from pbm.i18n.translate import is_korean
+from pbm.i18n.translate import _, is_korean
 
 #: Where a pawn can be, as the engine's events say it (``data["source"]`` / ``["to"]``).
 WHERE = {"FD": "the Flying Dutchman", "JR": "the Jolly Roger", "TORTUGA": "Tortuga",
@@ -61,11 +61,19 @@ def card_effect(code_or_name: str) -> tuple[str, str] | None:
 
 
 def card_line(code_or_name: str) -> str:
-    """``Black Spot: the revealer is marooned.`` (empty if the card is unknown)."""
+    """``Black Spot: the revealer is marooned.`` (empty if the card is unknown); for a
+    Korean reader the glossary's name and the catalogue's effect (``pbm.i18n.cards``):
+    ``검은 딱지: 공개한 사람이 고립됩니다.``"""
     found = card_effect(code_or_name)
     if found is None:
         return ""
     name, effect = found
+    if is_korean():
+        from pbm.i18n.cards import CARD_EFFECTS
+        from pbm.render.names import title_label
+
+        code = _BY_NAME[name.lower()]
+        return f"{title_label(code)}: {_(CARD_EFFECTS.get(code, effect))}"
     return f"{name}: {effect[0].lower()}{effect[1:]}"
 
 
@@ -245,7 +253,7 @@ def news(events: Iterable[Mapping[str, Any]], reader: int | None, names: Mapping
             continue
         seen_text.add(text)
         cards = []
-        if explain and not is_korean():  # Korean card effects: not in the catalogue yet
+        if explain:
             for code in _cards_named(event, text):
                 if code not in done:
                     done.add(code)

@@ -7,6 +7,9 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbm.i18n.translate import _
+from pbm.render.names import command_words
+from pbm.render.reasons import say_reason
 from pbm.replies.menu import display_command
 
 _ANSWERS_RE = re.compile(r"^\S.* answers [A-Z_]+(?: or [A-Z_]+)*, but .+ is asked for [A-Z_]+$")
@@ -25,10 +28,10 @@ def _legal_of(view: Mapping[str, Any] | None, verb: str | None = None) -> list[s
 
 
 def _either(items: Sequence[str], limit: int = 8) -> str:
-    items = list(items)
+    items = [command_words(item) for item in items]
     if len(items) > limit:
-        return ", ".join(items[:limit]) + f" (and {len(items) - limit} more)"
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+        return ", ".join(items[:limit]) + _(" (and {n} more)").format(n=len(items) - limit)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + _(" or ") + items[-1]
 
 
 def plain_reason(command: str, reason: str, view: Mapping[str, Any] | None,
@@ -40,15 +43,21 @@ def plain_reason(command: str, reason: str, view: Mapping[str, Any] | None,
     options = [o.display for o in awaited["menu"]] if awaited else []
     if _ANSWERS_RE.match(reason) or _NOTHING_RE.search(reason):
         if not awaited:
-            whose = f"; it is {turn_name}'s turn" if turn_name else ""
-            return f"nothing is awaited from you now{whose}"
-        text = f"{verb} is not what is asked of you now. {awaited['headline']}"
-        return text + (f" You can reply {_either(options)}." if options else "")
+            if turn_name:
+                return _("nothing is awaited from you now; it is {name}'s turn").format(
+                    name=turn_name)
+            return _("nothing is awaited from you now")
+        text = _("{verb} is not what is asked of you now. {headline}").format(
+            verb=command_words(verb), headline=awaited["headline"])
+        return text + (_(" You can reply {options}.").format(options=_either(options))
+                       if options else "")
     allowed = _NOT_ALLOWED_RE.match(reason)
     if allowed:
-        why = allowed.group(1)
+        why = say_reason(allowed.group(1))
         same = _legal_of(view, verb)
         if same:
-            return f"{why}. You can: {_either(same)}"
-        return f"{why}." + (f" What you can do now: {_either(options)}." if options else "")
-    return reason
+            return _("{why}. You can: {options}").format(why=why, options=_either(same))
+        return _("{why}.").format(why=why) + (
+            _(" What you can do now: {options}.").format(options=_either(options))
+            if options else "")
+    return say_reason(reason)

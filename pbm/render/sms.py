@@ -9,11 +9,20 @@ from typing import Any
 from pbm.i18n.translate import _, is_korean
 from pbm.messages import MessageContext, MessageKind
 from pbm.render.email import TEMPLATES
-from pbm.render.gsm7 import SMS_MAX_SEPTETS, fit_sms, gsm7_septets, relay_sms, to_gsm7
+from pbm.render.gsm7 import (
+    SMS_MAX_SEPTETS,
+    SMS_MAX_UCS2_UNITS,
+    fit_sms,
+    gsm7_septets,
+    relay_sms,
+    to_gsm7,
+    utf16_units,
+)
 from pbm.render.model import RECAP_SKIP, help_cards
 from pbm.render.names import (
     HELP_FILES,
     VOTE_SECTION,
+    help_file,
     short_game,
     short_name,
     title_label,
@@ -446,8 +455,8 @@ def sms_help_texts(topic: str) -> list[str]:
     cards = help_cards(topic)
     if len(cards) > 1:
         names = ", ".join(line.split(":", 1)[0] for line in cards)
-        return [sms_help(topic), f"Event cards: {names}. Reply HELP and a card's name for "
-                                 "what it does, e.g. HELP ALBATROSS."]
+        return [sms_help(topic), _("Event cards: {names}. Reply HELP and a card's name for "
+                                   "what it does, e.g. HELP ALBATROSS.").format(names=names)]
     return [sms_help(topic)]
 
 
@@ -456,28 +465,31 @@ def sms_help(topic: str) -> str:
     that card's effect (HELP ALBATROSS, from the engine's card table)."""
     cards = help_cards(topic)
     if len(cards) == 1:
-        return f"{to_gsm7(cards[0])} HELP CARDS=all cards"
+        return _("{card} HELP CARDS=all cards").format(card=to_gsm7(cards[0]))
     name = HELP_FILES.get(topic.upper(), "general")
-    return (TEMPLATES / "help" / "sms" / f"{name}.txt").read_text(encoding="utf-8").strip()
+    path = TEMPLATES / "help" / f"{help_file(name, sms=True)}.txt"
+    return path.read_text(encoding="utf-8").strip()
 
 
 def _sms_log(model: Mapping[str, Any], head: str) -> list[str]:
     """LOG by SMS: the newest public events that fit in 2 messages, oldest first."""
-    lines = [to_gsm7(e["text"]) for e in model["ctx"].events if e.get("audience") is None
+    lines = [to_gsm7(e["text"]) for e in model["log_events"] if e.get("audience") is None
              and e.get("kind") not in RECAP_SKIP]
     messages: list[str] = []
-    budget = SMS_MAX_SEPTETS - gsm7_septets(head) - 12
+    size = utf16_units if is_korean() else gsm7_septets
+    budget = (SMS_MAX_UCS2_UNITS if is_korean() else SMS_MAX_SEPTETS) - size(head) - 12
     for _part in range(SMS_STATUS_PARTS):
         chunk: list[str] = []
-        while lines and gsm7_septets(" ".join([lines[-1], *chunk])) <= budget:
+        while lines and size(" ".join([lines[-1], *chunk])) <= budget:
             chunk.insert(0, lines.pop())
         if not chunk:
             break
         messages.insert(0, " ".join(chunk))
     if not messages:
-        return [fit_sms([[head], ["LOG: nothing has happened yet."]])]
+        return [fit_sms([[head], [_("LOG: nothing has happened yet.")]])]
     n = len(messages)
-    return [fit_sms([[f"{head} LOG{f' ({i + 1}/{n})' if n > 1 else ''}:"], [text]])
+    log = _command_words("LOG")
+    return [fit_sms([[f"{head} {log}{f' ({i + 1}/{n})' if n > 1 else ''}:"], [text]])
             for i, text in enumerate(messages)]
 
 
@@ -503,9 +515,9 @@ def _sms_messages(ctx: MessageContext, model: Mapping[str, Any]) -> list[str]:
 def _sms_reply(model: Mapping[str, Any], head: str, hint: bool = True) -> str:
     reply = model["reply"]
     if model["extra"].get("brief"):  # many replies that did nothing: a short answer
-        return fit_sms([[head], ["Not understood, nothing changed."],
-                        ["Reply a number from your last menu, STATUS for it again, or HELP.",
-                         "Reply STATUS or HELP."]])
+        return fit_sms([[head], [_("Not understood, nothing changed.")],
+                        [_("Reply a number from your last menu, STATUS for it again, or HELP."),
+                         _("Reply STATUS or HELP.")]])
     parts: list[list[str]] = [[head]]
     for answer in model["answers"]:
         parts.append([answer, answer[:150].rsplit(" ", 1)[0] + "..."])
@@ -527,17 +539,17 @@ def _sms_reply(model: Mapping[str, Any], head: str, hint: bool = True) -> str:
                       _("Not done: {command}: {reason}.").format(
                           command=command, reason=reason.split(". ")[-1]),
                       _("Not done: {command}.").format(command=command)])
-    for hint in model["hints"]:
-        parts.append([hint, ""])
+    for reader_hint in model["hints"]:
+        parts.append([reader_hint, ""])
     for item in reply["not_understood"][:1]:
         line = short_name(item["line"], 30)
-        hint = _(" Did you mean {suggestion}?").format(
+        did_you_mean = _(" Did you mean {suggestion}?").format(
             suggestion=_command_words(str(item["suggestion"]))) if item.get("suggestion") else ""
-        parts.append([_('Not understood: "{line}".{hint}').format(line=line, hint=hint),
-                      _("Not understood.{hint}").format(hint=hint)])
+        parts.append([_('Not understood: "{line}".{hint}').format(line=line, hint=did_you_mean),
+                      _("Not understood.{hint}").format(hint=did_you_mean)])
     if reply["meta"] and not (model["done"] or model["rejected"] or reply["not_understood"]
                               or model["answers"]):
-        names = ", ".join(m["name"] for m in reply["meta"])
+        names = ", ".join(_command_words(m["name"]) for m in reply["meta"])
         parts.append([_("OK: {names}.").format(names=names)])
     awaited = model["awaited"]
     if awaited and awaited["kind"] == "ATLANTIS":  # optional: offered, never awaited

@@ -14,6 +14,7 @@ game and seat a reply belongs to) uses ``address.reply_token_from_address``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from email.message import EmailMessage
 from typing import Any
 
@@ -41,6 +42,7 @@ from pbm.replies.reactions import is_reaction
 
 __all__ = [
     "REPLY_MARKER",
+    "Extracted",
     "MenuOption",
     "Meta",
     "NotUnderstood",
@@ -50,7 +52,10 @@ __all__ = [
     "bounded_lines",
     "build_menu",
     "email_new_text",
+    "extract_email",
+    "extract_sms",
     "find_reply_token",
+    "parse_extracted",
     "parse_lines",
     "read_email_reply",
     "read_sms_reply",
@@ -83,6 +88,53 @@ def _context(
     return ParseContext.from_seat_view(seat_view, menu=menu, invited=invited)
 
 
+@dataclass(frozen=True)
+class Extracted:
+    """The player's own new text of one reply, before it is parsed: the ``lines`` that are
+    read and, for an email, its whole ``body`` (an answer written inline, inside the
+    quoted message, is looked for there when the lines above it say nothing)."""
+
+    lines: list[str]
+    body: str | None = None
+
+
+def extract_email(raw: bytes | str | EmailMessage, *, max_lines: int = MAX_LINES,
+                  max_bytes: int = MAX_BYTES) -> Extracted:
+    """Raw MIME -> the player's new text (``max_lines`` / ``max_bytes``: ``bounded_lines``)."""
+    body = message_text(raw)
+    return Extracted(bounded_lines(strip_quoted(body, max_lines), max_lines, max_bytes), body)
+
+
+def extract_sms(body: str, *, max_lines: int = MAX_LINES,
+                max_bytes: int = MAX_BYTES) -> Extracted:
+    """An SMS body -> the player's new text."""
+    return Extracted(bounded_lines(sms_text(body), max_lines, max_bytes))
+
+
+def parse_extracted(extracted: Extracted, seat_view: Mapping[str, Any] | None, *,
+                    menu: Sequence[MenuOption] | None = None, invited: bool = False,
+                    max_lines: int = MAX_LINES, max_bytes: int = MAX_BYTES) -> ReplyResult:
+    """The extracted text -> what the player said, for the seat whose view is given.
+
+    ``menu``: the menu of the prompt being answered, if stored (default: rebuilt from the
+    view). ``invited``: the sender holds an open invitation (YES / NO mean JOIN / DECLINE).
+    """
+    lines = extracted.lines
+    if is_reaction("\n".join(lines)):
+        return _reaction(lines)
+    context = _context(seat_view, menu, invited)
+    result = parse_lines(lines, context)
+    if extracted.body is not None and (
+            result.empty or not (result.understood or result.meta or result.not_understood)):
+        # Nothing above the original: the player may have answered inline, inside it.
+        inline = parse_lines(bounded_lines("\n".join(inline_candidates(extracted.body)),
+                                           max_lines, max_bytes), context)
+        if inline.understood and not inline.not_understood:
+            result.understood.extend(inline.understood)
+            result.meta.extend(m for m in inline.meta if m.name != "SAY")
+    return result
+
+
 def read_email_reply(
     raw: bytes | str | EmailMessage,
     seat_view: Mapping[str, Any] | None,
@@ -92,26 +144,13 @@ def read_email_reply(
     max_lines: int = MAX_LINES,
     max_bytes: int = MAX_BYTES,
 ) -> ReplyResult:
-    """Raw MIME -> what the player said, for the seat whose view is given.
-
-    ``menu``: the menu of the prompt being answered, if stored (default: rebuilt from the
-    view). ``invited``: the sender holds an open invitation (YES / NO mean JOIN / DECLINE).
-    ``max_lines`` / ``max_bytes``: how much of the new text is read (``bounded_lines``).
+    """Raw MIME -> what the player said, for the seat whose view is given: extracted, then
+    parsed (:func:`parse_extracted`). ``max_lines`` / ``max_bytes``: how much of the new
+    text is read (``bounded_lines``).
     """
-    context = _context(seat_view, menu, invited)
-    body = message_text(raw)
-    lines = bounded_lines(strip_quoted(body, max_lines), max_lines, max_bytes)
-    if is_reaction("\n".join(lines)):
-        return _reaction(lines)
-    result = parse_lines(lines, context)
-    if result.empty or not (result.understood or result.meta or result.not_understood):
-        # Nothing above the original: the player may have answered inline, inside it.
-        inline = parse_lines(
-            bounded_lines("\n".join(inline_candidates(body)), max_lines, max_bytes), context)
-        if inline.understood and not inline.not_understood:
-            result.understood.extend(inline.understood)
-            result.meta.extend(m for m in inline.meta if m.name != "SAY")
-    return result
+    return parse_extracted(extract_email(raw, max_lines=max_lines, max_bytes=max_bytes),
+                           seat_view, menu=menu, invited=invited, max_lines=max_lines,
+                           max_bytes=max_bytes)
 
 
 def read_sms_reply(
@@ -124,10 +163,8 @@ def read_sms_reply(
     max_bytes: int = MAX_BYTES,
 ) -> ReplyResult:
     """An SMS body -> what the player said (see :func:`read_email_reply`)."""
-    lines = bounded_lines(sms_text(body), max_lines, max_bytes)
-    if is_reaction("\n".join(lines)):
-        return _reaction(lines)
-    return parse_lines(lines, _context(seat_view, menu, invited))
+    return parse_extracted(extract_sms(body, max_lines=max_lines, max_bytes=max_bytes),
+                           seat_view, menu=menu, invited=invited)
 
 
 def _reaction(lines: Sequence[str]) -> ReplyResult:

@@ -458,6 +458,46 @@ def _english_command(line: str, names: list[str]) -> str | None:
     return " ".join(kept)
 
 
+#: HELP topics in Korean ("도움말 설정", "투표 도움말") -> the English topic HELP reads.
+HELP_TOPIC_WORDS: dict[str, str] = {
+    "카드": "CARDS", "이벤트 카드": "CARDS", "이벤트카드": "CARDS", "이벤트": "CARDS",
+    "카드들": "CARDS", "설정": "SETTINGS", "세팅": "SETTINGS", "환경설정": "SETTINGS",
+    "차례": "TURN", "턴": "TURN", "행동": "TURN", "내 차례": "TURN", "대화": "TALK",
+    "채팅": "TALK", "말": "TALK", "투표": "VOTE", "직위": "TURN", "역할": "TURN",
+}
+_HELP_WORD = r"(?:도움말|도움|설명|명령어)"
+_HELP_FIRST_RE = re.compile(rf"^\s*{_HELP_WORD}\s*[:：]?\s*(.*?)[\s.!?~]*$")
+_HELP_LAST_RE = re.compile(rf"^\s*(.+?)\s*(?:에 대한\s*)?{_HELP_WORD}[\s.!?~]*$")
+_HELP_POLITE_RE = re.compile(
+    r"\s*(?:좀|요|주세요|부탁해요|부탁합니다|알려\s*주세요|보여\s*주세요)$")
+
+
+def _help_topic(line: str) -> str | None:
+    """The English HELP topic of a Korean HELP line ("도움말 설정" -> "SETTINGS", "권총
+    설명" -> "Pistol", "도움말" -> ""); None when the line is no HELP with a known topic."""
+    line = line.strip()
+    while _HELP_POLITE_RE.search(line):
+        line = _HELP_POLITE_RE.sub("", line).strip()
+    for pattern in (_HELP_FIRST_RE, _HELP_LAST_RE):
+        found = pattern.match(line)
+        if not found:
+            continue
+        rest = found.group(1).strip()
+        while _HELP_POLITE_RE.search(rest):
+            rest = _HELP_POLITE_RE.sub("", rest).strip()
+        rest = rest.strip(":： ")
+        if not rest and pattern is _HELP_FIRST_RE:
+            return ""
+        word = _strip_particle(rest)[0]
+        for key in (rest, word):
+            if key in HELP_TOPIC_WORDS:
+                return HELP_TOPIC_WORDS[key]
+            for term in section("events").values():
+                if key and key.replace(" ", "") == term.word("ko").replace(" ", ""):
+                    return term.word("en")
+    return None
+
+
 def _setting_or_meta(line: str) -> str | None:
     """SAY, LANG, courtesy: whole-line forms read before the words."""
     say = _SAY_RE.match(line)
@@ -471,6 +511,9 @@ def _setting_or_meta(line: str) -> str | None:
         return "STOP"
     if _START_RE.match(line):
         return "START"
+    topic = _help_topic(line)
+    if topic is not None:
+        return f"HELP {topic}".strip()
     if re.match(r"^\s*(?:도움말|도움)\s*(?:이벤트\s*)?카드", line):
         return "HELP CARDS"
     if _COURTESY.match(line.strip()):

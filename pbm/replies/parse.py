@@ -193,7 +193,28 @@ def parse_lines(lines: Sequence[str], ctx: ParseContext) -> ReplyResult:
     ``pbm.replies.corrections``); when it is unclear which the player wants, nothing is
     applied and the player is asked.
     """
-    lines = to_english_lines(lines, ctx.names, invited=ctx.invited and ctx.seat is None)
+    written = list(lines)
+    lines = to_english_lines(written, ctx.names, invited=ctx.invited and ctx.seat is None)
+    # A rewritten (Korean) line is told back as the player wrote it, never as its English
+    # reading ("3번 공개했나?", not "REVEAL 3?").
+    as_written = {new.strip(): old.strip() for old, new in zip(written, lines, strict=True)
+                  if new != old and new.strip()}
+    result = _parse_units(lines, ctx)
+    if as_written:
+        _restore_lines(result, as_written)
+    return result
+
+
+def _restore_lines(result: ReplyResult, as_written: dict[str, str]) -> None:
+    """Every ``line`` of ``result`` that is a rewritten line: the line as written."""
+    for name in ("understood", "meta", "not_understood", "retracted"):
+        items = getattr(result, name)
+        items[:] = [replace(item, line=as_written[item.line.strip()])
+                    if item.line.strip() in as_written else item for item in items]
+    result.ignored[:] = [as_written.get(line.strip(), line) for line in result.ignored]
+
+
+def _parse_units(lines: Sequence[str], ctx: ParseContext) -> ReplyResult:
     result = ReplyResult()
     units = reply_units(lines, enabled=not (ctx.invited and ctx.seat is None))
     stopped = failed = False  # failed: the unit just before stopped the reading

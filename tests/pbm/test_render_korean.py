@@ -95,10 +95,10 @@ def test_a_korean_status_is_two_messages_of_at_most_three_ucs2_parts() -> None:
     assert checked > 100, checked
 
 
-#: Kinds whose Korean SMS is checked word by word for English game vocabulary; the others
-#: (HELP topics, LOG: English engine history; table talk quotes a player) are checked for
+#: Kinds whose Korean SMS is checked word by word for English game vocabulary (the answer
+#: to a reply with HELP and LOG included); table talk, which quotes a player, is checked for
 #: Hangul, size and encoding.
-KOREAN_SMS_KINDS = frozenset(MessageKind) - {MessageKind.REPLY, MessageKind.TABLE_TALK}
+KOREAN_SMS_KINDS = frozenset(MessageKind) - {MessageKind.TABLE_TALK}
 
 
 def test_every_message_kind_for_a_korean_seat_is_korean_well_formed_and_fits() -> None:

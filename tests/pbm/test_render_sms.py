@@ -3,6 +3,7 @@ every prompt of thousands of random game states (engine.simulate) and 2 to 9 pla
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator
 
@@ -147,3 +148,31 @@ def test_every_prompt_kind_renders_for_two_to_nine_players() -> None:
             assert email.html is not None and email.board_image_key is not None
             assert f'src="cid:{board_content_id(email.board_image_key)}"' in email.html
             assert email.subject == "[Tortuga: Nassau] Tortuga 1667 by mail"
+
+
+def _reply_sms(state: engine.GameState, *, suggestion: str | None,
+               help_asked: bool) -> tuple[str, tuple[str, ...]]:
+    """The SMS answer to a reply with one line not understood (a suggestion or none) and
+    nothing else: with HELP asked, the reply SMS comes first and the help after it."""
+    ctx = context_for(MessageKind.REPLY, state, 0)
+    extra = dict(ctx.extra)
+    extra.update(reply={"understood": [], "meta": [], "ignored": [],
+                        "not_understood": [{"line": "atack now!", "reason": "not a command",
+                                            "suggestion": suggestion}]},
+                 done=[], rejected=[], help="" if help_asked else None, log=False)
+    rendered = render(dataclasses.replace(ctx, extra=extra), Channel.SMS)
+    assert rendered.sms is not None
+    return rendered.sms, rendered.sms_more
+
+
+def test_a_reply_not_understood_ends_with_the_help_hint_unless_help_follows() -> None:
+    state = next(iter(simulated_states(3, 5))).state
+    for suggestion in (None, "ATTACK"):
+        sms, more = _reply_sms(state, suggestion=suggestion, help_asked=False)
+        assert "Not understood" in sms and not more, sms
+        assert sms.endswith("HELP=how to reply"), (suggestion, sms)
+        assert ("Did you mean ATTACK?" in sms) is (suggestion is not None), sms
+        # HELP asked: the help itself follows, so the reply SMS does not point to it
+        sms, more = _reply_sms(state, suggestion=suggestion, help_asked=True)
+        assert "Not understood" in sms and more, sms
+        assert "HELP=how to reply" not in sms, (suggestion, sms)

@@ -1,0 +1,116 @@
+"""AWAY and BACK as they touch games: each of a player's seats in an active game holds its
+deadlines while the player is away, within the game's allowance
+(``TimingPolicy.away_hours``, counted per seat), and gives the unused hold back on BACK;
+every other seat of the table is told. ``pbm.settings`` reads the setting and calls these.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from sqlmodel import Session, col, select
+
+from pbm import deadlines as timing  # deadline rows; the sweep (pbm.timing) calls games
+from pbm import outbox
+from pbm.games.base import _due, _service_event, load_state, lock_game, policy_of, record_events
+from pbm.humanize import local_time, rough_span
+from pbm.messages import MessageKind
+from pbm.models import Game, GameStatus, Player, Seat
+from pbm.txcache import seats_of
+
+#: Games whose seats an AWAY / BACK concerns.
+ACTIVE = (GameStatus.RUNNING, GameStatus.PAUSED, GameStatus.INVITING)
+
+
+def _active_seats(session: Session, player: Player) -> list[tuple[Seat, Game]]:
+    """The player's seats in active games, each game locked (in id order, so that two
+    transactions locking several games never wait for each other in a circle): AWAY and
+    BACK move deadlines that a timeout or a reply of that game may be reading."""
+    found = session.exec(
+        select(Seat.game_id).join(Game, col(Game.id) == Seat.game_id)
+        .where(Seat.player_id == player.id, col(Game.status).in_(ACTIVE))).all()
+    for game_id in sorted({int(g) for g in found}):
+        lock_game(session, game_id)
+    return [(s, g) for s, g in session.exec(
+        select(Seat, Game).join(Game, col(Game.id) == Seat.game_id)
+        .where(Seat.player_id == player.id, col(Game.status).in_(ACTIVE))
+        .order_by(col(Seat.id))).all()]
+
+
+def go_away(session: Session, player: Player, until: datetime, now: datetime) -> list[str]:
+    """Hold the player's deadlines in every active game until ``until``, each within what
+    is left of its allowance; tell each table. Returns one line per game."""
+    player.away_until = until
+    session.add(player)
+    lines = []
+    for seat, game in _active_seats(session, player):
+        _come_back(session, seat, now)  # a new AWAY replaces the one before
+        allowance = timedelta(hours=policy_of(game).away_hours)
+        left = max(timedelta(0), allowance - timedelta(seconds=seat.away_used_seconds))
+        end = min(until, now + left)
+        hold = end - now
+        if hold <= timedelta(0):
+            lines.append(f"{game.name}: your away allowance ({rough_span(allowance)}) is used "
+                         "up; deadlines run as usual")
+            _tell_table(session, game, seat, player, now, "away", lambda tz: (
+                f"{player.display_name} is away until {local_time(until, tz)}; their away "
+                "allowance is used up, so their deadlines run as usual."))
+            continue
+        seat.away_until = end
+        seat.away_used_seconds += int(hold.total_seconds())
+        session.add(seat)
+        timing.shift_open_deadlines(session, game.id, hold, seat=seat.seat_index)  # type: ignore[arg-type]
+        capped = "" if end >= until else f" (the most this game allows: {rough_span(allowance)})"
+        lines.append(f"{game.name}: your deadlines wait until "
+                     f"{local_time(end, player.time_zone)}" + capped)
+        _tell_table(session, game, seat, player, now, "away", lambda tz, end=end, capped=capped: (
+            f"{player.display_name} is away until {local_time(until, tz)}: their deadlines "
+            f"wait until {local_time(end, tz)}{capped}."))
+    return lines
+
+
+def come_back(session: Session, player: Player, now: datetime) -> list[str]:
+    """BACK: the unused part of each hold is given back (deadlines move earlier by it and
+    the allowance is refunded); each table is told. Returns the names of those games."""
+    player.away_until = None
+    session.add(player)
+    lines = []
+    for seat, game in _active_seats(session, player):
+        if _come_back(session, seat, now):
+            lines.append(game.name)
+            _tell_table(session, game, seat, player, now, "back", lambda tz: (
+                f"{player.display_name} is back; their deadlines run again."))
+    return lines
+
+
+def _come_back(session: Session, seat: Seat, now: datetime) -> bool:
+    if seat.away_until is None:
+        return False
+    unused = seat.away_until - now
+    seat.away_until = None
+    session.add(seat)
+    if unused <= timedelta(0):
+        return False
+    seat.away_used_seconds = max(0, seat.away_used_seconds - int(unused.total_seconds()))
+    timing.shift_open_deadlines(session, seat.game_id, -unused, seat=seat.seat_index)
+    return True
+
+
+def _tell_table(session: Session, game: Game, seat: Seat, player: Player, now: datetime,
+                what: str, sentence: Callable[[str], str]) -> None:
+    """A public event, and a short NOTICE to every other seat of the game (the times in
+    ``sentence(zone)`` in each reader's own zone; the event itself in UTC)."""
+    events = record_events(session, game, [_service_event(
+        f"seat.{what}", sentence("UTC"), seat=seat.seat_index, name=player.display_name)], now=now)
+    state = load_state(game) if game.state_json else None
+    for other, other_player in seats_of(session, game.id):  # type: ignore[arg-type]
+        if other.seat_index == seat.seat_index:
+            continue
+        outbox.notify(session, game, other, other_player, MessageKind.NOTICE, now=now,
+                      state=state, events=events, announced=events,
+                      deadline=_due(session, game.id, other.seat_index),  # type: ignore[arg-type]
+                      dedupe=f"g{game.id}:s{other.seat_index}:{what}:{events[0].seq}",
+                      extra={"headline": sentence(other_player.time_zone),
+                             "decision_ids": [d for d in [
+                                 state.decision_id(other.seat_index)] if d] if state else []})

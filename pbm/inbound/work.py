@@ -1,0 +1,66 @@
+"""One stored message on its way through the steps of ``pbm.inbound.pipeline``: what each
+step found for the next, and the disposition every step returns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from email.message import EmailMessage
+from enum import StrEnum
+from typing import Any
+
+from sqlmodel import Session
+
+import engine
+from pbm.config import Settings
+from pbm.inbound.answered import Answered
+from pbm.inbound.answering import _Outcome
+from pbm.inbound.storage import _finish
+from pbm.models import Game, Player, Seat
+from pbm.replies import Extracted, Meta, ReplyResult
+
+
+class Disposition(StrEnum):
+    """What a step decided: go on to the next step, or the message's end (its row's status,
+    written by the step that ended it; SKIPPED writes nothing)."""
+
+    CONTINUE = "continue"  # on to the next step
+    SKIPPED = "skipped"  # not this worker's any more (another one finished it)
+    IGNORED = "ignored"  # kept, and not a player's command (why: the row's error)
+    DONE = "done"  # applied and answered (or a carrier keyword mirrored)
+
+
+@dataclass
+class Work:
+    """The message, and what the steps so far found out about it."""
+
+    session: Session
+    inbound_id: int
+    now: datetime
+    settings: Settings
+    row: Any = None  # the stored row (``InboundMessage`` columns), read under lock
+    result: str = ""  # what became of it, as ``process`` returns it
+    raw: bytes = b""  # an email's bytes
+    body: str = ""  # an SMS's text
+    message: EmailMessage | None = None  # an email, parsed
+    player: Player | None = None
+    seat: Seat | None = None
+    extracted: Extracted | None = None
+    answered: Answered | None = None  # the question the reply answers, if known
+    game: Game | None = None  # locked
+    state: engine.GameState | None = None
+    parsed: ReplyResult | None = None
+    relayed: list[Meta] = field(default_factory=list)  # the SAY lines relayed
+    outcome: _Outcome = field(default_factory=_Outcome)
+
+    def finish(self, status: Disposition, error: str | None = None, *,
+               game_id: int | None = None, seat: int | None = None) -> Disposition:
+        """End the message with ``status`` (IGNORED or DONE) and ``error`` on its row."""
+        self.result = _finish(self.session, self.row.id, status.value, self.now, error=error,
+                              game_id=game_id, seat=seat)
+        return status
+
+    def finish_at_seat(self, status: Disposition, error: str | None = None) -> Disposition:
+        """:meth:`finish`, the row marked with the game and seat it was routed to."""
+        assert self.seat is not None
+        return self.finish(status, error, game_id=self.seat.game_id, seat=self.seat.seat_index)
