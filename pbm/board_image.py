@@ -13,6 +13,12 @@ picture grows as tall as it must (9 players with long names fit).
 Names are drawn with DejaVu Sans (``pbm/fonts``: Latin, Greek and Cyrillic); a character
 outside it is folded to its base letter (accents dropped) or shown as ``?``.
 
+One picture per language (issue 24): ``draw_board(view, "ko")`` writes every label in
+Korean (the glossary's words: 플라잉 더치맨, 선장, 영국 ...) with the bundled Hangul font
+(``TortugaHangul-Regular.ttf``, a NanumGothic subset: every Hangul syllable, Latin-1), and
+draws Hangul names as written; a character that font lacks is drawn with DejaVu Sans. The
+English picture is drawn exactly as before.
+
 Fast and small (issue 15): fonts are loaded once, text is measured once per string and
 size, the picture is drawn in RGB, mapped onto a fixed palette of its own colours and their
 anti-aliasing shades, and saved as an 8-bit PNG with only the colours it uses, compressed by
@@ -24,7 +30,9 @@ from __future__ import annotations
 import struct
 import unicodedata
 import zlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -35,6 +43,7 @@ from anyascii import anyascii
 from PIL import Image, ImageDraw, ImageFont
 
 from engine.cards import EventTitle
+from pbm.i18n.glossary import event_name, term
 
 WIDTH = 640
 MARGIN = 14
@@ -64,6 +73,52 @@ HULL = (150, 110, 60)
 RANK_TAGS = {"CAPTAIN": "Capt", "FIRST_MATE": "Mate", "CABIN_BOY": "Boy", "GOVERNOR": "Gov"}
 SHIP_NAMES = {"FD": "Flying Dutchman", "JR": "Jolly Roger"}
 
+#: The picture's words for a Korean reader, by their English form (``str.format`` fields
+#: kept); game terms come from the glossary (:func:`_word`).
+KOREAN_LABELS: dict[str, str] = {
+    "Game over: the {team} win": "게임 종료: {team} 승리",
+    "Game over": "게임 종료",
+    "{name} to play": "{name} 차례",
+    "Waiting to begin": "시작을 기다리는 중",
+    " · sudden death": " · 서든 데스",
+    "Tortuga 1667 · turn {n}": "토르투가 1667 · {n}턴",
+    "Event row": "이벤트 줄",
+    "Deck: {n}": "더미: {n}장",
+    ", not refilled": ", 보충 안 됨",
+    "{n} treasure": "보물 {n}개",
+    "Rowboat: {who}": "보트: {who}",
+    "empty": "비어 있음",
+    "nobody aboard": "승선한 사람 없음",
+    "nobody ashore": "상륙한 사람 없음",
+    "In front of players": "플레이어 앞의 카드",
+    "nothing": "없음",
+    "Discard pile: {cards}{more}": "버린 카드: {cards}{more}",
+    " (+{n} more)": " (외 {n}장)",
+    "Crews run from the front (top) to the back.": "선원은 앞(위)에서 뒤 순서입니다.",
+}
+
+
+def _label(english: str, **fields: object) -> str:
+    """One label of the picture in its language, ``fields`` filled in."""
+    text = english if _LANGUAGE.get() == "en" else KOREAN_LABELS[english]
+    return text.format(**fields) if fields else text
+
+
+def _word(section: str, key: str, english: str) -> str:
+    """A game term: ``english`` in the English picture (as it always was), the glossary's
+    word in a Korean one (``ranks``/``CAPTAIN`` -> 선장)."""
+    language = _LANGUAGE.get()
+    return english if language == "en" else term(section, key, language)
+
+
+def _rank_tag(rank: str) -> str:
+    return _word("ranks", rank, RANK_TAGS.get(rank, rank)) if rank in RANK_TAGS else rank
+
+
+def _team(team: str) -> str:
+    """``"British"`` / ``"French"`` (a hold, a score) in the picture's language."""
+    return _word("teams", team.upper(), team)
+
 FONTS = Path(__file__).resolve().parent / "fonts"
 
 #: Code points both bundled fonts draw: their character maps, read with fontTools when
@@ -81,6 +136,44 @@ COVERED: tuple[tuple[int, int], ...] = (
 # ---------------------------------------------------------------- fonts and text
 
 
+#: Code points the Hangul font draws: its character map, read with fontTools when
+#: tools/hangul_font.py made it (ASCII, most of Latin-1, punctuation, arrows, the
+#: compatibility letters ㅋㅋ and all 11,172 Hangul syllables); anything else in a Korean
+#: picture is drawn with DejaVu Sans (tests check each range draws).
+HANGUL_COVERED: tuple[tuple[int, int], ...] = (
+    (0x20, 0x7E), (0xA0, 0xA5), (0xA7, 0xAE), (0xB0, 0xB4), (0xB6, 0xC2), (0xC6, 0xCB),
+    (0xCD, 0xD1), (0xD3, 0xD4), (0xD7, 0xDC), (0xDE, 0xE2), (0xE4, 0xE4), (0xE6, 0xEB),
+    (0xED, 0xF1), (0xF3, 0xF4), (0xF6, 0xFC), (0xFE, 0xFE), (0x2010, 0x2010),
+    (0x2013, 0x2016), (0x2018, 0x2019), (0x201B, 0x201D), (0x201F, 0x2022),
+    (0x2025, 0x2026), (0x2190, 0x2193), (0x3131, 0x318E), (0xAC00, 0xD7A3),
+)
+HANGUL_FONT = "TortugaHangul-Regular.ttf"
+#: Bold Hangul drawn twice 1 px apart? No: it made the PNG 3% larger and the strokes of
+#: dense syllables run together; a Korean picture's bold labels are the regular weight.
+BOLD_STRIKE = False
+#: A Korean picture's smallest text is 22 px, not 21: the email shows the picture 330 px
+#: wide on a 390 px phone, where 22 px is 11.3 px (larger text stays as in English: each
+#: px more makes the PNG larger).
+KOREAN_MIN_TEXT = 22
+
+
+def _korean_px(size: int) -> int:
+    """The px a Korean picture draws text of ``size`` (the English picture's px) at."""
+    return max(size, KOREAN_MIN_TEXT)
+
+#: The language of the picture being drawn ("en" or "ko"); set by :func:`_paint` only.
+_LANGUAGE: ContextVar[str] = ContextVar("board_language", default="en")
+
+
+@contextmanager
+def _drawing_in(language: str) -> Iterator[None]:
+    token = _LANGUAGE.set(language)
+    try:
+        yield
+    finally:
+        _LANGUAGE.reset(token)
+
+
 @cache
 def load_font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     """The bundled DejaVu Sans at ``size`` px, loaded once per process."""
@@ -88,43 +181,99 @@ def load_font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONTS / name), size)
 
 
+@cache
+def _hangul_font(size: int) -> ImageFont.FreeTypeFont:
+    """The bundled Hangul font at ``size`` px (one weight, see :data:`BOLD_STRIKE`)."""
+    return ImageFont.truetype(str(FONTS / HANGUL_FONT), size)
+
+
 def _covered(ch: str) -> bool:
     code = ord(ch)
     return any(lo <= code <= hi for lo, hi in COVERED)
 
 
-@lru_cache(maxsize=4096)
+def _hangul_covered(ch: str) -> bool:
+    code = ord(ch)
+    return any(lo <= code <= hi for lo, hi in HANGUL_COVERED)
+
+
+def _covered_in(language: str) -> Callable[[str], bool]:
+    if language == "en":
+        return _covered
+    return lambda ch: _hangul_covered(ch) or _covered(ch)
+
+
 def drawable(text: str) -> str:
     """``text`` with every character the fonts lack folded to its base letters (NFKD,
     accents dropped) or transliterated (``anyascii``), ``?`` only as the last resort;
-    control characters become spaces."""
-    if all(_covered(ch) for ch in text):
+    control characters become spaces. In a Korean picture Hangul is drawn as written."""
+    return _drawable(text, _LANGUAGE.get())
+
+
+@lru_cache(maxsize=4096)
+def _drawable(text: str, language: str) -> str:
+    covered = _covered_in(language)
+    if all(covered(ch) for ch in text):
         return text
     out = []
     for ch in text:
-        if _covered(ch):
+        if covered(ch):
             out.append(ch)
         elif unicodedata.category(ch)[0] in "CZ":
             out.append(" ")
         else:
             folded = "".join(c for c in unicodedata.normalize("NFKD", ch)
                              if not unicodedata.combining(c))
-            if not (folded and all(map(_covered, folded))):
+            if not (folded and all(map(covered, folded))):
                 # a letter (CJK, Thai...) is transliterated; a symbol or emoji is left out
                 folded = anyascii(ch) if unicodedata.category(ch)[0] in "LN" else ""
                 if not folded:
                     continue
-            out.append(folded if folded and all(map(_covered, folded)) else "?")
+            out.append(folded if folded and all(map(covered, folded)) else "?")
     return "".join(out)
 
 
-@lru_cache(maxsize=8192)
+def _runs(text: str) -> list[tuple[str, bool]]:
+    """A Korean picture's ``text`` cut into runs of one font: (run, drawn by the Hangul
+    font). What that font lacks (Greek, Cyrillic, Latin Extended) is drawn by DejaVu."""
+    runs: list[tuple[str, bool]] = []
+    for ch in text:
+        hangul = _hangul_covered(ch) or not _covered(ch)
+        if runs and runs[-1][1] == hangul:
+            runs[-1] = (runs[-1][0] + ch, hangul)
+        else:
+            runs.append((ch, hangul))
+    return runs
+
+
+def _run_length(run: str, hangul: bool, size: int, bold: bool) -> float:
+    size = _korean_px(size)
+    if hangul:
+        return _hangul_font(size).getlength(run) + (1 if bold and BOLD_STRIKE else 0)
+    return load_font(size, bold).getlength(run)
+
+
 def _width(text: str, size: int, bold: bool) -> int:
-    return int(load_font(size, bold).getlength(text) + 0.999)
+    return _width_in(text, size, bold, _LANGUAGE.get())
+
+
+@lru_cache(maxsize=8192)
+def _width_in(text: str, size: int, bold: bool, language: str) -> int:
+    if language == "en":
+        return int(load_font(size, bold).getlength(text) + 0.999)
+    return int(sum(_run_length(run, hangul, size, bold) for run, hangul in _runs(text))
+               + 0.999)
+
+
+def wrap(text: str, size: int, bold: bool, width: int) -> tuple[str, ...]:
+    """``text`` broken into lines no wider than ``width`` px: at spaces, and inside a word
+    only when the word alone is too wide. Nothing is dropped."""
+    return _wrap(text, size, bold, width, _LANGUAGE.get())
 
 
 @lru_cache(maxsize=4096)
-def wrap(text: str, size: int, bold: bool, width: int) -> tuple[str, ...]:
+def _wrap(text: str, size: int, bold: bool, width: int, language: str
+          ) -> tuple[str, ...]:
     """``text`` broken into lines no wider than ``width`` px: at spaces, and inside a word
     only when the word alone is too wide. Nothing is dropped."""
     lines: list[str] = []
@@ -137,7 +286,7 @@ def wrap(text: str, size: int, bold: bool, width: int) -> tuple[str, ...]:
         if line:
             lines.append(line)
         line = ""
-        while _width(word, size, bold) > width:  # a very long word: break it
+        while len(word) > 1 and _width(word, size, bold) > width:  # a long word: break it
             cut = len(word) - 1
             while cut > 1 and _width(word[:cut], size, bold) > width:
                 cut -= 1
@@ -148,11 +297,36 @@ def wrap(text: str, size: int, bold: bool, width: int) -> tuple[str, ...]:
     return tuple(lines)
 
 
-@lru_cache(maxsize=4096)
 def _ink(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int]:
     """``text`` rendered once as an anti-aliased mask, with its offset from the top left
     of the line: the same names and labels come back in every version of a game, and
     rendering glyphs is most of the cost of drawing the picture."""
+    language = _LANGUAGE.get()
+    return _ink_en(text, size, bold) if language == "en" else _ink_runs(text, size, bold)
+
+
+@lru_cache(maxsize=4096)
+def _ink_runs(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int]:
+    """A Korean picture's line: each run in its font on one baseline (the Hangul font's)."""
+    ascent, descent = _hangul_font(_korean_px(size)).getmetrics()
+    pad = size
+    canvas = Image.new("L", (_width_in(text, size, bold, "ko") + 2 * pad,
+                             ascent + descent + 2 * pad), 0)
+    draw = ImageDraw.Draw(canvas)
+    x = float(pad)
+    for run, hangul in _runs(text):
+        font = _hangul_font(_korean_px(size)) if hangul else load_font(_korean_px(size), bold)
+        for dx in ((0, 1) if hangul and bold and BOLD_STRIKE else (0,)):
+            draw.text((x + dx, pad + ascent), run, font=font, fill=255, anchor="ls")
+        x += _run_length(run, hangul, size, bold)
+    box = canvas.getbbox()
+    if box is None:
+        return Image.new("L", (0, 0), 0), 0, 0
+    return canvas.crop(box), box[0] - pad, box[1] - pad
+
+
+@lru_cache(maxsize=4096)
+def _ink_en(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int]:
     font = load_font(size, bold)
     left, top, right, bottom = (int(v) for v in font.getbbox(text))
     mask = Image.new("L", (max(0, right - left), max(0, bottom - top)), 0)
@@ -187,7 +361,8 @@ class _Painter:
         box = (x + left, y + top, x + left + mask.width, y + top + mask.height)
         if mask.width and mask.height:
             self.image.paste(fill, box, mask)
-        self.texts.append(DrawnText(text, size, box, frame))
+        shown = size if _LANGUAGE.get() == "en" else _korean_px(size)
+        self.texts.append(DrawnText(text, shown, box, frame))
         return _width(text, size, bold)
 
     def lines(self, x: int, y: int, lines: Sequence[str], size: int, fill: Color,
@@ -211,9 +386,11 @@ def _line_height(size: int) -> int:
 
 def _title(title: str) -> str:
     try:
-        return EventTitle(title).label
+        label = EventTitle(title).label
     except ValueError:
         return title.replace("_", " ").title()
+    language = _LANGUAGE.get()
+    return label if language == "en" else event_name(title, language)
 
 
 def _name(player: Mapping[str, Any]) -> str:
@@ -225,13 +402,14 @@ def _header_lines(public: Mapping[str, Any], players: Mapping[int, Mapping[str, 
     status = public["status"]
     if status == "over":
         winner = public.get("winner")
-        text = f"Game over: the {winner.capitalize()} win" if winner else "Game over"
+        text = _label("Game over: the {team} win", team=_team(winner.capitalize())) \
+            if winner else _label("Game over")
     elif status == "playing" and public["turn_seat"] in players:
-        text = f"{_name(players[public['turn_seat']])} to play"
+        text = _label("{name} to play", name=_name(players[public['turn_seat']]))
     else:
-        text = "Waiting to begin"
+        text = _label("Waiting to begin")
     if public.get("sudden_death"):
-        text += " · sudden death"
+        text += _label(" · sudden death")
     return wrap(text, 22, False, WIDTH - 2 * MARGIN)
 
 
@@ -242,12 +420,12 @@ def _draw_header(p: _Painter, public: Mapping[str, Any], lines: Sequence[str]) -
     height = HEADER_TOP + len(lines) * _line_height(22) + 10
     frame = (0, 0, WIDTH, height)
     p.draw.rectangle(frame, fill=NAVY)
-    p.text(MARGIN, 12, f"Tortuga 1667 · turn {public['turn_number']}", 24, CARD_TEXT, frame,
-           bold=True)
+    p.text(MARGIN, 12, _label("Tortuga 1667 · turn {n}", n=public["turn_number"]), 24,
+           CARD_TEXT, frame, bold=True)
     score = public["score"]
     x = WIDTH - MARGIN
-    for label, color in ((f"French {score['french']}", FRENCH),
-                         (f"British {score['british']}", BRITISH)):
+    for label, color in ((f"{_team('French')} {score['french']}", FRENCH),
+                         (f"{_team('British')} {score['british']}", BRITISH)):
         w = _width(label, 21, True) + 20
         pill = (x - w, 8, x, 42)
         p.draw.rounded_rectangle(pill, radius=16, fill=color)
@@ -263,7 +441,7 @@ ROW_HEIGHT = 40 + CARD_H + 10 + _line_height(21) + 8
 
 def _draw_row(p: _Painter, y: int, public: Mapping[str, Any]) -> int:
     frame = (0, y, WIDTH, y + ROW_HEIGHT)
-    p.text(MARGIN, y + 10, "Event row", 22, NAVY, frame, bold=True)
+    p.text(MARGIN, y + 10, _label("Event row"), 22, NAVY, frame, bold=True)
     down = set(public["row"])
     cy = y + 40
     for i in range(5):
@@ -279,9 +457,9 @@ def _draw_row(p: _Painter, y: int, public: Mapping[str, Any]) -> int:
         else:
             p.draw.rounded_rectangle(card, radius=6, outline=SEA_LINE, width=2)
             p.text(lx, cy + 22, label, 28, SEA_LINE, card, bold=True)
-    info = f"Deck: {public['deck_size']}"
+    info = _label("Deck: {n}", n=public["deck_size"])
     if public.get("exhausted"):
-        info += ", not refilled"
+        info += _label(", not refilled")
     p.text(MARGIN, cy + CARD_H + 10, info, 21, MUTED, frame)
     _draw_galleon(p, MARGIN + 5 * (CARD_W + CARD_GAP) + 10, y + 10, public["galleon"])
     return y + ROW_HEIGHT
@@ -296,9 +474,10 @@ def _draw_galleon(p: _Painter, x: int, y: int, count: int) -> None:
     hull = (x, y + 40, x + w, y + 96)
     p.draw.polygon([(x, y + 40), (x + w, y + 40), (x + w - 20, y + 96), (x + 20, y + 96)],
                    fill=HULL, outline=INK)
-    p.text(x + 24, y + 44, "Spanish", 21, WHITE, hull, bold=True)
-    p.text(x + 24, y + 68, "Galleon", 21, WHITE, hull, bold=True)
-    label = f"{count} treasure"
+    first, second = _word("ships", "GALLEON", "Spanish Galleon").split(" ", 1)
+    p.text(x + 24, y + 44, first, 21, WHITE, hull, bold=True)
+    p.text(x + 24, y + 68, second, 21, WHITE, hull, bold=True)
+    label = _label("{n} treasure", n=count)
     p.text(x, y + 104, label, 21, INK, frame)
     _chests(p, x + _width(label, 21, False) + 8, y + 108, count, GOLD, x + w)
 
@@ -324,7 +503,7 @@ def _crew_layout(player: Mapping[str, Any], width: int
     line ``width`` px wide: the tag sits at the right of the first line and later lines
     have the whole width; when the name's first word does not fit beside the tag, the tag
     goes on a line of its own below."""
-    tags = "/".join(RANK_TAGS.get(r, r) for r in player.get("ranks") or [])
+    tags = "/".join(_rank_tag(r) for r in player.get("ranks") or [])
     room = width - CIRCLE - 8
     name = " ".join(_name(player).split())
     whole = wrap(name, CREW_SIZE, False, room)
@@ -369,8 +548,8 @@ HOLD_H = 40
 
 
 def _rowboat_lines(occupant: Mapping[str, Any] | None) -> tuple[str, ...]:
-    who = "empty" if occupant is None else f"({occupant['seat'] + 1}) {_name(occupant)}"
-    return wrap(f"Rowboat: {who}", MIN_TEXT, False, SHIP_W - 24)
+    who = _label("empty") if occupant is None else f"({occupant['seat'] + 1}) {_name(occupant)}"
+    return wrap(_label("Rowboat: {who}", who=who), MIN_TEXT, False, SHIP_W - 24)
 
 
 def _ship_height(ship: Mapping[str, Any], players: Mapping[int, Mapping[str, Any]],
@@ -387,13 +566,14 @@ def _draw_ship(p: _Painter, x: int, y: int, height: int, ship: Mapping[str, Any]
     p.draw.rounded_rectangle(panel, radius=12, fill=DECK, outline=WOOD, width=4)
     code = ship["ship"]
     p.draw.rounded_rectangle((x, y, x + SHIP_W, y + 42), radius=12, fill=WOOD)
-    title = f"{SHIP_NAMES.get(code, code)} ({code})"  # the code is what replies say: ROW FD
+    name = _word("ships", code, SHIP_NAMES[code]) if code in SHIP_NAMES else code
+    title = f"{name} ({code})"  # the code is what replies say: ROW FD
     p.text(x + 12, y + 8, title, 22 if _width(title, 22, True) <= SHIP_W - 24 else MIN_TEXT,
            WHITE, (x, y, x + SHIP_W, y + 42), bold=True)
     cy = y + 48
     inner = SHIP_W - 24
     if not ship["line"]:
-        p.text(x + 12, cy + 4, "nobody aboard", MIN_TEXT, MUTED, panel)
+        p.text(x + 12, cy + 4, _label("nobody aboard"), MIN_TEXT, MUTED, panel)
         cy += 40
     for seat in ship["line"]:
         cy = _draw_crew(p, x + 12, cy, players[seat], inner)
@@ -404,7 +584,7 @@ def _draw_ship(p: _Painter, x: int, y: int, height: int, ship: Mapping[str, Any]
         hx = x + 12 + i * (half + 8)
         hold = (hx, cy, hx + half, cy + HOLD_H)
         p.draw.rounded_rectangle(hold, radius=6, fill=WHITE, outline=color, width=2)
-        text = f"{label} {count}"
+        text = f"{_team(label)} {count}"
         right = p.text(hx + 8, cy + 7, text, MIN_TEXT, color, hold, bold=True)
         _chests(p, hx + 14 + right, cy + 14, count, color, hx + half - 4)
     cy += HOLD_H + 12
@@ -435,23 +615,24 @@ def _draw_tortuga(p: _Painter, y: int, height: int, public: Mapping[str, Any],
                   players: Mapping[int, Mapping[str, Any]]) -> None:
     panel = (MARGIN, y, WIDTH - MARGIN, y + height)
     p.draw.rounded_rectangle(panel, radius=24, fill=SAND, outline=SAND_EDGE, width=3)
-    p.text(MARGIN + 16, y + 12, "Tortuga", 22, NAVY, panel, bold=True)
+    title = _word("places", "TORTUGA", "Tortuga")
+    p.text(MARGIN + 16, y + 12, title, 22, NAVY, panel, bold=True)
     x = WIDTH - MARGIN - 16
     for label, count, color in (("French", public["tortuga_french"], FRENCH),
                                 ("British", public["tortuga_british"], BRITISH)):
-        text = f"{label} {count}"
+        text = f"{_team(label)} {count}"
         x -= _width(text, MIN_TEXT, True)
         p.text(x, y + 13, text, MIN_TEXT, color, panel, bold=True)
         x -= 18
     # a palm tree, between the title and the treasure
-    px = MARGIN + 150
+    px = max(MARGIN + 150, MARGIN + 16 + _width(title, 22, True) + 24)
     p.draw.line((px, y + 40, px + 4, y + 12), fill=WOOD, width=4)
     for dx, dy in ((-14, -2), (14, -2), (-10, 8), (12, 8)):
         p.draw.line((px + 4, y + 12, px + 4 + dx, y + 12 + dy), fill=GREEN, width=4)
     columns = _tortuga_columns(public)
     width = TORTUGA_COL if columns[1] else WIDTH - 2 * MARGIN - 24
     if not public["tortuga"]:
-        p.text(MARGIN + 16, y + 56, "nobody ashore", MIN_TEXT, MUTED, panel)
+        p.text(MARGIN + 16, y + 56, _label("nobody ashore"), MIN_TEXT, MUTED, panel)
     for i, column in enumerate(columns):
         cy = y + 52
         for seat in column:
@@ -463,7 +644,7 @@ def _footer_blocks(public: Mapping[str, Any]) -> list[tuple[tuple[str, ...], Col
     width = WIDTH - 2 * MARGIN
     hang = width - 24
     blocks: list[tuple[tuple[str, ...], Color, bool]] = [
-        (("In front of players",), NAVY, True)]
+        ((_label("In front of players"),), NAVY, True)]
     kept = [p for p in public["players"] if p.get("kept")]
     for player in kept:
         text = f"({player['seat'] + 1}) {_name(player)}: " + ", ".join(
@@ -472,14 +653,14 @@ def _footer_blocks(public: Mapping[str, Any]) -> list[tuple[tuple[str, ...], Col
         more = wrap(" ".join(rest), MIN_TEXT, False, hang) if rest else ()
         blocks.append(((first, *("  " + line for line in more)), INK, False))
     if not kept:
-        blocks.append((("nothing",), MUTED, False))
+        blocks.append(((_label("nothing"),), MUTED, False))
     discard = public["discard"]
-    last = ", ".join(_title(t) for t in discard[-4:]) if discard else "empty"
-    more_cards = f" (+{len(discard) - 4} more)" if len(discard) > 4 else ""
-    blocks.append((wrap(f"Discard pile: {last}{more_cards}", MIN_TEXT, False, width), MUTED,
-                   False))
-    blocks.append((wrap("Crews run from the front (top) to the back.", MIN_TEXT, False,
-                        width), MUTED, False))
+    last = ", ".join(_title(t) for t in discard[-4:]) if discard else _label("empty")
+    more_cards = _label(" (+{n} more)", n=len(discard) - 4) if len(discard) > 4 else ""
+    blocks.append((wrap(_label("Discard pile: {cards}{more}", cards=last, more=more_cards),
+                        MIN_TEXT, False, width), MUTED, False))
+    blocks.append((wrap(_label("Crews run from the front (top) to the back."), MIN_TEXT,
+                        False, width), MUTED, False))
     return blocks
 
 
@@ -503,7 +684,12 @@ def _draw_footer(p: _Painter, y: int, height: int,
 # ---------------------------------------------------------------- the picture
 
 
-def _paint(public_view: Mapping[str, Any]) -> _Painter:
+def _paint(public_view: Mapping[str, Any], language: str = "en") -> _Painter:
+    with _drawing_in(language):
+        return _paint_now(public_view)
+
+
+def _paint_now(public_view: Mapping[str, Any]) -> _Painter:
     players = {p["seat"]: p for p in public_view["players"]}
     ships = {s["ship"]: s for s in public_view["ships"]}
     rowboats = public_view["rowboats"]
@@ -529,10 +715,11 @@ def _paint(public_view: Mapping[str, Any]) -> _Painter:
     return p
 
 
-def texts(public_view: Mapping[str, Any]) -> tuple[tuple[int, int], list[DrawnText]]:
+def texts(public_view: Mapping[str, Any], language: str = "en"
+          ) -> tuple[tuple[int, int], list[DrawnText]]:
     """The picture's size and every text drawn on it, with its box and the area it had to
     stay in (for tests: nothing may be cut)."""
-    p = _paint(public_view)
+    p = _paint(public_view, language)
     return p.image.size, p.texts
 
 
@@ -570,10 +757,12 @@ def _palette() -> Image.Image:
     return palette
 
 
-def draw_board(public_view: Mapping[str, Any]) -> bytes:
-    """Draw the public board; returns PNG bytes (8-bit palette)."""
-    image = _paint(public_view).image
-    return palette_png(image.quantize(palette=_palette(), dither=Image.Dither.NONE))
+def draw_board(public_view: Mapping[str, Any], language: str = "en") -> bytes:
+    """Draw the public board for a reader of ``language`` ("en", "ko"); returns PNG bytes
+    (8-bit palette)."""
+    image = _paint(public_view, language).image
+    return palette_png(image.quantize(palette=_palette(), dither=Image.Dither.NONE),
+                       DEFLATE_LEVEL if language == "en" else DEFLATE_LEVEL_HANGUL)
 
 
 #: libdeflate's level 8: about 7% smaller than zlib's level 6, in about the same time
@@ -581,9 +770,13 @@ def draw_board(public_view: Mapping[str, Any]) -> bytes:
 #: instead of 4.7 for a 5-player picture (a tenth of a reply's worker time), but the
 #: mean picture would grow from 20.0 to 21.2 KB, over the 20 KB the pictures are held to.
 DEFLATE_LEVEL = 8
+#: A Korean picture's level: Hangul has more edges than Latin letters, and at level 8 the
+#: mean Korean picture of 5 players was 20.6 KB; level 9 takes it to 19.9 KB, for about
+#: twice the compression time (benchmarks/README.md, issue 24).
+DEFLATE_LEVEL_HANGUL = 9
 
 
-def palette_png(image: Image.Image) -> bytes:
+def palette_png(image: Image.Image, level: int = DEFLATE_LEVEL) -> bytes:
     """``image`` (mode ``P``) as a PNG: only the palette entries it uses, rows unfiltered
     (palette indexes are not numbers a filter could predict) and compressed by libdeflate.
     Pillow writes all 256 entries and compresses with zlib only; the container is four
@@ -600,7 +793,7 @@ def palette_png(image: Image.Image) -> bytes:
     rows = framed.tobytes()
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit indexed colour
     return b"".join((_PNG_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", palette),
-                     _chunk(b"IDAT", deflate.zlib_compress(rows, DEFLATE_LEVEL)),
+                     _chunk(b"IDAT", deflate.zlib_compress(rows, level)),
                      _chunk(b"IEND", b"")))
 
 

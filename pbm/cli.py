@@ -33,10 +33,14 @@ def demo(
     pace: float = typer.Option(0.0, min=0.0, max=60.0, metavar="SECONDS",
                                help="Seconds each simulated player thinks before a reply "
                                     "(to watch the game unfold)."),
+    lang: str = typer.Option("en", "--lang", metavar="en|ko|mixed",
+                             help="The simulated players' language: ko (Korean messages, "
+                                  "Korean replies) or mixed (both at one table)."),
 ) -> None:
     """Run a whole game with simulated players through the real service, on this machine."""
     try:
-        run_demo(players=players, seed=seed, folder=folder, echo=typer.echo, pace=pace)
+        run_demo(players=players, seed=seed, folder=folder, echo=typer.echo, pace=pace,
+                 language=lang.strip().lower())
     except DemoError as exc:
         typer.echo(f"pbm demo: {exc}", err=True)
         raise typer.Exit(1) from exc

@@ -77,9 +77,11 @@ class RenderedMessage:
     inline_images: tuple[tuple[str, bytes], ...] = ()  # other pictures: (Content-ID, PNG)
 
 
-def board_image_key(game_id: int, version: int) -> str:
-    """The stable key of a game version's board picture (``BoardImage`` rows, outbox rows)."""
-    return f"board-{game_id}-{version}"
+def board_image_key(game_id: int, version: int, language: str = "en") -> str:
+    """The stable key of a game version's board picture in one language (``BoardImage``
+    rows, outbox rows): ``board-7-12`` (English, as always), ``board-7-12-ko``."""
+    return f"board-{game_id}-{version}" if language == "en" else \
+        f"board-{game_id}-{version}-{language}"
 
 
 def board_content_id(key: str) -> str:

@@ -344,23 +344,27 @@ class OutboundPart(SQLModel, table=True):
 
 
 class BoardImage(SQLModel, table=True):
-    """The public board picture of one game version, stored once, shared by its messages."""
+    """The public board picture of one game version in one language (its labels), stored
+    once, shared by the messages of that version's readers of that language."""
 
     __tablename__: ClassVar[str] = "board_images"
     __table_args__ = (
-        sa.UniqueConstraint("game_id", "version", name="uq_board_images_game_version"),
+        sa.UniqueConstraint("game_id", "version", "language",
+                            name="uq_board_images_game_version_language"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="games.id", index=True)
     version: int  # engine state.version
+    language: str = Field(default="en", max_length=8,
+                          sa_column_kwargs={"server_default": "en"})
     png: bytes = Field(sa_column=sa.Column(sa.LargeBinary(), nullable=False))
     created_at: datetime = _created()
 
     @property
     def key(self) -> str:
         """The key outbound rows use to name this picture (``messages.board_content_id``)."""
-        return board_image_key(self.game_id, self.version)
+        return board_image_key(self.game_id, self.version, self.language)
 
 
 class Deadline(SQLModel, table=True):

@@ -184,27 +184,35 @@ def _events_statement() -> Any:
             .order_by(col(GameEvent.seq)))
 
 
-def store_board_image(session: Session, game_id: int, state: engine.GameState) -> str:
-    """Store the public board picture of this game version once; return its key.
+def store_board_image(session: Session, game_id: int, state: engine.GameState,
+                      language: str = "en") -> str:
+    """Store the public board picture of this game version in ``language`` once; return
+    its key.
 
-    Drawn only when a message needs it, once per version (``pbm.txcache`` remembers it for
-    the transaction, and knows a version this transaction made has none yet)."""
-    key = board_image_key(game_id, state.version)
+    Drawn only when a message needs it, once per (version, language) (``pbm.txcache``
+    remembers it for the transaction, and knows a version this transaction made has none
+    yet)."""
+    key = board_image_key(game_id, state.version, language)
     entries = txcache.memo(session)
-    known = entries.get(("board", game_id, state.version))
+    memo = ("board", game_id, state.version, language)
+    known = entries.get(memo)
+    if known is None and entries.get(("board", game_id, state.version)) is False:
+        known = False  # a version of this transaction's making: no picture in any language
     if known:
         return key
     if known is None and session.exec(
         select(BoardImage.id).where(
-            BoardImage.game_id == game_id, BoardImage.version == state.version
+            BoardImage.game_id == game_id, BoardImage.version == state.version,
+            BoardImage.language == language,
         )
     ).first() is not None:
-        entries[("board", game_id, state.version)] = True
+        entries[memo] = True
         return key
-    png = _board_picture(engine.public_view(state).to_dict())
-    _insert_once(session, BoardImage(game_id=game_id, version=state.version, png=png),
-                 ["game_id", "version"])
-    entries[("board", game_id, state.version)] = True
+    png = _board_picture(engine.public_view(state).to_dict(), language)
+    _insert_once(session, BoardImage(game_id=game_id, version=state.version,
+                                     language=language, png=png),
+                 ["game_id", "version", "language"])
+    entries[memo] = True
     return key
 
 
@@ -216,18 +224,18 @@ _PICTURES_KEPT = 32
 _PICTURES_LOCK = threading.Lock()  # a worker may run tasks in threads
 
 
-def _board_picture(public: dict[str, Any]) -> bytes:
-    """The board picture of a public view, drawn once per process for what it shows: a
-    version that changed nothing drawn (a vote cast, a card looked at: a fifth of all
-    versions) reuses the picture of the one before."""
-    key = json.dumps({k: v for k, v in public.items() if k not in _NOT_DRAWN},
-                     sort_keys=True, default=str)
+def _board_picture(public: dict[str, Any], language: str = "en") -> bytes:
+    """The board picture of a public view in ``language``, drawn once per process for what
+    it shows: a version that changed nothing drawn (a vote cast, a card looked at: a fifth
+    of all versions) reuses the picture of the one before."""
+    key = language + json.dumps({k: v for k, v in public.items() if k not in _NOT_DRAWN},
+                                sort_keys=True, default=str)
     with _PICTURES_LOCK:
         png = _PICTURES.get(key)
         if png is not None:
             _PICTURES.move_to_end(key)
             return png
-    png = render.board_png(public)
+    png = render.board_png(public) if language == "en" else render.board_png(public, language)
     with _PICTURES_LOCK:
         _PICTURES[key] = png
         while len(_PICTURES) > _PICTURES_KEPT:
@@ -369,7 +377,7 @@ def _write(session: Session, ctx: MessageContext, channel: Channel, game: Game, 
     rendered = render.render(ctx, channel)
     image_key = None  # carried only when the HTML shows it (``render`` decides)
     if channel is Channel.EMAIL and state is not None and rendered.board_image_key:
-        image_key = store_board_image(session, game.id, state)
+        image_key = store_board_image(session, game.id, state, ctx.language)
         assert image_key == rendered.board_image_key, "rendered at another version"
     thread = (seat.thread_message_id, seat.thread_started)
     message_id, in_reply_to = _thread_ids(game.id, seat, channel)

@@ -119,7 +119,7 @@ def _after_flush(session: Session, _flush: UOWTransaction) -> None:
             if entries.get(key, (-1, ""))[0] < obj.seq:  # the seat's newest command
                 entries[key] = (obj.seq, obj.command)
         elif isinstance(obj, BoardImage):
-            entries[("board", obj.game_id, obj.version)] = True
+            entries[("board", obj.game_id, obj.version, obj.language)] = True
     for obj in session.deleted:
         table = getattr(obj, "__tablename__", None)
         if table in _KINDS_OF_TABLE:

@@ -71,10 +71,13 @@ def _claim_statement(sqlite: bool) -> sa.Update:
 
 
 def _board_png_of(table: sa.Table) -> sa.Label[Any]:
-    """The picture an outbox row names (``board-<game>-<version>``), as a column."""
+    """The picture an outbox row names (``board-<game>-<version>``, a Korean reader's
+    ``board-<game>-<version>-ko``), as a column."""
     boards = BoardImage.__table__  # type: ignore[attr-defined]
+    suffix = sa.case((boards.c.language == "en", sa.literal("")),
+                     else_=sa.literal("-") + boards.c.language)
     key = (sa.literal("board-") + sa.cast(boards.c.game_id, sa.String) + sa.literal("-")
-           + sa.cast(boards.c.version, sa.String))
+           + sa.cast(boards.c.version, sa.String) + suffix)
     return sa.select(boards.c.png).where(
         boards.c.game_id == table.c.game_id, key == table.c.board_image_key
     ).scalar_subquery().label("board_png")

@@ -15,7 +15,7 @@ from pbm.models import BoardImage, OutboundPart
 from pbm.session_keys import CLAIMED_PNGS
 from pbm.transports import Attachment, InlineImage, OutgoingMessage
 
-_BOARD_KEY = re.compile(r"^board-(\d+)-(\d+)$")
+_BOARD_KEY = re.compile(r"^board-(\d+)-(\d+)(?:-([a-z]{2,8}))?$")
 
 
 def message_id_for(row: Any, settings: Settings) -> str:
@@ -71,7 +71,7 @@ def outbound_parts(session: Session, outbox_id: int
 
 
 def board_png(session: Session, key: str) -> bytes | None:
-    """The stored picture named ``board-<game>-<version>``, if any."""
+    """The stored picture named ``board-<game>-<version>[-<language>]``, if any."""
     claimed = session.info.get(CLAIMED_PNGS, {}).get(key)
     if claimed is not None:
         return claimed  # type: ignore[no-any-return]
@@ -81,6 +81,7 @@ def board_png(session: Session, key: str) -> bytes | None:
         return None
     table = BoardImage.__table__  # type: ignore[attr-defined]
     png = session.execute(sa.select(table.c.png).where(
-        table.c.game_id == int(match.group(1)), table.c.version == int(match.group(2)))
+        table.c.game_id == int(match.group(1)), table.c.version == int(match.group(2)),
+        table.c.language == (match.group(3) or "en"))
     ).scalar()
     return bytes(png) if png is not None else None

@@ -19,15 +19,18 @@ from pbm.demo.workers import terminate_as_interrupt
 
 
 def run_demo(players: int = 5, seed: int = 1, folder: Path | None = None,
-             echo: Callable[[str], None] = print, pace: float = 0.0) -> Result:
+             echo: Callable[[str], None] = print, pace: float = 0.0,
+             language: str = "en") -> Result:
     """Play a whole game with simulated players (each thinking ``pace`` seconds before a
-    reply); print where everything lies."""
+    reply), reading and writing ``language`` ("en", "ko" or "mixed": both at one table);
+    print where everything lies."""
     started = time.monotonic()
-    seats = make_table(players)
+    seats = make_table(players, language=language)
     place = fresh_folder(folder or demo_folder(seed))
     console = Console()
     echo(f"Demo folder: {place}")
-    echo("Players: " + ", ".join(f"{s.name} ({s.channel})" for s in seats))
+    echo("Players: " + ", ".join(
+        f"{s.name} ({s.channel}{', Korean' if s.language == 'ko' else ''})" for s in seats))
     table = Table(place, seed, seats, pace=pace)
     with terminate_as_interrupt():
         try:

@@ -11,6 +11,11 @@ from pathlib import Path
 from pbm.demo.workers import DemoError
 
 ROSTER = ("Anne", "Bart", "Cleo", "Dirk", "Esme", "Finn", "Gwen", "Hugo", "Ines")
+#: The names of Korean simulated players (``pbm demo --lang ko|mixed``), seat for seat.
+KOREAN_ROSTER = ("민준", "서연", "지우", "하준", "서윤", "도윤", "하은", "시우", "지아")
+#: ``--lang`` of the demo: every simulated player English, every one Korean, or both at
+#: one table (the even seats Korean: the first email seat and the first SMS seat).
+TABLE_LANGUAGES = ("en", "ko", "mixed")
 MARKER = ".pbm-demo"
 
 
@@ -43,13 +48,25 @@ def human_seat(players: int, name: str) -> int:
     return next((i for i, n in enumerate(ROSTER[:players]) if n.casefold() == key), 0)
 
 
+def seat_language(index: int, table_language: str) -> str:
+    """The language of a simulated seat at a table of ``table_language`` (``mixed``: the
+    even seats Korean)."""
+    if table_language == "mixed":
+        return "ko" if index % 2 == 0 else "en"
+    return table_language
+
+
 def make_table(players: int, human: str | None = None,
-               human_language: str = "en") -> list[SeatSpec]:
+               human_language: str = "en", language: str = "en") -> list[SeatSpec]:
     """The demo's seats; ``human`` (a roster name or a new one) takes a seat by email, in
-    ``human_language`` ("ko": Korean messages; the simulated players read English)."""
+    ``human_language`` ("ko": Korean messages). The simulated seats read and write
+    ``language``: "en", "ko" (Korean names, Korean messages) or "mixed" (both)."""
     if not 2 <= players <= len(ROSTER):
         raise DemoError(f"Tortuga 1667 takes 2 to {len(ROSTER)} players, not {players}")
-    names = list(ROSTER[:players])
+    if language not in TABLE_LANGUAGES:
+        raise DemoError(f"--lang is one of {', '.join(TABLE_LANGUAGES)}, not {language!r}")
+    names = [KOREAN_ROSTER[i] if seat_language(i, language) == "ko" else ROSTER[i]
+             for i in range(players)]
     human_index = None
     if human is not None:
         human = " ".join(human.split())
@@ -66,7 +83,7 @@ def make_table(players: int, human: str | None = None,
         seats.append(SeatSpec(
             index=i, name=name, channel="sms" if i in sms else "email",
             email=f"{local}{i + 1}@example.org", phone=f"+1555010{i + 1:04d}",
-            language=human_language if i == human_index else "en",
+            language=human_language if i == human_index else seat_language(i, language),
         ))
     return seats
 

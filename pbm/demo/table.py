@@ -97,8 +97,8 @@ class Table:
         self.seats: dict[int, Seat] = players or {}
         for spec in seats:
             if spec.index not in self.seats:
-                self.seats[spec.index] = SimSeat(spec, SimPlayer(spec.name, spec.channel, seed,
-                                                                 friends=names))
+                self.seats[spec.index] = SimSeat(spec, SimPlayer(
+                    spec.name, spec.channel, seed, friends=names, language=spec.language))
         self.by_address = {s.address.lower(): s.index for s in seats}
         self.mailroom = Mailroom(folder, folder / "inbox")
         self.transcript = Transcript(folder / "transcript.txt", folder)

@@ -25,12 +25,13 @@ def board_key_of(ctx: MessageContext) -> str | None:
     """The key of the board picture of this message's game version (None without a view)."""
     if ctx.seat_view is None:
         return None
-    return board_image_key(ctx.game_id, int(ctx.seat_view["public"]["version"]))
+    return board_image_key(ctx.game_id, int(ctx.seat_view["public"]["version"]),
+                           ctx.language)
 
 
-def board_png(public_view: dict[str, Any]) -> bytes:
-    """The public board as a PNG (see :mod:`pbm.board_image`)."""
-    return draw_board(public_view)
+def board_png(public_view: dict[str, Any], language: str = "en") -> bytes:
+    """The public board as a PNG, labelled in ``language`` (see :mod:`pbm.board_image`)."""
+    return draw_board(public_view, language)
 
 
 def _ranks(player: Mapping[str, Any]) -> str:

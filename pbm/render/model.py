@@ -172,7 +172,8 @@ def build_model(ctx: MessageContext) -> dict[str, Any]:
         "marker": _marker(),
         "lang": current(),
         "board": board_model(public, view) if public else None,
-        "board_cid": board_content_id(board_image_key(ctx.game_id, public["version"]))
+        "board_cid": board_content_id(board_image_key(ctx.game_id, public["version"],
+                                                      ctx.language))
         if public else None,
         "me": me_model(view) if view else None,
         "awaited": awaited_model(view) if ctx.kind is not MessageKind.GAME_OVER else None,

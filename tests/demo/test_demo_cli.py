@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -146,3 +147,37 @@ def test_ctrl_c_stops_the_demo_and_its_worker_processes(tmp_path: Path) -> None:
         child.close(force=True)
     assert child.exitstatus == 130
     assert processes_with(marker) == []
+
+
+@pytest.mark.slow
+def test_pbm_demo_in_korean_plays_a_whole_game_read_and_answered_in_korean(
+        tmp_path: Path) -> None:
+    folder = tmp_path / "demo"
+    run = subprocess.run(
+        [*pbm_command(), "demo", "--seed", "2", "--players", "4", "--lang", "ko",
+         "--dir", str(folder)],
+        capture_output=True, text=True, timeout=420, cwd=tmp_path)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "is over after" in run.stdout and "Korean" in run.stdout, run.stdout
+
+    engine = sa.create_engine(f"sqlite:///{folder / 'tortuga.db'}")
+    with engine.connect() as conn:
+        status = conn.execute(sa.text("SELECT status FROM games")).scalar()
+        languages = conn.execute(sa.text("SELECT language FROM players")).scalars().all()
+        log = conn.execute(sa.text("SELECT origin FROM command_log")).scalars().all()
+        channels = conn.execute(sa.text(
+            "SELECT DISTINCT channel FROM outbound_messages")).scalars().all()
+        boards = conn.execute(sa.text("SELECT DISTINCT language FROM board_images")
+                              ).scalars().all()
+    engine.dispose()
+    assert status == "finished"
+    assert set(languages) == {"ko"} and len(languages) == 4
+    assert len(log) >= 20 and all(origin.startswith("inbound:") for origin in log)
+    assert set(channels) == {"email", "sms"}
+    assert boards == ["ko"]  # every reader's picture is the Korean one
+    texts = delivered_texts(folder)
+    prompts = [t for t in texts.values() if "1=" in t or " 1 = " in t]
+    assert prompts and all(re.search(r"[가-힣]", t) for t in prompts)
+    replies = (folder / "transcript.txt").read_text().count(" reply from ")
+    assert replies >= len(log)
+    assert processes_with(f"DATA_DIR={folder.resolve()}") == []  # workers stopped

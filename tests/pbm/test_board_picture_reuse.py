@@ -29,3 +29,13 @@ def test_a_version_that_changes_nothing_drawn_reuses_the_picture() -> None:
 
     assert later is first
     assert outbox._board_picture({**public, "turn_number": 9}) != first
+
+
+def test_a_korean_reader_s_picture_is_drawn_once_per_version_beside_the_english_one() -> None:
+    public = engine.public_view(engine.new_game(["민준", "Bob", "서연"], seed=3)).to_dict()
+    english = outbox._board_picture(public)
+    korean = outbox._board_picture(public, "ko")
+
+    assert korean != english and english == board_png(public)
+    assert korean == board_png(public, "ko")
+    assert outbox._board_picture({**public, "version": public["version"] + 1}, "ko") is korean

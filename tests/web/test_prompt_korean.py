@@ -1,17 +1,23 @@
 """A Korean prompt by email in Chromium (issue 24): legible at 1200 and 390 px, nothing
 scrolls sideways on a phone, the buttons are labelled in Korean and still send the command
-(the mailto body) the reply parser reads. PBM_UPDATE_DOCS=1 writes docs/prompt-korean-phone.png."""
+(the mailto body) the reply parser reads, and the board picture - the Korean one, as the
+mail client finds it by its Content-ID - loads with a Korean alt text. PBM_UPDATE_DOCS=1
+writes docs/prompt-korean-phone.png."""
 
 from __future__ import annotations
 
+import base64
 import os
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import engine
 from pbm import db, games
-from pbm.messages import Channel
+from pbm.board_image import KOREAN_MIN_TEXT
+from pbm.messages import Channel, board_content_id
+from pbm.render import board_png
 from tests.services import missing
 
 CHROMIUM = "/usr/bin/chromium"
@@ -19,6 +25,8 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def _korean_prompt(tmp_path: Path) -> str:
+    """The HTML of a Korean seat's email prompt, its board picture inlined as a mail
+    client shows the ``cid:`` part."""
     url = f"sqlite:///{tmp_path / 'pbm.db'}"
     db.upgrade(url)
     eng = db.get_engine(url)
@@ -42,7 +50,12 @@ def _korean_prompt(tmp_path: Path) -> str:
     db.dispose_engines()
     assert ctx.language == "ko" and rendered.html is not None
     assert rendered.subject == "[토르투가: harbour] 메일로 하는 토르투가 1667"
-    return rendered.html
+    key = rendered.board_image_key
+    assert key is not None and key.endswith("-ko")  # the Korean reader's own picture
+    png = board_png(ctx.seat_view["public"], "ko")
+    cid = f"cid:{board_content_id(key)}"
+    assert cid in rendered.html
+    return rendered.html.replace(cid, "data:image/png;base64," + base64.b64encode(png).decode())
 
 
 def test_a_korean_prompt_is_legible_on_a_desktop_and_a_phone(tmp_path: Path) -> None:
@@ -61,6 +74,15 @@ def test_a_korean_prompt_is_legible_on_a_desktop_and_a_phone(tmp_path: Path) -> 
             bodies = page.eval_on_selector_all("a.tap:not(.fill):not(.chip)",
                                                "els => els.map(e => e.href)")
             assert "공개" in text and "보내기" in text and "까지 답장" in text, text[:400]
+            picture = page.eval_on_selector(
+                "img[src^='data:image/png']",
+                "img => [img.complete, img.naturalWidth, img.getBoundingClientRect().width,"
+                " img.alt]")
+            loaded, natural, shown, alt = picture
+            assert loaded and natural == 640, picture  # the picture loads
+            assert shown <= width and re.search(r"[가-힣]", alt), picture  # Korean alt text
+            if width == 390:  # labels >= 11 px at the width the phone shows the picture
+                assert KOREAN_MIN_TEXT * shown / natural >= 11, shown
             assert wide <= width, f"the Korean prompt scrolls sideways at {width} px"
             if os.environ.get("PBM_UPDATE_DOCS") and width == 390:
                 page.screenshot(path=str(DOCS / "prompt-korean-phone.png"), full_page=True)
