@@ -181,11 +181,11 @@ def test_every_korean_email_section_is_korean_in_text_and_html() -> None:
 
 def _sections_of(ctx: MessageContext) -> tuple[str, ...]:
     from pbm.i18n import translate
-    from pbm.render.email import _sections
-    from pbm.render.model import _model
+    from pbm.render.email import sections_of
+    from pbm.render.model import build_model
 
     with translate.reading(ctx.language):
-        return _sections(ctx, _model(ctx))
+        return sections_of(ctx, build_model(ctx))
 
 
 def test_every_korean_sms_kind_keeps_its_ucs2_budget_and_is_korean() -> None:
