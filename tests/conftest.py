@@ -29,8 +29,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
       on one worker: the fixture (a database, a live server, a whole deployment) is set up
       once, not once per worker;
     - slow tests (``@pytest.mark.slow``) and such groups with a slow test in them first,
-      in file order: both workers start on the long ones and end on short ones, so they
-      finish together. Other tests keep their order.
+      in file order; other tests keep their order. xdist hands out the groups first,
+      largest first, then the single tests in this order: both workers start on the long
+      ones and end on short ones, so they finish together. A serial run goes in this
+      order too.
     """
     slow_groups: set[str] = set()
     for item in items:

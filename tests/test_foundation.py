@@ -53,6 +53,7 @@ def test_procfile_web_worker_and_beat_start_and_stay_up(tmp_path: Path) -> None:
         DATABASE_URL=f"sqlite:///{tmp_path / 'procfile.db'}",
         DATA_DIR=str(tmp_path / "var"),
         HEARTBEAT_INTERVAL="1",
+        PROMETHEUS_MULTIPROC_DIR=str(tmp_path / "metrics"),  # not the Procfile's var/metrics
         PYTHONPATH=str(ROOT),
     )
     proc = subprocess.Popen(
