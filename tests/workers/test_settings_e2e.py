@@ -177,8 +177,21 @@ def test_via_both_sends_the_next_message_by_email_and_by_text(stack: Stack) -> N
     seen = len(stack.twilio.to(phone))
     email_in(stack, game_id, 0, "VIA EMAIL")
     new_mail(stack, "vic.settings@example.org", 2, "VIA EMAIL")
-    time.sleep(2)
+    wait_until(lambda: h.settled(stack.values["REDIS_URL"], game_id), 30, "all sent")
     assert len(stack.twilio.to(phone)) == seen  # the answer to VIA EMAIL came by email only
+
+
+def sweeps_after(moment: float, count: int) -> None:
+    """Wait until ``count`` deadline sweeps have finished one after the other after
+    ``moment`` (UNIX seconds; beat sends one a second): the later ones began after it."""
+    from pbm import health
+
+    for n in range(count):
+        def newer(after: float = moment) -> float | None:
+            done = health.last_heartbeat(health.SWEEP)
+            return done if done is not None and done > after else None
+
+        moment = wait_until(newer, 30, f"sweep {n + 1} after the deadline")
 
 
 def short_policy(*, decision_seconds: float, away_seconds: float) -> TimingPolicy:
@@ -223,7 +236,8 @@ def test_away_within_the_allowance_holds_the_deadline_and_back_gives_the_time_ba
     new_mail(stack, specs[2].email, 1, "is away until")
     held = open_deadline(game_id, 0).due_at
     assert timedelta(hours=2) - timedelta(seconds=2) <= held - before <= timedelta(hours=2)
-    time.sleep(max(0.0, (before - datetime.now(UTC)).total_seconds()) + 4)
+    wait_until(lambda: datetime.now(UTC) > before, 60, "the original deadline to pass")
+    sweeps_after(before.timestamp(), 2)
     assert h.commands(game_id) == []  # the original deadline has passed: nothing played
 
     email_in(stack, game_id, 0, "BACK")

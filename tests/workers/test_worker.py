@@ -165,7 +165,9 @@ def test_a_worker_killed_while_sending_delivers_every_prompt_once(stack: Stack) 
     for spec in specs:
         stack.smtp.wait_for(spec.email, 1, timeout=60)
     wait_until(lambda: all(r.status == "sent" for r in h.outbox(game_id)), 30, "all sent")
-    time.sleep(3)  # redelivered tasks and relays have had their chance to send it again
+    # The tasks the killed worker held have come back and run: they had their chance to
+    # send it again.
+    wait_until(lambda: h.settled(stack.values["REDIS_URL"], game_id), 60, "an idle broker")
     assert len(stack.smtp.to(held)) == 1  # the message the worker died sending: once
     for spec in specs:
         # Another message the killed worker had handed to SMTP but not yet marked sent may
