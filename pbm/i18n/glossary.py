@@ -14,7 +14,6 @@ from functools import cache
 from pathlib import Path
 
 GLOSSARY_PATH = Path(__file__).with_name("glossary.toml")
-LANGUAGES = ("en", "ko")
 
 
 @dataclass(frozen=True)
@@ -36,8 +35,8 @@ def terms() -> dict[tuple[str, str], Term]:
     """Every term by (section, key), in file order."""
     data = tomllib.loads(GLOSSARY_PATH.read_text(encoding="utf-8"))
     return {
-        (section, key): Term(section, key, {lang: entry[lang] for lang in LANGUAGES
-                                             if lang in entry}, entry.get("source", ""))
+        (section, key): Term(section, key, {lang: word for lang, word in entry.items()
+                                             if lang != "source"}, entry.get("source", ""))
         for section, entries in data.items()
         for key, entry in entries.items()
     }

@@ -27,8 +27,10 @@ from typing import Any
 
 LOCALE_DIR = Path(__file__).resolve().parents[1] / "locale"
 DOMAIN = "messages"
-#: The message languages; "en" is the source language (the message ids).
-LANGUAGES = ("en", "ko")
+#: The message languages: "en", the source language (the message ids), and every language
+#: with a catalogue under ``pbm/locale/<lang>/`` (a new language is a new catalogue).
+LANGUAGES = ("en", *sorted(p.name for p in LOCALE_DIR.iterdir()
+                           if (p / "LC_MESSAGES" / f"{DOMAIN}.mo").is_file()))
 
 _current: ContextVar[str] = ContextVar("message_language", default="en")
 
