@@ -24,9 +24,9 @@ from pbm.i18n.translate import N_, _, current
 _DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 #: ``pbm.humanize.local_time``: "Mon 03 Mar 14:00 CET".
-MOMENT = r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{2} [A-Z][a-z]{2} \d{2}:\d{2} \S+"
+MOMENT = r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{2} [A-Z][a-z]{2} \d{2}:\d{2} [^\s.,;()]+"
 #: ``pbm.settings.local_now``: "Mon 14:03 CET".
-CLOCK = r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{2}:\d{2} \S+"
+CLOCK = r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{2}:\d{2} [^\s.,;()]+"
 #: ``pbm.humanize.rough_span``: "3 days", "5 hours", "1 hour", "12 min".
 SPAN = r"\d+ (?:days|hours?|min)"
 

@@ -78,6 +78,7 @@ def test_every_answer_to_a_setting_is_korean_by_email_and_sms(eng: Engine,
             assert english(text) == [], (line, english(text), text)
         assert "\ufffd" not in email.text + sms and "??" not in email.text + sms
         assert "…" not in sms and "..." not in sms, (line, sms)  # whole, in 2 UCS-2 parts
+        assert not re.search(r"[.,]까지", email.text + sms), email.text
         assert say_answer(answer) == answer  # English: byte for byte
     away = answers[LINES.index("AWAY 3 days")]
     with reading("ko"):
@@ -93,13 +94,15 @@ def test_the_away_and_back_notice_reaches_a_korean_table_in_korean(eng: Engine,
     game_id, _said = _answers(eng, now)
     notices = [m for m in rows(eng, OutboundMessage, game_id=game_id, kind="notice")
                if m.seat in (0, 2)]
-    assert len(notices) >= 4 * 2  # AWAY, BACK, AWAY, AWAY (allowance used up), BACK: each
+    assert len(notices) >= 4 * 2  # AWAY, BACK, AWAY, AWAY again, BACK: each to 2 seats
     for message in notices:
         for text in (message.text, message.sms_body or ""):
             assert english(text) == [], (english(text), text)
+            assert not re.search(r"[.,]까지", text), text  # the moment without the full stop
         assert HANGUL.search(message.text)
     texts = "\n".join(m.text for m in notices)
-    assert "Player 2 님" in texts or "Player 2" in texts
+    assert "Player 2 님은" in texts and "Player 2 님이 돌아왔습니다" in texts
+    assert "Player 2 님이 자리를 비웠습니다" in texts  # the news line names the player
     for sentence in ("Player 9 is away until Mon 03 Mar 14:00 KST: their deadlines wait until "
                      "Thu 06 Mar 14:00 KST (the most this game allows: 3 days).",
                      "Player 9 is away until Mon 03 Mar 14:00 KST; their away allowance is used "
