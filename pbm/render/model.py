@@ -26,6 +26,7 @@ from pbm.render.news import CARDS, all_cards_lines, card_effect, card_line, news
 from pbm.render.news_ko import log_line
 from pbm.render.reasons import say_done, say_note, say_reason
 from pbm.render.refusals import plain_reason
+from pbm.render.setting_words import say_answer, say_notice
 from pbm.replies.extract import REPLY_MARKER
 from pbm.replies.menu import display_command
 
@@ -206,7 +207,8 @@ def build_model(ctx: MessageContext) -> dict[str, Any]:
         "question": extra.get("question"),  # the footer's "Ref: Q12.3" (pbm.inbound.answered)
         "played": display_command(str(extra["played"]), view) if extra.get("played") else None,
         "timed_out_you": bool(extra.get("you", True)),
-        "answers": list(extra.get("answers") or []),  # settings (pbm.settings)
+        # settings (pbm.settings), in the reader's words (pbm.render.setting_words)
+        "answers": [say_answer(str(a)) for a in extra.get("answers") or []],
         "subject": subject_for(ctx.game_name),  # one-tap mailto: buttons reply in thread
     }
     model["viewed"] = viewed_cards(model) if ctx.kind is MessageKind.REPLY else []
@@ -410,8 +412,8 @@ def _headline(ctx: MessageContext, m: Mapping[str, Any]) -> str:
                 and line["seq"] == extra["headline_seq"]]
         if said:  # the event in the reader's words (``pbm.render.news``)
             return str(said[0]["text"]).rstrip(".")
-        if extra.get("headline"):
-            return str(extra["headline"])
+        if extra.get("headline"):  # an AWAY / BACK notice in the reader's words
+            return say_notice(str(extra["headline"])) or str(extra["headline"])
         return m["recap"]["lines"][-1]["text"] if m["recap"]["lines"] else _(
             "News from your game")
     if kind is MessageKind.VOTE_RESULT:
@@ -447,7 +449,7 @@ def _headline(ctx: MessageContext, m: Mapping[str, Any]) -> str:
         return _("{name} says").format(name=extra.get("from", _("A player")))
     if kind is MessageKind.REPLY:
         if m["answers"] and not (m["done"] or m["rejected"]):
-            return settings_headline(m["answers"])
+            return settings_headline([str(a) for a in extra.get("answers") or []])
         if m["viewed"]:
             return _("You saw {cards}").format(cards=_(" and ").join(
                 _("card {n}: {title}").format(n=c["position"], title=c["title"])

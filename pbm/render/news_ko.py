@@ -332,6 +332,9 @@ def _sentence(event: Mapping[str, Any], reader: int | None,
         if seat == reader and reader is not None:
             return _("You ran out of time: a safe default was played for you.")
         return _("{who} ran out of time: a safe default was played for them.").format(who=who)
+    if kind in ("seat.away", "seat.back") and isinstance(seat, int) and seat in names:
+        return (_("{who} is away.") if kind == "seat.away" else _("{who} is back.")).format(
+            who=who)
     if kind in KIND_LINES:
         return _(KIND_LINES[kind])
     return _("Something happened in the game.")

@@ -3,6 +3,7 @@ LOG in two texts, the short HELP, and the answer to a reply; GSM-7, 2 segments e
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -520,7 +521,9 @@ def _sms_reply(model: Mapping[str, Any], head: str, hint: bool = True) -> str:
                          _("Reply STATUS or HELP.")]])
     parts: list[list[str]] = [[head]]
     for answer in model["answers"]:
-        parts.append([answer, answer[:150].rsplit(" ", 1)[0] + "..."])
+        # Korean (134 UTF-16 units): the answer without its asides in brackets first
+        shorter = [re.sub(r" ?\([^()]*\)", "", answer)] if is_korean() else []
+        parts.append([answer, *shorter, answer[:150].rsplit(" ", 1)[0] + "..."])
     seen = model["viewed"] if not any(
         line["kind"] == "event.viewed" for line in model["outcome"]) else []
     if seen:
