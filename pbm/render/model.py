@@ -412,8 +412,17 @@ def _headline(ctx: MessageContext, m: Mapping[str, Any]) -> str:
                 and line["seq"] == extra["headline_seq"]]
         if said:  # the event in the reader's words (``pbm.render.news``)
             return str(said[0]["text"]).rstrip(".")
-        if extra.get("headline"):  # an AWAY / BACK notice in the reader's words
-            return say_notice(str(extra["headline"])) or str(extra["headline"])
+        lines = m["recap"]["lines"]
+        if extra.get("digest") and current() != "en" and lines:  # counted, then the latest
+            return _("{count} new events; latest: {latest}").format(
+                count=len(lines), latest=str(lines[-1]["text"]).rstrip("."))
+        if extra.get("headline"):  # a notice the service wrote, in the reader's words
+            told = say_notice(str(extra["headline"]))
+            if told is not None:
+                return told
+            if current() == "en" or not lines:
+                return str(extra["headline"])
+            return str(lines[-1]["text"]).rstrip(".")  # the event it tells, as news says it
         return m["recap"]["lines"][-1]["text"] if m["recap"]["lines"] else _(
             "News from your game")
     if kind is MessageKind.VOTE_RESULT:

@@ -28,6 +28,8 @@ MOMENT = r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{2} [A-Z][a-z]{2} \d{2}:\d{2} [^\s.
 #: ``pbm.settings.local_now``: "Mon 14:03 CET".
 CLOCK = r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{2}:\d{2} [^\s.,;()]+"
 #: ``pbm.humanize.rough_span``: "3 days", "5 hours", "1 hour", "12 min".
+#: A deadline as ``pbm.render.names.format_deadline`` writes it: "Wed 04 Mar 2026, 12:00 UTC".
+DEADLINE = r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} [^\s.,;()]+"
 SPAN = r"\d+ (?:days|hours?|min)"
 
 #: Babel patterns of a moment without its year, and of a weekday and clock, by language.
@@ -51,7 +53,7 @@ def _weekday_date(day: int, month: int, weekday: int) -> datetime:
 def say_moment(text: str) -> str:
     """"Mon 03 Mar 14:00 CET" in the reader's language ("3월 3일 (월) 오후 2:00 CET")."""
     lang = current()
-    found = re.fullmatch(r"(\w{3}) (\d{2}) (\w{3}) (\d{2}):(\d{2}) (\S+)", text)
+    found = re.fullmatch(r"(\w{3}) (\d{2}) (\w{3}) (?:\d{4}, )?(\d{2}):(\d{2}) (\S+)", text)
     if lang not in _MOMENT_PATTERNS or not found or found.group(3) not in _MONTHS \
             or found.group(1) not in _DAYS:
         return text
@@ -226,7 +228,27 @@ _NOTICES: list[tuple[str, str]] = [
         "run as usual.")),
     (r"(?P<name>.+) is back; their deadlines run again",
      N_("{name} is back; their deadlines run again.")),
+    # other notices of pbm.games (digests, more time, a seat taken over, a start without you)
+    (r"Everything that happened in (?P<game>.+) since your last message",
+     N_("Everything that happened in {game} since your last message")),
+    (rf"You have (?:(?P<hours>\d+(?:\.\d+)?) more hours?|(?P<span>{SPAN}) more): "
+     rf"(?P<what>your turn|your vote|your answer to the invitation \(JOIN or DECLINE\)|"
+     rf"your decision) is now due (?P<until>{DEADLINE})(?: \((?P<utc>.+)\))?",
+     N_("You have {span} more: {what} is now due {until}.")),
+    (r"(?P<name>.+) takes over seat (?P<n>\d+) from (?P<old>.+?)",
+     N_("{name} takes over seat {n} from {old}.")),
+    (r"(?P<name>.+) takes over your seat in (?P<game>.+)\. Thank you for playing",
+     N_("{name} takes over your seat in {game}. Thank you for playing.")),
+    (r"(?P<game>.+) has started without you, as you had not joined\. The players: "
+     r"(?P<names>.+?)",
+     N_("{game} has started without you, as you had not joined. The players: {names}.")),
 ]
+
+#: What a more-time notice gives more time for, in the reader's words.
+_AWAITED = {"your turn": N_("your turn"), "your vote": N_("your vote"),
+            "your answer to the invitation (JOIN or DECLINE)":
+                N_("your answer to the invitation (JOIN or DECLINE)"),
+            "your decision": N_("your decision")}
 
 
 def say_notice(sentence: str) -> str | None:
@@ -244,5 +266,10 @@ def say_notice(sentence: str) -> str | None:
                     words[key] = say_moment(words[key])
             if words.get("span"):
                 words["span"] = say_span(words["span"])
+            if words.get("hours"):
+                words["span"] = length_text(timedelta(hours=float(words["hours"])),
+                                            current()) or words["hours"]
+            if words.get("what"):
+                words["what"] = _(_AWAITED[words["what"]])
             return _(msgid).format(**words)
     return None

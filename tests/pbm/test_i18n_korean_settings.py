@@ -112,4 +112,31 @@ def test_the_away_and_back_notice_reaches_a_korean_table_in_korean(eng: Engine,
         with reading("ko"):
             said = say_notice(sentence)
         assert said and HANGUL.search(said) and english(said) == [], said
+        assert ".." not in said, said
         assert "3월 3일 (월) 오후 2:00 KST" in said or "back" in sentence
+
+
+def test_more_time_and_a_seat_taken_over_reach_korean_seats_in_korean(eng: Engine,
+                                                                      now: datetime) -> None:
+    """The service's own notices (more time, your seat taken over, a seat replaced at the
+    table) as the Korean seats receive them, by email and SMS: no English sentence."""
+    game_id = new_game(eng, now, 3, sms_seats=(1,))
+    for seat in range(3):
+        _apply(eng, game_id, seat, "LANG KO", now)
+    db.run_transaction(lambda s: games.extend(s, game_id, 24, now=now), eng)
+    db.run_transaction(lambda s: games.replace_seat(
+        s, game_id, 2, games.PlayerSpec("Player 8", email="p8@example.org"), now=now), eng)
+    notices = [m for m in rows(eng, OutboundMessage, game_id=game_id, kind="notice")
+               if m.created_at >= now]
+    assert {m.seat for m in notices} >= {0, 1, 2}
+    for message in notices:
+        for text in (message.text, message.sms_body or ""):
+            assert english(text.replace("Player 8", "")) == [], (english(text), text)
+        assert HANGUL.search(message.text), message.text
+    with reading("ko"):
+        digest = say_notice("Everything that happened in Nassau since your last message")
+        started = say_notice("Nassau has started without you, as you had not joined. The "
+                             "players: Player 1, Player 2.")
+    for said in (digest, started):
+        assert said and HANGUL.search(said) and english(said) == [], said
+        assert ".." not in said, said
