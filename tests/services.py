@@ -208,30 +208,39 @@ def resolve_redis(embedded: EmbeddedServers) -> str:
     return url
 
 
-def session_database(server_url: str) -> str:
-    """A new database of this test session (this xdist worker) on the PostgreSQL server at
-    ``server_url``; its SQLAlchemy URL. Tests make their own databases from it, each under
-    a unique name; what a test does in this one no other worker sees."""
+def create_database(server_url: str, prefix: str, *, template: str | None = None) -> str:
+    """A new, uniquely named database on the PostgreSQL server at ``server_url`` (empty, or
+    a copy of the database ``template``); its SQLAlchemy URL.
+
+    Its commits are asynchronous (``synchronous_commit = off``, a setting of the database,
+    so every process connecting to it has it): a commit is visible to every other session
+    at once, as always, but does not wait for its WAL record to reach the disk. Only a
+    crash of the machine could lose it, which no test makes; a commit costs about 0.1 ms
+    instead of 3 ms here, and a test run commits some 100,000 times."""
     import sqlalchemy as sa
     from sqlalchemy.engine import make_url
 
-    index, _ = xdist_worker()
     base = make_url(to_sqlalchemy_url(server_url))
-    name = f"{base.database or 'postgres'}_gw{index}_{uuid.uuid4().hex[:8]}"
+    name = f"{prefix}_{uuid.uuid4().hex[:10]}"
     admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
     try:
         with admin.connect() as conn:
-            conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
+            copy = f' TEMPLATE "{template}"' if template else ""
+            conn.exec_driver_sql(f'CREATE DATABASE "{name}"{copy}')
+            conn.exec_driver_sql(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
     finally:
         admin.dispose()
     return base.set(database=name).render_as_string(hide_password=False)
 
 
-def drop_session_database(server_url: str, url: str) -> None:
-    """Drop what ``session_database`` made (its connections closed by force)."""
+def drop_database(server_url: str, url: str) -> None:
+    """Drop the database of ``url`` (its connections closed by force; ours disposed)."""
     import sqlalchemy as sa
     from sqlalchemy.engine import make_url
 
+    from pbm import db
+
+    db.dispose_engines()
     admin = sa.create_engine(to_sqlalchemy_url(server_url), isolation_level="AUTOCOMMIT")
     try:
         with admin.connect() as conn:
@@ -239,6 +248,58 @@ def drop_session_database(server_url: str, url: str) -> None:
                 f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)')
     finally:
         admin.dispose()
+
+
+#: server URL -> the name of this session's database migrated to the newest revision
+_MIGRATED_TEMPLATES: dict[str, str] = {}
+
+
+def migrated_template(server_url: str) -> str:
+    """The name of a database of this session migrated to the newest revision (made at the
+    first call, by Alembic, then copied): the template ``migrated_database`` copies."""
+    if server_url not in _MIGRATED_TEMPLATES:
+        from sqlalchemy.engine import make_url
+
+        from pbm import db
+
+        url = create_database(server_url, "pbm_template")
+        db.upgrade(url)
+        db.dispose_engines()  # a database with a connection open cannot be copied
+        _MIGRATED_TEMPLATES[server_url] = str(make_url(url).database)
+    return _MIGRATED_TEMPLATES[server_url]
+
+
+def migrated_database(server_url: str, prefix: str) -> str:
+    """A new database at the newest revision: a copy of ``migrated_template`` (a copy takes
+    a tenth of the time Alembic takes to build the schema); its URL."""
+    return create_database(server_url, prefix, template=migrated_template(server_url))
+
+
+def drop_migrated_templates(server_url: str) -> None:
+    """Drop the template ``migrated_template`` made on ``server_url``, if any."""
+    from sqlalchemy.engine import make_url
+
+    name = _MIGRATED_TEMPLATES.pop(server_url, None)
+    if name is not None:
+        drop_database(server_url, make_url(to_sqlalchemy_url(server_url))
+                      .set(database=name).render_as_string(hide_password=False))
+
+
+def session_database(server_url: str) -> str:
+    """A new database of this test session (this xdist worker) on the PostgreSQL server at
+    ``server_url``; its SQLAlchemy URL. Tests make their own databases from it, each under
+    a unique name; what a test does in this one no other worker sees."""
+    from sqlalchemy.engine import make_url
+
+    index, _ = xdist_worker()
+    base = make_url(to_sqlalchemy_url(server_url))
+    return create_database(server_url, f"{base.database or 'postgres'}_gw{index}")
+
+
+def drop_session_database(server_url: str, url: str) -> None:
+    """Drop what ``session_database`` made, and the templates made from it."""
+    drop_migrated_templates(url)
+    drop_database(server_url, url)
 
 
 #: Redis database numbers per xdist worker: the session's (``redis_url``) and the ones

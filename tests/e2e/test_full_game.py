@@ -28,7 +28,8 @@ import engine
 from pbm import db, games
 from pbm.models import CommandLog, Game, InboundMessage, OutboundMessage
 from pbm.timing import DEFAULT_DECISION_HOURS, TimingPolicy
-from tests.workers.conftest import E2E_REDIS_DB, drop_database, fresh_database, redis_db
+from tests.services import drop_database, migrated_database
+from tests.workers.conftest import E2E_REDIS_DB, redis_db
 from tests.workers.servers import Dovecot, ReceivedMail, SentSms, post_signed
 from tests.workers.stack import DOMAIN, Stack
 
@@ -52,7 +53,7 @@ def deployment(request: pytest.FixtureRequest) -> Iterator[tuple[Stack, Dovecot]
         imap.stop()
         raise
     imap.start()
-    database = fresh_database(postgres_url)
+    database = migrated_database(postgres_url, "pbm_channels")
     stack = Stack(database, redis_db(redis_url, E2E_REDIS_DB), IMAP_HOST="127.0.0.1",
                   IMAP_PORT=str(imap.port), IMAP_SSL="false", IMAP_USERNAME=imap.user,
                   IMAP_PASSWORD=imap.password,

@@ -13,8 +13,9 @@ import sqlalchemy as sa
 from pbm import db
 from pbm.admin.auth import hash_password
 from pbm.models import OutboundMessage
+from tests.services import drop_database, migrated_database
 from tests.workers import helpers as h
-from tests.workers.conftest import WORKER_REDIS_DB, drop_database, fresh_database, redis_db
+from tests.workers.conftest import WORKER_REDIS_DB, redis_db
 from tests.workers.servers import SmtpSink, wait_until
 from tests.workers.stack import Stack
 
@@ -37,7 +38,7 @@ class RefusingSmtp(SmtpSink):
 
 @pytest.fixture
 def stack(postgres_url: str, redis_url: str) -> Iterator[Stack]:
-    database = fresh_database(postgres_url)
+    database = migrated_database(postgres_url, "pbm_channels")
     deployment = Stack(
         database, redis_db(redis_url, WORKER_REDIS_DB),
         ADMIN_USERS=f"ops:{hash_password(ADMIN_PASSWORD)}", SECRET_KEY="alerts-test-key",

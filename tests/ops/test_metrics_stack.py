@@ -17,8 +17,9 @@ import sqlalchemy as sa
 from pbm import db, games
 from pbm.models import InboundMessage, OutboundMessage
 from tests.ops.servers import Samples, scrape, value, wait_scrape
+from tests.services import drop_database, migrated_database
 from tests.workers import helpers as h
-from tests.workers.conftest import WORKER_REDIS_DB, drop_database, fresh_database, redis_db
+from tests.workers.conftest import WORKER_REDIS_DB, redis_db
 from tests.workers.servers import post_signed, wait_until
 from tests.workers.stack import DOMAIN, Stack
 
@@ -30,7 +31,7 @@ PHONE = "+15557772001"
 
 @pytest.fixture(scope="module")
 def stack(postgres_url: str, redis_url: str) -> Iterator[Stack]:
-    database = fresh_database(postgres_url)
+    database = migrated_database(postgres_url, "pbm_channels")
     deployment = Stack(database, redis_db(redis_url, WORKER_REDIS_DB), METRICS_TOKEN=TOKEN,
                        ALERT_CHECK_INTERVAL="3600", LOG_FORMAT="json")
     assert deployment.values["PROMETHEUS_MULTIPROC_DIR"]  # the stack's processes share it

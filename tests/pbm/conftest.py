@@ -4,57 +4,25 @@ PostgreSQL, factories for players and games, and a fixed clock."""
 from __future__ import annotations
 
 import random
-import uuid
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-import sqlalchemy as sa
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import Engine
 from sqlmodel import select
 
 import engine
 from engine.simulate import random_command
 from pbm import db, games
 from pbm.models import Game
-
-
-def _admin(server_url: str) -> Engine:
-    return sa.create_engine(server_url, isolation_level="AUTOCOMMIT")
-
-
-def fresh_postgres_database(server_url: str, template: str | None = None) -> str:
-    """Create a uniquely named database (empty, or a copy of ``template``); its URL."""
-    name = f"pbm_test_{uuid.uuid4().hex[:12]}"
-    admin = _admin(server_url)
-    try:
-        with admin.connect() as conn:
-            copy = f' TEMPLATE "{template}"' if template else ""
-            conn.exec_driver_sql(f'CREATE DATABASE "{name}"{copy}')
-    finally:
-        admin.dispose()
-    return make_url(server_url).set(database=name).render_as_string(hide_password=False)
-
-
-def drop_postgres_database(server_url: str, url: str) -> None:
-    name = make_url(url).database
-    admin = _admin(server_url)
-    try:
-        with admin.connect() as conn:
-            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    finally:
-        admin.dispose()
+from tests.services import create_database, drop_database, migrated_template
 
 
 @pytest.fixture(scope="session")
-def migrated_postgres_template(postgres_url: str) -> Iterator[str]:
+def migrated_postgres_template(postgres_url: str) -> str:
     """A database migrated to the newest revision, copied for each test (fast)."""
-    url = fresh_postgres_database(postgres_url)
-    db.upgrade(url)
-    db.dispose_engines()
-    yield str(make_url(url).database)
-    drop_postgres_database(postgres_url, url)
+    return migrated_template(postgres_url)
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -65,12 +33,12 @@ def empty_db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPa
         yield f"sqlite:///{tmp_path_factory.mktemp('db') / 'pbm.db'}"
         return
     server = request.getfixturevalue("postgres_url")
-    url = fresh_postgres_database(server)
+    url = create_database(server, "pbm_test")
     try:
         yield url
     finally:
         db.dispose_engines()
-        drop_postgres_database(server, url)
+        drop_database(server, url)
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -83,24 +51,24 @@ def db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
         yield url
         return
     server = request.getfixturevalue("postgres_url")
-    url = fresh_postgres_database(
-        server, request.getfixturevalue("migrated_postgres_template"))
+    url = create_database(
+        server, "pbm_test", template=request.getfixturevalue("migrated_postgres_template"))
     try:
         yield url
     finally:
         db.dispose_engines()
-        drop_postgres_database(server, url)
+        drop_database(server, url)
 
 
 @pytest.fixture
 def pg_db_url(postgres_url: str, migrated_postgres_template: str) -> Iterator[str]:
     """A fresh migrated PostgreSQL database only (for what SQLite cannot show)."""
-    url = fresh_postgres_database(postgres_url, migrated_postgres_template)
+    url = create_database(postgres_url, "pbm_test", template=migrated_postgres_template)
     try:
         yield url
     finally:
         db.dispose_engines()
-        drop_postgres_database(postgres_url, url)
+        drop_database(postgres_url, url)
 
 
 @pytest.fixture

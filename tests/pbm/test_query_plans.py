@@ -28,7 +28,7 @@ from benchmarks import bulk_games, query_plans
 from engine.simulate import random_command
 from pbm import db, games, inbound, timing
 from pbm.config import get_settings, reset_settings
-from tests.pbm.conftest import drop_postgres_database, fresh_postgres_database
+from tests.services import create_database, drop_database
 
 pytestmark = pytest.mark.postgres
 
@@ -39,13 +39,13 @@ BIG = 10_000  # rows: a table this large must never be read whole on a hot path
 
 @pytest.fixture(scope="module")
 def bulk_url(postgres_url: str) -> Iterator[str]:
-    url = fresh_postgres_database(postgres_url)
+    url = create_database(postgres_url, "pbm_plans")
     try:
         bulk_games.build(url, GAMES, now=BUILT_AT, history=1)
         yield url
     finally:
         db.dispose_engines()
-        drop_postgres_database(postgres_url, url)
+        drop_database(postgres_url, url)
 
 
 @pytest.fixture

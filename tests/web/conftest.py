@@ -15,12 +15,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-import sqlalchemy as sa
-from sqlalchemy.engine import make_url
 
-from pbm import db
 from pbm.admin.auth import hash_password
-from tests.services import free_port
+from tests.services import drop_database, free_port, migrated_database
 
 ADMIN_NAME = "ada"
 ADMIN_PASSWORD = "correct horse battery staple"
@@ -33,31 +30,12 @@ def admin_users() -> str:
     return f"{ADMIN_NAME}:{hash_password(ADMIN_PASSWORD)},bob:{hash_password('bobs password')}"
 
 
-def fresh_database(server_url: str) -> str:
-    """A new, empty, uniquely named database on the PostgreSQL server; its URL."""
-    name = f"pbm_web_{uuid.uuid4().hex[:12]}"
-    admin = sa.create_engine(server_url, isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as conn:
-            conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
-    finally:
-        admin.dispose()
-    return make_url(server_url).set(database=name).render_as_string(hide_password=False)
-
-
 @pytest.fixture(scope="module")
 def web_db_url(postgres_url: str) -> Iterator[str]:
     """A migrated PostgreSQL database of its own for one test module."""
-    url = fresh_database(postgres_url)
-    db.upgrade(url)
+    url = migrated_database(postgres_url, "pbm_web")
     yield url
-    db.dispose_engines()
-    admin = sa.create_engine(postgres_url, isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as conn:
-            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)')
-    finally:
-        admin.dispose()
+    drop_database(postgres_url, url)
 
 
 @dataclass

@@ -7,19 +7,16 @@ from __future__ import annotations
 import os
 import secrets
 import threading
-import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-import sqlalchemy as sa
-from sqlalchemy.engine import make_url
 
 from pbm import db
 from pbm.config import reset_settings
-from tests.services import REDIS_DBS_PER_WORKER
+from tests.services import REDIS_DBS_PER_WORKER, drop_database, migrated_database
 from tests.workers.servers import Dovecot, FakeTwilio, SmtpSink, free_port, wait_http
 
 #: Redis databases of the channel tests, after the session's (``redis_url``, which other
@@ -27,31 +24,6 @@ from tests.workers.servers import Dovecot, FakeTwilio, SmtpSink, free_port, wait
 #: test flushes its own.
 WORKER_REDIS_DB = 1
 E2E_REDIS_DB = 2
-
-
-def fresh_database(server_url: str) -> str:
-    """Create and migrate an empty, uniquely named database on the server; its URL."""
-    name = f"pbm_channels_{uuid.uuid4().hex[:10]}"
-    admin = sa.create_engine(server_url, isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as conn:
-            conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
-    finally:
-        admin.dispose()
-    url = make_url(server_url).set(database=name).render_as_string(hide_password=False)
-    db.upgrade(url)
-    return url
-
-
-def drop_database(server_url: str, url: str) -> None:
-    db.dispose_engines()
-    admin = sa.create_engine(server_url, isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as conn:
-            conn.exec_driver_sql(
-                f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)')
-    finally:
-        admin.dispose()
 
 
 def redis_db(url: str, number: int) -> str:
@@ -71,7 +43,7 @@ def redis_db(url: str, number: int) -> str:
 @pytest.fixture
 def database_url(postgres_url: str) -> Iterator[str]:
     """A fresh PostgreSQL database with the newest schema, dropped afterwards."""
-    url = fresh_database(postgres_url)
+    url = migrated_database(postgres_url, "pbm_channels")
     try:
         yield url
     finally:

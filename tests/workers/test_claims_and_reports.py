@@ -15,7 +15,8 @@ from pbm import db, inbound
 from pbm.config import get_settings
 from pbm.models import InboundMessage, OutboundMessage, Player
 from pbm.webhooks import record_delivery_report
-from tests.workers.conftest import Env, apply, drop_database, fresh_database
+from tests.services import drop_database, migrated_database
+from tests.workers.conftest import Env, apply
 from tests.workers.servers import SmtpSink
 from workers.delivery import claim, deliver, relay_candidates
 
@@ -32,7 +33,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         db.dispose_engines()
         return
     server = request.getfixturevalue("postgres_url")
-    url = fresh_database(server)
+    url = migrated_database(server, "pbm_channels")
     try:
         yield url
     finally:

@@ -19,7 +19,8 @@ from pbm.config import get_settings
 from pbm.messages import board_content_id
 from pbm.models import BoardImage, Game, OutboundMessage
 from pbm.ratelimit import OutboundLimiter
-from tests.workers.conftest import Env, apply, drop_database, fresh_database
+from tests.services import drop_database, migrated_database
+from tests.workers.conftest import Env, apply
 from tests.workers.servers import SmtpSink
 from workers.delivery import claim, deliver_many
 
@@ -37,7 +38,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         db.dispose_engines()
         return
     server = request.getfixturevalue("postgres_url")
-    url = fresh_database(server)
+    url = migrated_database(server, "pbm_channels")
     try:
         yield url
     finally:

@@ -33,8 +33,9 @@ from pbm.hygiene import clean_text
 from pbm.inbound import decode_raw
 from pbm.models import CommandLog, GameEvent, InboundMessage, OutboundMessage, Seat
 from tests.fixtures.hostile import Case, HostileMail, SeatInfo
+from tests.services import drop_database, migrated_database
 from tests.workers import helpers as h
-from tests.workers.conftest import WORKER_REDIS_DB, drop_database, fresh_database, redis_db
+from tests.workers.conftest import WORKER_REDIS_DB, redis_db
 from tests.workers.servers import twilio_signature, wait_until
 from tests.workers.stack import DOMAIN, Stack
 
@@ -46,7 +47,7 @@ NOTICE = "Your email to Tortuga by Mail was not read"
 
 @pytest.fixture(scope="module")
 def stack(postgres_url: str, redis_url: str) -> Iterator[Stack]:
-    database = fresh_database(postgres_url)
+    database = migrated_database(postgres_url, "pbm_channels")
     deployment = Stack(database, redis_db(redis_url, WORKER_REDIS_DB),
                        INBOUND_PER_SENDER_PER_HOUR="1000000")
     deployment.apply()

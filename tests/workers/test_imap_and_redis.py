@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.services import drop_database, migrated_database
 from tests.workers import helpers as h
-from tests.workers.conftest import Env, apply, drop_database, fresh_database
+from tests.workers.conftest import Env, apply
 from tests.workers.servers import Dovecot, free_port, wait_until
 from tests.workers.stack import DOMAIN, Stack
 
@@ -94,7 +95,7 @@ def own_redis() -> Iterator[OwnRedis]:
 @pytest.mark.postgres
 def test_a_redis_restart_mid_game_loses_no_reply_and_no_prompt(
         postgres_url: str, own_redis: OwnRedis) -> None:
-    database = fresh_database(postgres_url)
+    database = migrated_database(postgres_url, "pbm_channels")
     stack = Stack(database, own_redis.url)
     stack.apply()
     try:

@@ -26,8 +26,9 @@ import engine
 from pbm import db, games
 from pbm.inbound.applying import SETTLED
 from pbm.models import Deadline, DeadlineStatus, Game, GameEvent, InboundMessage
+from tests.services import drop_database, migrated_database
 from tests.workers import helpers as h
-from tests.workers.conftest import WORKER_REDIS_DB, drop_database, fresh_database, redis_db
+from tests.workers.conftest import WORKER_REDIS_DB, redis_db
 from tests.workers.servers import Dovecot, wait_until
 from tests.workers.stack import Stack
 
@@ -39,7 +40,7 @@ FINAL = ("done", "ignored", "quarantined")
 
 @pytest.fixture(scope="module")
 def stack(postgres_url: str, redis_url: str) -> Iterator[Stack]:
-    database = fresh_database(postgres_url)
+    database = migrated_database(postgres_url, "pbm_channels")
     deployment = Stack(database, redis_db(redis_url, WORKER_REDIS_DB),
                        INBOUND_PER_SENDER_PER_HOUR="1000000")
     deployment.apply()

@@ -18,8 +18,9 @@ import sqlalchemy as sa
 from pbm import db, games
 from pbm.models import Deadline, DeadlineStatus
 from pbm.timing import TimingPolicy
+from tests.services import drop_database, migrated_database
 from tests.workers import helpers as h
-from tests.workers.conftest import WORKER_REDIS_DB, drop_database, fresh_database, redis_db
+from tests.workers.conftest import WORKER_REDIS_DB, redis_db
 from tests.workers.servers import post_signed, wait_until
 from tests.workers.stack import DOMAIN, Stack
 
@@ -28,7 +29,7 @@ pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
 @pytest.fixture(scope="module")
 def stack(postgres_url: str, redis_url: str) -> Iterator[Stack]:
-    database = fresh_database(postgres_url)
+    database = migrated_database(postgres_url, "pbm_channels")
     deployment = Stack(database, redis_db(redis_url, WORKER_REDIS_DB))
     deployment.apply()
     try:
