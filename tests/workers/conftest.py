@@ -40,6 +40,27 @@ def redis_db(url: str, number: int) -> str:
     return target
 
 
+#: the params of a module's ``database_url`` run on both databases (``either_database``)
+EITHER_DATABASE = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+
+def either_database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A migrated SQLite file or a fresh migrated PostgreSQL database, by the param (a
+    module's ``database_url`` made from it with ``EITHER_DATABASE`` runs on both)."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'pbm.db'}"
+        db.upgrade(url)
+        yield url
+        db.dispose_engines()
+        return
+    server = request.getfixturevalue("postgres_url")
+    url = migrated_database(server, "pbm_channels")
+    try:
+        yield url
+    finally:
+        drop_database(server, url)
+
+
 @pytest.fixture
 def database_url(postgres_url: str) -> Iterator[str]:
     """A fresh PostgreSQL database with the newest schema, dropped afterwards."""

@@ -4,9 +4,7 @@ On SQLite and PostgreSQL, with real SMTP."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
@@ -15,29 +13,14 @@ from pbm import db, inbound
 from pbm.config import get_settings
 from pbm.models import InboundMessage, OutboundMessage, Player
 from pbm.webhooks import record_delivery_report
-from tests.services import drop_database, migrated_database
-from tests.workers.conftest import Env, apply
+from tests.workers.conftest import EITHER_DATABASE, Env, apply, either_database
 from tests.workers.servers import SmtpSink
 from workers.delivery import claim, deliver, relay_candidates
 
 NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """This module's database: a migrated SQLite file, or a fresh PostgreSQL database."""
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'claims.db'}"
-        db.upgrade(url)
-        yield url
-        db.dispose_engines()
-        return
-    server = request.getfixturevalue("postgres_url")
-    url = migrated_database(server, "pbm_channels")
-    try:
-        yield url
-    finally:
-        drop_database(server, url)
+database_url = pytest.fixture(params=EITHER_DATABASE, name="database_url")(either_database)
 
 
 @pytest.fixture

@@ -4,9 +4,7 @@ is sent. On SQLite and PostgreSQL, with real SMTP."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,8 +17,7 @@ from pbm.config import get_settings
 from pbm.messages import board_content_id
 from pbm.models import BoardImage, Game, OutboundMessage
 from pbm.ratelimit import OutboundLimiter
-from tests.services import drop_database, migrated_database
-from tests.workers.conftest import Env, apply
+from tests.workers.conftest import EITHER_DATABASE, Env, apply, either_database
 from tests.workers.servers import SmtpSink
 from workers.delivery import claim, deliver_many
 
@@ -28,21 +25,7 @@ NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 PNG = b"\x89PNG\r\n\x1a\n" + b"board" * 20
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """This module's database: a migrated SQLite file, or a fresh PostgreSQL database."""
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'batch.db'}"
-        db.upgrade(url)
-        yield url
-        db.dispose_engines()
-        return
-    server = request.getfixturevalue("postgres_url")
-    url = migrated_database(server, "pbm_channels")
-    try:
-        yield url
-    finally:
-        drop_database(server, url)
+database_url = pytest.fixture(params=EITHER_DATABASE, name="database_url")(either_database)
 
 
 @pytest.fixture
