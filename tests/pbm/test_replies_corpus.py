@@ -12,6 +12,7 @@ import pytest
 from pbm.replies import ReplyResult, email_new_text, read_email_reply, read_sms_reply
 from pbm.replies.autoreply import automatic_phrasing
 from pbm.replies.extract import parse_mime
+from tests.fixtures.reply_expectations import expectation_mismatches
 from tests.fixtures.seatviews import scenario
 
 CORPUS = Path(__file__).resolve().parent.parent / "fixtures" / "replies"
@@ -40,36 +41,7 @@ def mismatches(name: str, result: ReplyResult) -> list[str]:
             problems.append(f"automatic reply recognised: {why!r}")
         if spec["automatic"]:
             return problems  # the service never parses a robot's mail
-    if bool(spec.get("reaction")) != result.reaction:
-        problems.append(f"phone reaction recognised: {result.reaction}")
-    got = [u.text for u in result.understood]
-    if got != spec["commands"]:
-        problems.append(f"commands {got} != {spec['commands']}")
-    want_meta = [tuple(m) for m in spec.get("meta", [])]
-    got_meta = [(m.name, m.arg) for m in result.meta]
-    if got_meta != want_meta:
-        problems.append(f"meta {got_meta} != {want_meta}")
-    want_bad = spec.get("not_understood", [])
-    if len(result.not_understood) != len(want_bad):
-        problems.append(f"not understood {[n.line for n in result.not_understood]}")
-    for bad, want in zip(result.not_understood, want_bad, strict=False):
-        verb = want.get("suggestion_verb")
-        if verb and not (bad.suggestion or "").startswith(verb):
-            problems.append(f"suggestion {bad.suggestion!r} is not a {verb}")
-        if want.get("ambiguous") and not (bad.ambiguous and all(
-                c in (bad.suggestion or "") for c in bad.candidates)):
-            problems.append(f"{bad.line!r} is not asked back with every reading")
-    taken = [r.display for r in result.retracted]
-    if taken != spec.get("retracted", []):
-        problems.append(f"retracted {taken} != {spec.get('retracted', [])}")
-    if "candidates" in spec and [list(n.candidates) for n in result.not_understood] != [
-            spec["candidates"]]:
-        problems.append(f"asked {[n.candidates for n in result.not_understood]}, "
-                        f"not {spec['candidates']}")
-    for line in spec.get("ignored", []):
-        if line not in result.ignored:
-            problems.append(f"{line!r} not listed as ignored")
-    return problems
+    return problems + expectation_mismatches(spec, result)
 
 
 def test_the_corpus_has_over_two_hundred_sixty_replies_from_email_and_sms() -> None:

@@ -17,6 +17,7 @@ from pbm.i18n.glossary import section
 from pbm.replies import ReplyResult, read_email_reply, read_sms_reply
 from pbm.replies.korean import to_english, to_english_lines
 from pbm.replies.parse import ParseContext, parse_lines
+from tests.fixtures.reply_expectations import expectation_mismatches
 from tests.fixtures.seatviews import DEFAULT_NAMES, scenario
 
 CORPUS = Path(__file__).resolve().parent.parent / "fixtures" / "replies_ko"
@@ -49,34 +50,7 @@ def parse_fixture(name: str) -> ReplyResult:
 
 def mismatches(name: str, result: ReplyResult) -> list[str]:
     """What differs between the parse of ``name`` and its expectation (empty: all good)."""
-    spec = MANIFEST[name]
-    problems = []
-    if bool(spec.get("reaction")) != result.reaction:
-        problems.append(f"phone reaction recognised: {result.reaction}")
-    got = [u.text for u in result.understood]
-    if got != spec["commands"]:
-        problems.append(f"commands {got} != {spec['commands']}")
-    want_meta = [tuple(m) for m in spec.get("meta", [])]
-    got_meta = [(m.name, m.arg) for m in result.meta]
-    if got_meta != want_meta:
-        problems.append(f"meta {got_meta} != {want_meta}")
-    want_bad = spec.get("not_understood", [])
-    if len(result.not_understood) != len(want_bad):
-        problems.append(f"not understood {[n.line for n in result.not_understood]}")
-    for bad, want in zip(result.not_understood, want_bad, strict=False):
-        verb = want.get("suggestion_verb")
-        if verb and not (bad.suggestion or "").startswith(verb):
-            problems.append(f"suggestion {bad.suggestion!r} is not a {verb}")
-        if want.get("ambiguous") and not (bad.ambiguous and all(
-                c in (bad.suggestion or "") for c in bad.candidates)):
-            problems.append(f"{bad.line!r} is not asked back with every reading")
-    taken = [r.display for r in result.retracted]
-    if taken != spec.get("retracted", []):
-        problems.append(f"retracted {taken} != {spec.get('retracted', [])}")
-    for line in spec.get("ignored", []):
-        if line not in result.ignored:
-            problems.append(f"{line!r} not listed as ignored")
-    return problems
+    return expectation_mismatches(MANIFEST[name], result)
 
 
 # ------------------------------------------------------------------ the corpus
