@@ -44,6 +44,7 @@ def test_settings_read_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     assert settings.celery_broker_url == "redis://h:6379/1"
 
 
+@pytest.mark.slow
 def test_procfile_web_worker_and_beat_start_and_stay_up(tmp_path: Path) -> None:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DATABASE_URL"}}

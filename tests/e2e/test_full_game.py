@@ -305,6 +305,7 @@ def p95(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
+@pytest.mark.slow
 def test_a_five_player_game_runs_to_a_winner_by_mail_and_sms_alone(
         deployment: tuple[Stack, Dovecot]) -> None:
     stack, imap = deployment

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 E2E = "tests/e2e/test_full_game.py"
 
@@ -24,6 +26,7 @@ def run_e2e_without_dovecot(tmp_path: Path, *, ci: bool) -> subprocess.Completed
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.slow
 def test_the_full_game_is_skipped_with_the_install_command_when_dovecot_is_missing(
     tmp_path: Path,
 ) -> None:
@@ -34,6 +37,7 @@ def test_the_full_game_is_skipped_with_the_install_command_when_dovecot_is_missi
     assert "dovecot-imapd is not installed (sudo apt-get install dovecot-imapd" in output
 
 
+@pytest.mark.slow
 def test_the_full_game_fails_under_ci_when_dovecot_is_missing(tmp_path: Path) -> None:
     result = run_e2e_without_dovecot(tmp_path, ci=True)
     output = result.stdout + result.stderr

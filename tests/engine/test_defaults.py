@@ -165,6 +165,7 @@ def _silent_game(n: int, seed: int, tally: Tally) -> GameState:
     return state
 
 
+@pytest.mark.slow
 def test_defaults_favour_no_team_over_two_thousand_silent_games() -> None:
     # Bound: British share of the treasure placed by timed-out PLACE decisions within
     # 0.45-0.55 (4,000 placements: about 6 standard deviations either side of a fair coin),

@@ -65,6 +65,7 @@ def attempts() -> int:
             OutboundMessage.kind != "admin_alert")).scalar() or 0)
 
 
+@pytest.mark.slow
 def test_a_refusing_smtp_server_alerts_the_admin_once_and_the_panel_shows_it(
         stack: Stack, browser_page: Any) -> None:
     stack.worker()

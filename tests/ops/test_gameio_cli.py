@@ -10,6 +10,8 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 import engine
 from pbm import db, games
 
@@ -23,6 +25,7 @@ def run(args: list[str], url: str, cwd: Path, **kw: object) -> subprocess.Comple
                           env=env, cwd=cwd, **kw)  # type: ignore[call-overload]
 
 
+@pytest.mark.slow
 def test_a_game_exported_by_the_cli_is_imported_by_the_cli_and_plays_on(tmp_path: Path
                                                                          ) -> None:
     old, new = f"sqlite:///{tmp_path / 'old.db'}", f"sqlite:///{tmp_path / 'new.db'}"

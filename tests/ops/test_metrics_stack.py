@@ -111,6 +111,7 @@ def play_legal(stack: Stack, game_id: int, played: dict[str, int]) -> None:
     played[player.preferred_channel] += 1
 
 
+@pytest.mark.slow
 def test_counters_move_by_exactly_what_was_played_and_survive_a_worker_kill(
         stack: Stack) -> None:
     specs = h.email_players(3)

@@ -52,6 +52,7 @@ def healthz(stack: Stack) -> int:
     return httpx.get(stack.web_url + "/healthz", timeout=10).status_code
 
 
+@pytest.mark.slow
 def test_readyz_names_the_stopped_part_and_recovers(own_postgres: OwnPostgres,
                                                     own_redis: OwnRedis) -> None:
     db.upgrade(own_postgres.url)

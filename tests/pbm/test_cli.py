@@ -59,6 +59,7 @@ def run(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.Completed
                           env={**os.environ, **env}, cwd=cwd)
 
 
+@pytest.mark.slow
 def test_db_upgrade_works_from_any_directory_and_human_errors_are_one_line(
     tmp_path: Path,
 ) -> None:

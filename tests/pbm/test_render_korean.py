@@ -10,6 +10,8 @@ from __future__ import annotations
 import dataclasses
 import re
 
+import pytest
+
 import engine
 from pbm.i18n import glossary
 from pbm.messages import Channel, MessageKind
@@ -48,6 +50,7 @@ def check_korean_sms(sms: str, names: list[str], game: str = "Nassau") -> None:
     assert english_words(sms, [*names, game]) == [], (english_words(sms, names), sms)
 
 
+@pytest.mark.slow
 def test_every_korean_sms_prompt_fits_two_ucs2_parts_in_thousands_of_random_states() -> None:
     checked = 0
     kinds_seen: set[str] = set()
@@ -101,6 +104,7 @@ def test_a_korean_status_is_two_messages_of_at_most_three_ucs2_parts() -> None:
 KOREAN_SMS_KINDS = frozenset(MessageKind) - {MessageKind.TABLE_TALK}
 
 
+@pytest.mark.slow
 def test_every_message_kind_for_a_korean_seat_is_korean_well_formed_and_fits() -> None:
     from tests.fixtures.messages import simulated_states
 

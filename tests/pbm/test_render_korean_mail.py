@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
+
 import engine
 from pbm import unmasking, vote_ledger
 from pbm.messages import Channel, MessageContext, MessageKind
@@ -156,6 +158,7 @@ def korean_emails(sizes: range = range(2, 10), per_game: int = 5
                 yield name, ctx, [*state.names, "Nassau", "Long John", "Ann", "Bob"]
 
 
+@pytest.mark.slow
 def test_every_korean_email_section_is_korean_in_text_and_html() -> None:
     checked: set[str] = set()
     sections: set[str] = set()

@@ -15,6 +15,8 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import pytest
+
 import engine
 from engine.cards import EVENT_CARDS, VOTE_DECK, Loyalty
 from engine.state import VoteStage
@@ -62,6 +64,7 @@ def rendered(kind: MessageKind, state: engine.GameState, seat: int,
     return [email.subject, email.text, email.html or "", sms.sms or ""]
 
 
+@pytest.mark.slow
 def test_scrambling_other_seats_secrets_never_changes_a_seats_messages() -> None:
     rng = random.Random(1667)
     checked = 0

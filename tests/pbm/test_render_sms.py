@@ -7,6 +7,8 @@ import dataclasses
 import re
 from collections.abc import Iterator
 
+import pytest
+
 import engine
 from engine.simulate import random_game
 from pbm.messages import Channel, MessageKind, board_content_id
@@ -85,6 +87,7 @@ def _check_sms(sms: str, game: str) -> None:
     assert sms.startswith(f"Tortuga {short_game(game)}:"), sms  # the game, cut to fit
 
 
+@pytest.mark.slow
 def test_every_sms_prompt_fits_two_gsm7_segments_in_thousands_of_random_states() -> None:
     checked = 0
     kinds_seen: set[str] = set()

@@ -174,6 +174,7 @@ def wait_until(check: object, timeout: float = 30.0) -> None:
     raise AssertionError("condition not met in time")
 
 
+@pytest.mark.slow
 def test_an_admin_runs_a_game_from_the_browser(
     live_server: LiveServer, worker: subprocess.Popen[bytes], browser_page: object
 ) -> None:

@@ -231,6 +231,7 @@ def authentic(session: Any, command: CommandLog) -> bool:
 FUZZ_CASES = int(os.environ.get("PBM_FUZZ_CASES", "200"))
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(600 + FUZZ_CASES * 0.5)
 def test_fuzzed_webhook_posts_never_crash_quarantine_or_play_a_forged_move(
         stack: Stack) -> None:

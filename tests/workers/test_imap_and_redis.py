@@ -92,6 +92,7 @@ def own_redis() -> Iterator[OwnRedis]:
     server.stop()
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 def test_a_redis_restart_mid_game_loses_no_reply_and_no_prompt(
         postgres_url: str, own_redis: OwnRedis) -> None:

@@ -165,6 +165,7 @@ def texts_to(game_id: int, seat: int, kind: str | None = None) -> list[str]:
 # ------------------------------------------------------------------ the cases
 
 
+@pytest.mark.slow
 def test_the_last_two_joins_at_once_start_every_game(stack: Stack) -> None:
     ids, pairs = [], []
     for _ in range(GAMES):
@@ -214,6 +215,7 @@ def _commands_to_a_vote(names: list[str]) -> tuple[int, list[tuple[int, str]], l
     raise AssertionError("no seed reaches a vote")
 
 
+@pytest.mark.slow
 def test_two_votes_at_once_close_the_vote_once(stack: Stack) -> None:
     names = ["Ann", "Bob", "Cleo", "Dirk", "Eve"]
     seed, played, last_two = _commands_to_a_vote(names)
@@ -250,6 +252,7 @@ def test_two_votes_at_once_close_the_vote_once(stack: Stack) -> None:
         assert results == 1, f"game {game_id}: the vote closed {results} times"
 
 
+@pytest.mark.slow
 def test_a_reply_and_its_timeout_at_once_play_one_answer(stack: Stack) -> None:
     ids, replies = games_with_a_reply(last=True)
     from pbm.timing import sweep_deadlines
@@ -282,6 +285,7 @@ def test_a_reply_and_its_timeout_at_once_play_one_answer(stack: Stack) -> None:
     print(f"\nreply vs timeout at once, {GAMES} games: {outcomes}")
 
 
+@pytest.mark.slow
 def test_a_reply_through_imap_and_the_webhook_at_once_is_applied_once(
         stack: Stack, dovecot: Dovecot, monkeypatch: pytest.MonkeyPatch) -> None:
     from pbm.config import reset_settings
@@ -313,6 +317,7 @@ def test_a_reply_through_imap_and_the_webhook_at_once_is_applied_once(
         assert_goes_on(game_id)
 
 
+@pytest.mark.slow
 def test_an_admin_pause_during_a_reply_leaves_a_consistent_game(stack: Stack) -> None:
     ids, replies = games_with_a_reply()
     posted = []

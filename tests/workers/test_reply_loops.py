@@ -78,6 +78,7 @@ def ping_pong(smtp: SmtpSink, body: str, subject: str, step: timedelta) -> tuple
     return len(smtp.to(robot)) - start, len(smtp.to("admin@ops.test")) - admin_before
 
 
+@pytest.mark.slow
 def test_a_robot_answering_everything_gets_at_most_three_answers_an_hour(
         setup: Env, smtp: SmtpSink, capsys: pytest.CaptureFixture[str]) -> None:
     # 1,000 rounds, one every 30 seconds: 8 hours 20 minutes of a robot that writes prose
@@ -93,6 +94,7 @@ def test_a_robot_answering_everything_gets_at_most_three_answers_an_hour(
     assert alerts == 1  # told once (a day)
 
 
+@pytest.mark.slow
 def test_two_robots_within_one_hour_exchange_three_answers_and_the_admin_is_told_once(
         setup: Env, smtp: SmtpSink, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:

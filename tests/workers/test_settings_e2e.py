@@ -203,6 +203,7 @@ def short_policy(*, decision_seconds: float, away_seconds: float) -> TimingPolic
         other=decision_seconds / 3600)
 
 
+@pytest.mark.slow
 def test_away_past_the_allowance_holds_the_deadline_only_that_long_then_a_default_plays(
         stack: Stack) -> None:
     specs = h.email_players(3)
@@ -225,6 +226,7 @@ def test_away_past_the_allowance_holds_the_deadline_only_that_long_then_a_defaul
     assert datetime.now(UTC) >= held
 
 
+@pytest.mark.slow
 def test_away_within_the_allowance_holds_the_deadline_and_back_gives_the_time_back(
         stack: Stack) -> None:
     specs = h.email_players(3)
