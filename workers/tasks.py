@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 
 import sqlalchemy as sa
 from celery import Task
+from celery.signals import worker_init, worker_process_init
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -40,14 +41,21 @@ from workers.app import (
 )
 from workers.delivery import BATCH_LIMIT, backoff, deliver, deliver_many, relay_candidates
 from workers.enqueue import enqueue_inbound, enqueue_outbound, enqueue_outbound_together
-from workers.hooks import delivering_inline, install_outbox_hook
+from workers.hooks import delivering_inline, install_process_hooks
 from workers.imap import poll
 
 log = logging.getLogger(__name__)
 
 TRANSIENT = (OperationalError, StaleDataError, DBAPIError, ConnectionError, TimeoutError)
 
-install_outbox_hook()
+
+@worker_init.connect
+@worker_process_init.connect
+def _install_hooks(**_: Any) -> None:
+    """The worker's start-up: the session hooks, in the main process before its pool
+    starts (forked children inherit them) and again in each child (a no-op after a fork;
+    needed if the pool spawns)."""
+    install_process_hooks()
 
 
 def utcnow() -> datetime:

@@ -23,7 +23,7 @@ from pbm.demo.workers import DemoError, Workers, adopt_environment, demo_environ
 from pbm.mailroom import Delivered, Mailroom, Posted
 from pbm.models import CommandLog, Game, GameEvent
 from pbm.simplayer import SimPlayer
-from workers.hooks import install_outbox_hook
+from workers.hooks import install_process_hooks
 
 STALL_NUDGE_SECONDS = 8.0  # nobody acts for this long: awaited players ask for STATUS
 STALL_FAIL_SECONDS = 90.0  # ... and after this long the demo gives up
@@ -115,7 +115,7 @@ class Table:
         adopt_environment(self.env)
 
         db.upgrade()
-        install_outbox_hook()  # new outbox rows go to the workers after each commit
+        install_process_hooks()  # new outbox rows go to the workers after each commit
         specs = [games.PlayerSpec(s.name, email=s.email, phone=s.phone, channel=s.channel,
                                   language=s.language)
                  for s in self.specs]
