@@ -30,7 +30,16 @@ from sqlmodel import Session
 from pbm.config import Settings, get_settings
 from pbm.db import alembic_config, get_engine
 from pbm.humanize import duration
-from pbm.models import Deadline, Game, InboundMessage, OutboundMessage
+from pbm.models import (
+    UNSENT,
+    Deadline,
+    DeadlineStatus,
+    Game,
+    InboundMessage,
+    InboundStatus,
+    OutboundMessage,
+    OutboundStatus,
+)
 
 log = logging.getLogger(__name__)
 
@@ -217,7 +226,7 @@ class Snapshot:
 
     @property
     def quarantined(self) -> int:
-        return self.inbound_by_status.get("quarantined", 0)
+        return self.inbound_by_status.get(InboundStatus.QUARANTINED, 0)
 
     def outbox_oldest_age(self) -> float:
         """Seconds the oldest unsent message has waited (0 when none)."""
@@ -256,25 +265,26 @@ def snapshot(session: Session, now: datetime, settings: Settings | None = None) 
     """Read the operator's numbers (a handful of indexed aggregate queries)."""
     settings = settings or get_settings()
     out = OutboundMessage.__table__.c  # type: ignore[attr-defined]
-    unsent = out.status.in_(("pending", "sending"))
+    unsent = out.status.in_(UNSENT)
     shot = Snapshot(at=now)
     shot.games_by_status = _by(session, Game.__table__.c.status)  # type: ignore[attr-defined]
     shot.outbox_unsent = _by(session, out.channel, unsent)
     shot.outbox_oldest_unsent = _utc(session.execute(
         sa.select(sa.func.min(out.created_at)).where(unsent)).scalar())
-    shot.outbox_failed = _by(session, out.channel, out.status == "failed")
+    shot.outbox_failed = _by(session, out.channel, out.status == OutboundStatus.FAILED)
     inbound = InboundMessage.__table__.c  # type: ignore[attr-defined]
     shot.inbound_by_status = _by(session, inbound.status)
     shot.inbound_oldest_unprocessed = _utc(session.execute(
         sa.select(sa.func.min(inbound.received_at))
-        .where(inbound.status.in_(("new", "processing")))).scalar())
+        .where(inbound.status.in_((InboundStatus.NEW, InboundStatus.PROCESSING)))).scalar())
     deadlines = Deadline.__table__.c  # type: ignore[attr-defined]
     shot.deadlines_overdue = int(session.execute(
-        sa.select(sa.func.count()).where(deadlines.status == "open", deadlines.due_at < now)
+        sa.select(sa.func.count())
+        .where(deadlines.status == DeadlineStatus.OPEN, deadlines.due_at < now)
     ).scalar() or 0)
     shot.oldest_due_reminder = _utc(session.execute(
         sa.select(sa.func.min(deadlines.next_reminder_at))
-        .where(deadlines.status == "open", deadlines.next_reminder_at < now)).scalar())
+        .where(deadlines.status == DeadlineStatus.OPEN, deadlines.next_reminder_at < now)).scalar())
     for channel in ("email", "sms"):
         shot.transports[channel] = _transport_state(session, out, channel)
     shot.heartbeats = {name: last_heartbeat(name, settings) for name in (BEAT, SWEEP)}
@@ -284,8 +294,9 @@ def snapshot(session: Session, now: datetime, settings: Settings | None = None) 
 def _transport_state(session: Session, out: Any, channel: str) -> TransportState:
     players = sa.and_(out.channel == channel, out.kind.notin_(OPERATOR_KINDS))
     last_success = _utc(session.execute(
-        sa.select(sa.func.max(out.sent_at)).where(players, out.status == "sent")).scalar())
-    failing = [players, out.status.in_(("pending", "sending", "failed")), out.attempts > 0,
+        sa.select(sa.func.max(out.sent_at))
+        .where(players, out.status == OutboundStatus.SENT)).scalar())
+    failing = [players, out.status.in_((*UNSENT, OutboundStatus.FAILED)), out.attempts > 0,
                out.last_error.is_not(None)]
     if last_success is not None:
         failing.append(out.claimed_at > last_success)

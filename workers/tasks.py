@@ -23,7 +23,7 @@ from pbm import alerts, health, inbound, metrics
 from pbm.config import get_settings
 from pbm.db import get_engine, is_conflict, run_transaction, session_scope
 from pbm.logs import context
-from pbm.models import InboundMessage
+from pbm.models import InboundMessage, ProcessResult
 from pbm.ratelimit import OutboundLimiter
 from pbm.timing import sweep_deadlines as sweep
 from workers.app import (
@@ -129,7 +129,7 @@ def deliver_written(ids: list[int]) -> None:
 def _count_reply(inbound_id: int, result: str, token: Any) -> None:
     """Count the processed reply (``pbm.metrics``) and log its outcome with its game and seat."""
     noted = metrics.noted_reply()
-    if result == "skipped" or not metrics.enabled():
+    if result == ProcessResult.SKIPPED or not metrics.enabled():
         metrics.reply_processed(None, result, token)
         return
     if noted is not None and noted.channel is not None:  # the usual case: nothing to read

@@ -21,7 +21,7 @@ from pbm.demo.seating import SeatSpec
 from pbm.demo.transcript import Transcript
 from pbm.demo.workers import DemoError, Workers, adopt_environment, demo_environment
 from pbm.mailroom import Delivered, Mailroom, Posted
-from pbm.models import CommandLog, Game, GameEvent
+from pbm.models import CommandLog, Game, GameEvent, GameStatus
 from pbm.simplayer import SimPlayer
 from workers.hooks import install_process_hooks
 
@@ -63,7 +63,7 @@ class SimSeat:
 class Progress:
     """What the table has done so far (read from the database by the organiser)."""
 
-    status: str = "created"
+    status: str = GameStatus.CREATED
     decisions: int = 0
     revealed: int = 0
     event_total: int = 0
@@ -157,7 +157,7 @@ class Table:
             assert game is not None
             p = self._progress
             p.status = game.status
-            p.over = game.status in ("finished", "aborted")
+            p.over = game.status in (GameStatus.FINISHED, GameStatus.ABORTED)
             p.decisions = session.execute(sa.select(sa.func.count()).select_from(CommandLog)
                                           .where(col(CommandLog.game_id) == self.game_id)
                                           ).scalar() or 0

@@ -15,7 +15,7 @@ from pbm import games, outbox, timing, txcache
 from pbm.config import get_settings
 from pbm.inbound.storage import EMAIL, InboundRow
 from pbm.messages import MessageKind
-from pbm.models import CommandLog, Game, OutboundMessage, Player, Seat
+from pbm.models import CommandLog, Game, OutboundMessage, OutboundStatus, Player, Seat
 from pbm.outbox import alert_admin, insert_once
 from pbm.replies import ReplyResult
 
@@ -162,4 +162,4 @@ def ask_to_answer_the_game(session: Session, sender: str, now: datetime) -> None
               "played.\n\nTo play, reply to the latest email of your game: its reply "
               "address is private to your seat.\n\nIf you did not send it, ignore this "
               "note.\n"),
-        status="pending", attempts=0, dedupe_key=key, created_at=now))
+        status=OutboundStatus.PENDING, attempts=0, dedupe_key=key, created_at=now))

@@ -132,7 +132,7 @@ def answer_reply(work: Work) -> Disposition:
                          suffix=f":nu-{idle_fingerprint(parsed)}" if idle else "",
                          brief=mode == "brief")
         else:  # a robot repeating itself: kept, not answered
-            metrics.guard_tripped("not_understood_cap")
+            metrics.guard_tripped(metrics.Guard.NOT_UNDERSTOOD_CAP)
     metrics.note_reply(bool(outcome.done), bool(outcome.rejected),
                        bool(parsed.understood or parsed.meta), channel=row.channel,
                        game_id=game.id, seat=seat.seat_index)
