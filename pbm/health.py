@@ -27,7 +27,7 @@ import redis
 import sqlalchemy as sa
 from sqlmodel import Session
 
-from pbm.config import Settings, get_settings
+from pbm.config import Settings
 from pbm.db import alembic_config, get_engine
 from pbm.humanize import duration
 from pbm.models import (
@@ -68,10 +68,8 @@ def _heartbeat_file(settings: Settings, component: str) -> Path:
     return settings.data_dir / "heartbeats" / component
 
 
-def record_heartbeat(component: str, at: float | None = None,
-                     settings: Settings | None = None) -> None:
+def record_heartbeat(component: str, at: float | None = None, *, settings: Settings) -> None:
     """Store ``at`` (default: now, UNIX seconds) as ``component``'s last heartbeat."""
-    settings = settings or get_settings()
     at = time.time() if at is None else at
     url = _redis_url(settings)
     if url:
@@ -88,9 +86,8 @@ def record_heartbeat(component: str, at: float | None = None,
     tmp.replace(path)
 
 
-def last_heartbeat(component: str, settings: Settings | None = None) -> float | None:
+def last_heartbeat(component: str, settings: Settings) -> float | None:
     """``component``'s last heartbeat (UNIX seconds), or None if never (or unreadable)."""
-    settings = settings or get_settings()
     url = _redis_url(settings)
     try:
         if url:
@@ -174,9 +171,8 @@ def check_beat(settings: Settings, now: float | None = None) -> Check:
     return Check("beat", True, f"last heartbeat {age:.0f} s ago")
 
 
-def readiness(settings: Settings | None = None) -> list[Check]:
+def readiness(settings: Settings) -> list[Check]:
     """Every readiness check, in order: database, Redis (when used), beat."""
-    settings = settings or get_settings()
     checks = [check_database(settings)]
     redis_check = check_redis(settings)
     if redis_check is not None:
@@ -261,9 +257,8 @@ def _by(session: Session, column: Any, *where: Any) -> dict[str, int]:
     return {str(k): int(n) for k, n in session.execute(query).all()}
 
 
-def snapshot(session: Session, now: datetime, settings: Settings | None = None) -> Snapshot:
+def snapshot(session: Session, now: datetime, settings: Settings) -> Snapshot:
     """Read the operator's numbers (a handful of indexed aggregate queries)."""
-    settings = settings or get_settings()
     out = OutboundMessage.__table__.c  # type: ignore[attr-defined]
     unsent = out.status.in_(UNSENT)
     shot = Snapshot(at=now)
@@ -309,9 +304,8 @@ def _transport_state(session: Session, out: Any, channel: str) -> TransportState
     return TransportState(channel, last_success, int(count or 0), since, _utc(last_attempt))
 
 
-def problems(shot: Snapshot, settings: Settings | None = None) -> list[tuple[str, str]]:
+def problems(shot: Snapshot, settings: Settings) -> list[tuple[str, str]]:
     """``(kind, text)`` of each thing the operator should know now (the alert kinds)."""
-    settings = settings or get_settings()
     found: list[tuple[str, str]] = []
     age = shot.outbox_oldest_age()
     if age > settings.alert_outbox_age_seconds:
