@@ -71,14 +71,15 @@ def test_the_web_app_installs_the_outbox_hook_at_start_up_not_on_import(
                                stderr=subprocess.PIPE, text=True, cwd=tmp_path)
     assert process.stdout is not None and process.stdin is not None
     try:
-        assert process.stdout.readline().strip() == "after import", process.stderr.read()
+        imported = process.stdout.readline().strip()
         after_import = queued(tmp_path)
         process.stdin.write("\n")
         process.stdin.flush()
-        assert process.stdout.readline().strip() == "after start-up", process.stderr.read()
+        started = process.stdout.readline().strip()
     finally:
         process.kill()
-        process.wait(timeout=10)
+        _, errors = process.communicate(timeout=10)
+    assert (imported, started) == ("after import", "after start-up"), errors
     assert after_import == 0
     assert queued(tmp_path) == 1  # the invitations, handed over together after the commit
 
