@@ -75,6 +75,9 @@ def main() -> None:
 
     from pbm import inbound
     from workers import delivery, tasks
+    from workers.hooks import install_process_hooks
+
+    install_process_hooks()  # as in a worker (importing workers.tasks once did it)
 
     hooks = {True: 0.0, False: 0.0}  # CPU inside the counting hooks, by mode
     mode = {"on": True}

@@ -22,7 +22,7 @@ import sqlalchemy as sa
 from sqlmodel import Session
 
 from pbm import health, metrics
-from pbm.config import Settings, get_settings
+from pbm.config import Settings
 from pbm.db import run_transaction
 from pbm.models import OutboundMessage
 from pbm.outbox import alert_admin
@@ -41,10 +41,8 @@ def _recently_alerted(session: Session, kind: str, now: datetime, settings: Sett
                                 out.created_at > since).limit(1)).first() is not None
 
 
-def raise_alerts(session: Session, now: datetime, settings: Settings | None = None
-                 ) -> list[str]:
+def raise_alerts(session: Session, now: datetime, settings: Settings) -> list[str]:
     """Write an alert for each current problem not alerted lately; the kinds written."""
-    settings = settings or get_settings()
     shot = health.snapshot(session, now, settings)
     written = []
     window = int(now.timestamp()) // max(1, settings.alert_repeat_seconds)
@@ -61,9 +59,9 @@ def raise_alerts(session: Session, now: datetime, settings: Settings | None = No
     return written
 
 
-def check(now: datetime) -> list[str]:
+def check(now: datetime, settings: Settings) -> list[str]:
     """One alert check in its own transaction (the beat's ``pbm.check_alerts``)."""
-    return run_transaction(lambda session: raise_alerts(session, now))
+    return run_transaction(lambda session: raise_alerts(session, now, settings))
 
 
 def _on(kind: str) -> str:

@@ -4,7 +4,6 @@ the retried write transaction, and game, seat and time helpers.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import shlex
 from collections.abc import Callable
@@ -18,7 +17,7 @@ from sqlmodel import Session
 
 from pbm import db, games
 from pbm.timing import zone
-from workers.hooks import install_outbox_hook
+from workers.hooks import install_process_hooks
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -30,6 +29,14 @@ game_app = typer.Typer(help="Create and run games.", no_args_is_help=True,
 
 quarantine_app = typer.Typer(help="Inbound messages that failed processing.",
                              no_args_is_help=True, rich_markup_mode=None)
+
+
+@game_app.callback()
+@quarantine_app.callback()
+def _start_up() -> None:
+    # The start-up of `pbm game ...` and `pbm quarantine ...`: their writes hand the new
+    # outbox rows to the workers after each commit (``write_enqueuing``).
+    install_process_hooks()
 
 
 db_app = typer.Typer(help="The database schema.", no_args_is_help=True, rich_markup_mode=None)
@@ -88,9 +95,8 @@ def human_errors(func: F) -> F:
 
 
 def write_enqueuing(work: Callable[[Session], Any]) -> Any:
-    """Run ``work`` in one retried transaction; enqueue its messages after the commit."""
-    with contextlib.suppress(Exception):
-        install_outbox_hook()
+    """Run ``work`` in one retried transaction; its messages are enqueued after the commit
+    (by the hook the command group installed at start-up)."""
     return db.run_transaction(work)
 
 

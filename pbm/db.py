@@ -21,6 +21,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import Session
 
+from pbm import txcache
 from pbm.config import get_settings
 
 log = logging.getLogger(__name__)
@@ -57,8 +58,17 @@ def _install_sqlite_hooks(engine: Engine) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
+def install_session_hooks() -> None:
+    """Install the Session listeners every process needs to use the database: those that
+    keep each transaction's memo (``pbm.txcache``) true. Once per process; ``make_engine``
+    calls it, so no session on an engine of ours runs without them."""
+    txcache.install()
+
+
 def make_engine(url: str) -> Engine:
-    """A new engine for ``url`` with this project's connection settings."""
+    """A new engine for ``url`` with this project's connection settings (and the session
+    hooks installed: ``install_session_hooks``)."""
+    install_session_hooks()
     url = normalise_url(url)
     if url.startswith("sqlite"):
         engine = sa.create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000})

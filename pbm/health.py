@@ -27,10 +27,19 @@ import redis
 import sqlalchemy as sa
 from sqlmodel import Session
 
-from pbm.config import Settings, get_settings
+from pbm.config import Settings
 from pbm.db import alembic_config, get_engine
 from pbm.humanize import duration
-from pbm.models import Deadline, Game, InboundMessage, OutboundMessage
+from pbm.models import (
+    UNSENT,
+    Deadline,
+    DeadlineStatus,
+    Game,
+    InboundMessage,
+    InboundStatus,
+    OutboundMessage,
+    OutboundStatus,
+)
 
 log = logging.getLogger(__name__)
 
@@ -59,10 +68,8 @@ def _heartbeat_file(settings: Settings, component: str) -> Path:
     return settings.data_dir / "heartbeats" / component
 
 
-def record_heartbeat(component: str, at: float | None = None,
-                     settings: Settings | None = None) -> None:
+def record_heartbeat(component: str, at: float | None = None, *, settings: Settings) -> None:
     """Store ``at`` (default: now, UNIX seconds) as ``component``'s last heartbeat."""
-    settings = settings or get_settings()
     at = time.time() if at is None else at
     url = _redis_url(settings)
     if url:
@@ -79,9 +86,8 @@ def record_heartbeat(component: str, at: float | None = None,
     tmp.replace(path)
 
 
-def last_heartbeat(component: str, settings: Settings | None = None) -> float | None:
+def last_heartbeat(component: str, settings: Settings) -> float | None:
     """``component``'s last heartbeat (UNIX seconds), or None if never (or unreadable)."""
-    settings = settings or get_settings()
     url = _redis_url(settings)
     try:
         if url:
@@ -165,9 +171,8 @@ def check_beat(settings: Settings, now: float | None = None) -> Check:
     return Check("beat", True, f"last heartbeat {age:.0f} s ago")
 
 
-def readiness(settings: Settings | None = None) -> list[Check]:
+def readiness(settings: Settings) -> list[Check]:
     """Every readiness check, in order: database, Redis (when used), beat."""
-    settings = settings or get_settings()
     checks = [check_database(settings)]
     redis_check = check_redis(settings)
     if redis_check is not None:
@@ -217,7 +222,7 @@ class Snapshot:
 
     @property
     def quarantined(self) -> int:
-        return self.inbound_by_status.get("quarantined", 0)
+        return self.inbound_by_status.get(InboundStatus.QUARANTINED, 0)
 
     def outbox_oldest_age(self) -> float:
         """Seconds the oldest unsent message has waited (0 when none)."""
@@ -252,29 +257,29 @@ def _by(session: Session, column: Any, *where: Any) -> dict[str, int]:
     return {str(k): int(n) for k, n in session.execute(query).all()}
 
 
-def snapshot(session: Session, now: datetime, settings: Settings | None = None) -> Snapshot:
+def snapshot(session: Session, now: datetime, settings: Settings) -> Snapshot:
     """Read the operator's numbers (a handful of indexed aggregate queries)."""
-    settings = settings or get_settings()
     out = OutboundMessage.__table__.c  # type: ignore[attr-defined]
-    unsent = out.status.in_(("pending", "sending"))
+    unsent = out.status.in_(UNSENT)
     shot = Snapshot(at=now)
     shot.games_by_status = _by(session, Game.__table__.c.status)  # type: ignore[attr-defined]
     shot.outbox_unsent = _by(session, out.channel, unsent)
     shot.outbox_oldest_unsent = _utc(session.execute(
         sa.select(sa.func.min(out.created_at)).where(unsent)).scalar())
-    shot.outbox_failed = _by(session, out.channel, out.status == "failed")
+    shot.outbox_failed = _by(session, out.channel, out.status == OutboundStatus.FAILED)
     inbound = InboundMessage.__table__.c  # type: ignore[attr-defined]
     shot.inbound_by_status = _by(session, inbound.status)
     shot.inbound_oldest_unprocessed = _utc(session.execute(
         sa.select(sa.func.min(inbound.received_at))
-        .where(inbound.status.in_(("new", "processing")))).scalar())
+        .where(inbound.status.in_((InboundStatus.NEW, InboundStatus.PROCESSING)))).scalar())
     deadlines = Deadline.__table__.c  # type: ignore[attr-defined]
     shot.deadlines_overdue = int(session.execute(
-        sa.select(sa.func.count()).where(deadlines.status == "open", deadlines.due_at < now)
+        sa.select(sa.func.count())
+        .where(deadlines.status == DeadlineStatus.OPEN, deadlines.due_at < now)
     ).scalar() or 0)
     shot.oldest_due_reminder = _utc(session.execute(
         sa.select(sa.func.min(deadlines.next_reminder_at))
-        .where(deadlines.status == "open", deadlines.next_reminder_at < now)).scalar())
+        .where(deadlines.status == DeadlineStatus.OPEN, deadlines.next_reminder_at < now)).scalar())
     for channel in ("email", "sms"):
         shot.transports[channel] = _transport_state(session, out, channel)
     shot.heartbeats = {name: last_heartbeat(name, settings) for name in (BEAT, SWEEP)}
@@ -284,8 +289,9 @@ def snapshot(session: Session, now: datetime, settings: Settings | None = None) 
 def _transport_state(session: Session, out: Any, channel: str) -> TransportState:
     players = sa.and_(out.channel == channel, out.kind.notin_(OPERATOR_KINDS))
     last_success = _utc(session.execute(
-        sa.select(sa.func.max(out.sent_at)).where(players, out.status == "sent")).scalar())
-    failing = [players, out.status.in_(("pending", "sending", "failed")), out.attempts > 0,
+        sa.select(sa.func.max(out.sent_at))
+        .where(players, out.status == OutboundStatus.SENT)).scalar())
+    failing = [players, out.status.in_((*UNSENT, OutboundStatus.FAILED)), out.attempts > 0,
                out.last_error.is_not(None)]
     if last_success is not None:
         failing.append(out.claimed_at > last_success)
@@ -298,9 +304,8 @@ def _transport_state(session: Session, out: Any, channel: str) -> TransportState
     return TransportState(channel, last_success, int(count or 0), since, _utc(last_attempt))
 
 
-def problems(shot: Snapshot, settings: Settings | None = None) -> list[tuple[str, str]]:
+def problems(shot: Snapshot, settings: Settings) -> list[tuple[str, str]]:
     """``(kind, text)`` of each thing the operator should know now (the alert kinds)."""
-    settings = settings or get_settings()
     found: list[tuple[str, str]] = []
     age = shot.outbox_oldest_age()
     if age > settings.alert_outbox_age_seconds:

@@ -27,6 +27,7 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from enum import StrEnum
 from functools import lru_cache
 from typing import Any
 
@@ -44,7 +45,7 @@ from prometheus_client.registry import REGISTRY, Collector
 from pbm import health
 from pbm.config import get_settings
 from pbm.db import session_scope
-from pbm.models import InboundMessage, OutboundMessage
+from pbm.models import GameStatus, InboundMessage, InboundStatus, OutboundMessage, ProcessResult
 
 log = logging.getLogger(__name__)
 
@@ -52,9 +53,31 @@ if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):  # before the first metric writes
     os.makedirs(os.environ["PROMETHEUS_MULTIPROC_DIR"], exist_ok=True)
 
 CHANNELS = ("email", "sms")
-#: what became of a processed reply (label ``outcome`` of ``pbm_replies_total``)
-OUTCOMES = ("applied", "refused", "not_understood", "ignored", "loop_guard", "rate_limited",
-            "unreadable", "quarantined")
+
+
+class ReplyOutcome(StrEnum):
+    """What became of a processed reply (label ``outcome`` of ``pbm_replies_total``)."""
+
+    APPLIED = "applied"
+    REFUSED = "refused"
+    NOT_UNDERSTOOD = "not_understood"
+    IGNORED = "ignored"
+    LOOP_GUARD = "loop_guard"
+    RATE_LIMITED = "rate_limited"
+    UNREADABLE = "unreadable"
+    QUARANTINED = "quarantined"
+
+
+OUTCOMES = tuple(o.value for o in ReplyOutcome)
+
+
+class Guard(StrEnum):
+    """A loop guard or rate limit (label ``guard`` of ``pbm_guard_trips_total``)."""
+
+    LOOP_GUARD = "loop_guard"  # automatic mail dropped
+    INBOUND_RATE = "inbound_rate"
+    NOT_UNDERSTOOD_CAP = "not_understood_cap"
+    OUTBOUND_RATE = "outbound_rate"
 TRANSPORT_REASONS = ("recipient", "opted_out", "network", "busy", "auth", "config", "rejected",
                      "other")
 
@@ -89,7 +112,7 @@ ALERTS = Counter("pbm_alerts_sent", "Operator alert emails written, by kind.", [
 class ReplyNote:
     """What the inbound pipeline noted about the reply it applied (no read needed later)."""
 
-    outcome: str
+    outcome: ReplyOutcome
     channel: str | None = None
     game_id: int | None = None
     seat: int | None = None
@@ -128,13 +151,13 @@ def note_reply(done: bool, rejected: bool, understood: bool, *, channel: str | N
     and its channel, game and seat (counted by ``reply_processed`` once the transaction
     committed)."""
     if done:
-        kind = "applied"
+        kind = ReplyOutcome.APPLIED
     elif rejected:
-        kind = "refused"
+        kind = ReplyOutcome.REFUSED
     elif understood:
-        kind = "applied"  # HELP, LOG, STATUS: answered, nothing to refuse
+        kind = ReplyOutcome.APPLIED  # HELP, LOG, STATUS: answered, nothing to refuse
     else:
-        kind = "not_understood"
+        kind = ReplyOutcome.NOT_UNDERSTOOD
     _reply_note.set(ReplyNote(kind, channel, game_id, seat))
 
 
@@ -149,7 +172,8 @@ def noted_reply() -> ReplyNote | None:
 
 
 def reply_processed(channel: str | None, result: str,
-                    token: contextvars.Token[ReplyNote | None] | None = None) -> str | None:
+                    token: contextvars.Token[ReplyNote | None] | None = None
+                    ) -> ReplyOutcome | None:
     """Count one processed inbound message from ``pbm.inbound.process``'s result; the
     outcome counted (None for ``skipped``: another worker had it)."""
     noted = _reply_note.get()
@@ -159,31 +183,33 @@ def reply_processed(channel: str | None, result: str,
     if outcome is None or not enabled():
         return outcome
     REPLIES.labels(_channel(channel or (noted.channel if noted else None)), outcome).inc()
-    if outcome in ("loop_guard", "rate_limited"):
-        GUARD_TRIPS.labels("loop_guard" if outcome == "loop_guard" else "inbound_rate").inc()
+    if outcome in (ReplyOutcome.LOOP_GUARD, ReplyOutcome.RATE_LIMITED):
+        GUARD_TRIPS.labels(Guard.LOOP_GUARD if outcome == ReplyOutcome.LOOP_GUARD
+                           else Guard.INBOUND_RATE).inc()
     return outcome
 
 
-def classify(result: str, noted: str | None = None) -> str | None:
+def classify(result: str, noted: ReplyOutcome | None = None) -> ReplyOutcome | None:
     """The outcome label of a ``pbm.inbound.process`` result string."""
     status, _, detail = result.partition(":")
     detail = detail.strip()
-    if status == "skipped":
+    if status == ProcessResult.SKIPPED:
         return None
-    if status == "quarantined":
-        return "quarantined"
-    if status == "done":
-        return noted or "applied"  # carrier keywords (STOP/START) end done, unnoted
+    if status == ProcessResult.QUARANTINED:
+        return ReplyOutcome.QUARANTINED
+    if status == ProcessResult.DONE:
+        # carrier keywords (STOP/START) end done, unnoted
+        return noted or ReplyOutcome.APPLIED
     if detail.startswith("rate limited"):
-        return "rate_limited"
+        return ReplyOutcome.RATE_LIMITED
     if detail.startswith(("automatic message", "bounce")):
-        return "loop_guard"
+        return ReplyOutcome.LOOP_GUARD
     if detail.startswith("unreadable reply"):
-        return "unreadable"
-    return "ignored"
+        return ReplyOutcome.UNREADABLE
+    return ReplyOutcome.IGNORED
 
 
-def guard_tripped(guard: str) -> None:
+def guard_tripped(guard: Guard) -> None:
     """A loop guard or rate limit acted (``not_understood_cap``, ``outbound_rate``)."""
     if enabled():
         GUARD_TRIPS.labels(guard).inc()
@@ -214,7 +240,8 @@ def _first_message_query() -> Any:
         out.game_id == game, out.created_at == created).scalar_subquery()
     return (sa.select(inbound.received_at, inbound.channel)
             .where(inbound.game_id == game, inbound.processed_at == created,
-                   inbound.status == "done", first.in_(sa.bindparam("ids", expanding=True)))
+                   inbound.status == InboundStatus.DONE,
+                   first.in_(sa.bindparam("ids", expanding=True)))
             .limit(1))
 
 
@@ -298,8 +325,7 @@ class DatabaseCollector(Collector):
         yield up
         now = shot.at.timestamp()
         yield _by_label("pbm_games", "Games by status.", "status", {
-            s: shot.games_by_status.get(s, 0) for s in
-            ("created", "inviting", "running", "paused", "finished", "aborted")})
+            s.value: shot.games_by_status.get(s, 0) for s in GameStatus})
         yield _by_label("pbm_outbox_unsent", "Outbox rows not yet sent (pending or sending).",
                         "transport", {c: shot.outbox_unsent.get(c, 0) for c in CHANNELS})
         yield _gauge("pbm_outbox_oldest_unsent_age_seconds",
@@ -308,8 +334,7 @@ class DatabaseCollector(Collector):
         yield _by_label("pbm_outbox_failed", "Outbox rows that failed for good.", "transport",
                         {c: shot.outbox_failed.get(c, 0) for c in CHANNELS})
         yield _by_label("pbm_inbound_messages", "Inbound rows by status.", "status", {
-            s: shot.inbound_by_status.get(s, 0) for s in
-            ("new", "processing", "done", "ignored", "quarantined")})
+            s.value: shot.inbound_by_status.get(s, 0) for s in InboundStatus})
         yield _gauge("pbm_inbound_quarantined", "Inbound messages waiting for the admin.",
                      shot.quarantined)
         oldest_in = shot.inbound_oldest_unprocessed

@@ -101,11 +101,26 @@ class InboundStatus(StrEnum):
     QUARANTINED = "quarantined"
 
 
+class ProcessResult(StrEnum):
+    """What ``pbm.inbound.process`` made of a message, at the start of its result (an
+    ignored one goes on with ``: why``): the row's end status, or SKIPPED (another worker
+    had it; nothing written)."""
+
+    DONE = InboundStatus.DONE.value
+    IGNORED = InboundStatus.IGNORED.value
+    QUARANTINED = InboundStatus.QUARANTINED.value
+    SKIPPED = "skipped"
+
+
 class OutboundStatus(StrEnum):
     PENDING = "pending"
     SENDING = "sending"
     SENT = "sent"
     FAILED = "failed"
+
+
+#: an outbox row still to be sent
+UNSENT = (OutboundStatus.PENDING, OutboundStatus.SENDING)
 
 
 class DeliveryStatus(StrEnum):

@@ -38,7 +38,7 @@ _VERIFIED_LOCK = threading.Lock()
 @router.get("/readyz")
 def readyz() -> JSONResponse:
     """Ready when the database is reachable and migrated, Redis answers, the beat beats."""
-    checks = readiness()
+    checks = readiness(get_settings())
     failing = [c for c in checks if not c.ok]
     body: dict[str, Any] = {
         "status": "ready" if not failing else "unavailable",

@@ -35,6 +35,7 @@ from pbm.models import BoardImage, CommandLog, Deadline, GameEvent, Player, Seat
 
 KEY = "pbm.txcache"
 T = TypeVar("T")
+_installed = False  # the listeners below (``install``)
 
 #: the memo kinds that hold rows of each table (a write to the table forgets them)
 _KINDS_OF_TABLE = {
@@ -46,9 +47,17 @@ _KINDS_OF_TABLE = {
 _UNTRACKED_TABLES = frozenset({"inbound_messages", "outbound_messages"})
 
 
+class ListenersMissing(RuntimeError):
+    """The memo was asked for before its listeners were installed: it could serve rows
+    this transaction has since changed."""
+
+
 def memo(session: Session) -> dict[tuple[Any, ...], Any]:
     """This transaction's memo (empty at the start of every transaction)."""
-    _install()
+    if not _installed:
+        raise ListenersMissing("pbm.txcache needs its Session listeners: build the engine "
+                               "with pbm.db (make_engine, get_engine) or call "
+                               "pbm.db.install_session_hooks() at start-up")
     return session.info.setdefault(KEY, {})  # type: ignore[no-any-return]
 
 
@@ -150,10 +159,9 @@ def _after_transaction_end(session: Session, transaction: SessionTransaction) ->
     session.info.pop(KEY, None)
 
 
-_installed = False
-
-
-def _install() -> None:
+def install() -> None:
+    """Install the listeners that keep every session's memo true (once per process;
+    ``pbm.db.install_session_hooks`` calls it)."""
     global _installed
     if _installed:
         return

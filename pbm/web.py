@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import TypedDict
 
 from fastapi import FastAPI
 
 from pbm.config import get_settings
 from pbm.logs import configure as configure_logs
+from workers.hooks import install_process_hooks
 
 configure_logs()  # LOG_FORMAT=json: structured lines
 
@@ -28,7 +31,15 @@ def _api_docs() -> ApiDocs:
     return {"openapi_url": None, "docs_url": None, "redoc_url": None}
 
 
-app = FastAPI(title="Tortuga by Mail", **_api_docs())
+@asynccontextmanager
+async def _lifespan(_app: FastAPI) -> AsyncIterator[None]:
+    """The web process's start-up: admin actions write outbox rows, handed to the workers
+    after each commit (``workers.hooks``)."""
+    install_process_hooks()
+    yield
+
+
+app = FastAPI(title="Tortuga by Mail", lifespan=_lifespan, **_api_docs())
 
 
 @app.get("/healthz")

@@ -33,7 +33,7 @@ from pbm import inbound, metrics
 from pbm.config import Settings, get_settings
 from pbm.db import run_transaction
 from pbm.hygiene import mime_problem
-from pbm.models import OutboundMessage, OutboundStatus, Player
+from pbm.models import DeliveryStatus, OutboundMessage, OutboundStatus, Player
 from workers.enqueue import enqueue_inbound
 
 log = logging.getLogger(__name__)
@@ -42,7 +42,7 @@ router = APIRouter(prefix="/webhooks", tags=["webhooks"])
 
 MAX_TWILIO_FORM_BYTES = 256 * 1024
 EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>'
-FAILED_DELIVERY = {"failed", "undelivered"}
+FAILED_DELIVERY = {DeliveryStatus.FAILED, DeliveryStatus.UNDELIVERED}
 
 
 def _now() -> datetime:
@@ -245,7 +245,7 @@ def record_delivery_report(session: Any, sid: str, status: str, error_code: str,
             DELIVERY_STAGE.get(row.delivery_status, 0) >= DELIVERY_STAGE[status]):
         return  # a late report of an earlier stage (or a repeat): nothing new
     values: dict[str, Any] = {"delivery_status": status}
-    if status == "delivered":
+    if status == DeliveryStatus.DELIVERED:
         values["delivered_at"] = now
     if status in FAILED_DELIVERY:
         values["status"] = OutboundStatus.FAILED.value

@@ -94,3 +94,65 @@ def test_the_circle_finder_reports_the_path_of_a_circle() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert circles(graph) == [["a", "b", "c", "a"]]
     assert circles({"a": {"b"}, "b": set()}) == []
+
+
+# ------------------------------------------------------------------ hooks installed at start-up
+
+#: calls that install process-wide hooks: SQLAlchemy events and our ``install_*`` functions
+HOOK_CALLS = ("listen", "listens_for")
+
+
+def _callee(call: ast.Call) -> str:
+    function = call.func
+    if isinstance(function, ast.Attribute):
+        return function.attr
+    return function.id if isinstance(function, ast.Name) else ""
+
+
+def import_time_hooks(source: str) -> list[str]:
+    """The hook installations a module runs when imported: calls of ``event.listen``,
+    ``listens_for`` or an ``install_*`` function in its body (also in a decorator, a class
+    body or an ``if`` at module level; not inside a function, which runs only when called)."""
+    found: list[str] = []
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            for part in [*node.decorator_list, *node.args.defaults, *node.args.kw_defaults]:
+                if part is not None:
+                    visit(part)
+            return
+        if isinstance(node, ast.Lambda):
+            return
+        if isinstance(node, ast.Call):
+            name = _callee(node)
+            if name in HOOK_CALLS or name.startswith("install"):
+                found.append(f"line {node.lineno}: {name}()")
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(ast.parse(source))
+    return found
+
+
+def test_no_module_of_pbm_or_workers_installs_a_hook_when_imported() -> None:
+    found = {f"{path.relative_to(ROOT)} {hook}"
+             for pkg in ("pbm", "workers") for path in sorted((ROOT / pkg).rglob("*.py"))
+             for hook in import_time_hooks(path.read_text())}
+    assert found == set(), "hooks installed on import (call them at start-up):\n" + \
+        "\n".join(sorted(found))
+
+
+def test_the_hook_finder_sees_module_level_calls_only() -> None:
+    source = (
+        "from sqlalchemy import event\n"
+        "install_outbox_hook()\n"
+        "event.listen(Session, 'after_flush', f)\n"
+        "if True:\n    txcache.install()\n"
+        "@event.listens_for(Session, 'after_commit')\ndef g(s): pass\n"
+        "def start():\n    install_outbox_hook()\n    event.listen(Session, 'x', f)\n"
+        "class C:\n    def m(self):\n        install_outbox_hook()\n"
+        "run = lambda: install_outbox_hook()\n"
+    )
+    assert import_time_hooks(source) == [
+        "line 2: install_outbox_hook()", "line 3: listen()", "line 5: install()",
+        "line 6: listens_for()"]

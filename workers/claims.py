@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from sqlmodel import Session
 
 from pbm.config import Settings
-from pbm.models import BoardImage, OutboundMessage, OutboundPart
+from pbm.models import UNSENT, BoardImage, OutboundMessage, OutboundPart, OutboundStatus
 from pbm.session_keys import CLAIMED_PNGS
 
 
@@ -62,9 +62,9 @@ def _claim_statement(sqlite: bool) -> sa.Update:
     return (
         sa.update(table)
         .where(table.c.id.in_(ids))
-        .where(sa.or_(table.c.status == "pending",
-                      sa.and_(table.c.status == "sending", lease_over)))
-        .values(status="sending", attempts=table.c.attempts + 1,
+        .where(sa.or_(table.c.status == OutboundStatus.PENDING,
+                      sa.and_(table.c.status == OutboundStatus.SENDING, lease_over)))
+        .values(status=OutboundStatus.SENDING, attempts=table.c.attempts + 1,
                 claimed_at=sa.bindparam("now", type_=table.c.claimed_at.type))
         .returning(*table.c, _board_png_of(table), *extra)
     )
@@ -104,7 +104,7 @@ def _earlier_unsent_of(table: sa.Table, batch: Any) -> sa.Label[Any]:
                   sa.and_(player.is_(None), other.c.to_address == address))
     return sa.select(sa.func.min(other.c.id)).where(
         same, other.c.channel == _outer(table, "channel"), other.c.id < _outer(table, "id"),
-        other.c.id.not_in(batch), other.c.status.in_(("pending", "sending")),
+        other.c.id.not_in(batch), other.c.status.in_(UNSENT),
     ).scalar_subquery().label("earlier_unsent")
 
 
@@ -135,7 +135,7 @@ def _earlier_unsent_alone(session: Session, rows: list[Any], batch: list[int]) -
                       table.c.channel == r.channel, table.c.id < r.id) for r in rows]
     found = session.execute(sa.select(sa.func.min(table.c.id)).where(
         sa.or_(*before), table.c.id.not_in(batch),
-        table.c.status.in_(("pending", "sending")))).scalar()
+        table.c.status.in_(UNSENT))).scalar()
     return int(found) if found is not None else None
 
 

@@ -25,6 +25,7 @@ import random
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from enum import StrEnum
 from typing import Any
 
 import sqlalchemy as sa
@@ -34,7 +35,7 @@ from pbm import metrics
 from pbm.config import Settings
 from pbm.db import run_transaction
 from pbm.logs import context as log_context
-from pbm.models import DeliveryStatus, Game, OutboundMessage, Player
+from pbm.models import DeliveryStatus, Game, OutboundMessage, OutboundStatus, Player
 from pbm.outbox import alert_admin, insert_once
 from pbm.ratelimit import OutboundLimiter
 from pbm.transports import OutgoingMessage, Receipt, TransportError, transport_for
@@ -48,11 +49,22 @@ ADMIN_ALERT = "admin_alert"
 ORDER_WAIT_SECONDS = 1.0  # a row waiting for an earlier one to the same recipient retries
 
 
+class Sent(StrEnum):
+    """What one delivery attempt came to (the send tasks return it)."""
+
+    SENT = "sent"
+    SKIPPED = "skipped"  # no such row, finished, or claimed elsewhere
+    FAILED = "failed"  # for good (the row is failed)
+    RETRY = "retry"  # a transient error: again after a backoff
+    THROTTLED = "throttled"  # over the rate limit: again when a token is free
+    WAITING = "waiting"  # after an earlier row to the same recipient
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What happened to one delivery attempt; ``retry_in`` seconds when it should be retried."""
 
-    status: str  # sent, skipped, failed, retry, throttled, waiting (for an earlier row)
+    status: Sent
     retry_in: float | None = None
     detail: str = ""
 
@@ -97,18 +109,18 @@ def deliver(outbox_id: int, now: datetime, settings: Settings,
     try:
         row, message, refusal = run_transaction(take)
     except _Throttled as throttled:
-        metrics.guard_tripped("outbound_rate")
-        return Outcome("throttled", retry_in=throttled.retry_in)
+        metrics.guard_tripped(metrics.Guard.OUTBOUND_RATE)
+        return Outcome(Sent.THROTTLED, retry_in=throttled.retry_in)
     except _Waiting as waiting:
-        return Outcome("waiting", retry_in=ORDER_WAIT_SECONDS, detail=f"after row {waiting.row}")
+        return Outcome(Sent.WAITING, retry_in=ORDER_WAIT_SECONDS, detail=f"after row {waiting.row}")
     if row is None:
-        return Outcome("skipped", detail="no such row, finished, or claimed elsewhere")
+        return Outcome(Sent.SKIPPED, detail="no such row, finished, or claimed elsewhere")
     if wait > 0:
         sleep(wait)  # our slot is reserved; the claim's lease covers the wait
     if refusal is not None:
         error = TransportError(refusal, permanent=True, reason="opted_out")
         run_transaction(lambda s: _record_permanent(s, row, error, now, settings))
-        return Outcome("failed", detail=refusal)
+        return Outcome(Sent.FAILED, detail=refusal)
     assert message is not None
     try:
         with log_context(outbound_id=row.id, game_id=row.game_id, seat=row.seat):
@@ -118,12 +130,12 @@ def deliver(outbox_id: int, now: datetime, settings: Settings,
         metrics.send_failed(row.channel, error.reason, permanent)
         if permanent:
             run_transaction(lambda s: _record_permanent(s, row, error, now, settings))
-            return Outcome("failed", detail=str(error))
+            return Outcome(Sent.FAILED, detail=str(error))
         run_transaction(lambda s: _record_transient(s, row, error))
-        return Outcome("retry", retry_in=backoff(row.attempts, settings), detail=str(error))
+        return Outcome(Sent.RETRY, retry_in=backoff(row.attempts, settings), detail=str(error))
     latencies = run_transaction(lambda s: _record_sent(s, row, receipt, message, now))
     _count_sent([row], latencies)
-    return Outcome("sent", detail=receipt.provider_id or "")
+    return Outcome(Sent.SENT, detail=receipt.provider_id or "")
 
 
 #: at most this many rows in one batch (they are sent one after the other within the lease)
@@ -162,12 +174,12 @@ def deliver_many(outbox_ids: list[int], now: datetime, settings: Settings,
     try:
         taken = run_transaction(take)
     except _Throttled as throttled:
-        metrics.guard_tripped("outbound_rate")
-        return {i: Outcome("throttled", retry_in=throttled.retry_in) for i in outbox_ids}
+        metrics.guard_tripped(metrics.Guard.OUTBOUND_RATE)
+        return {i: Outcome(Sent.THROTTLED, retry_in=throttled.retry_in) for i in outbox_ids}
     except _Waiting as waiting:
-        return {i: Outcome("waiting", retry_in=ORDER_WAIT_SECONDS,
+        return {i: Outcome(Sent.WAITING, retry_in=ORDER_WAIT_SECONDS,
                            detail=f"after row {waiting.row}") for i in outbox_ids}
-    outcomes = {i: Outcome("skipped", detail="no such row, finished, or claimed elsewhere")
+    outcomes = {i: Outcome(Sent.SKIPPED, detail="no such row, finished, or claimed elsewhere")
                 for i in outbox_ids}
     sent: list[tuple[Any, Receipt, OutgoingMessage]] = []
     failed: list[tuple[Any, TransportError, bool]] = []  # (row, error, permanent)
@@ -177,14 +189,14 @@ def deliver_many(outbox_ids: list[int], now: datetime, settings: Settings,
             if refusal is not None:
                 failed.append((row, TransportError(refusal, permanent=True,
                                                    reason="opted_out"), True))
-                outcomes[row.id] = Outcome("failed", detail=refusal)
+                outcomes[row.id] = Outcome(Sent.FAILED, detail=refusal)
                 continue
             assert message is not None
             if time.monotonic() - started > settings.outbox_lease_seconds / 2:
                 # a slow transport: give the rest back before the lease could pass
                 failed.append((row, TransportError("the batch ran out of time",
                                                    permanent=False, reason="network"), False))
-                outcomes[row.id] = Outcome("retry", retry_in=0.0, detail="out of time")
+                outcomes[row.id] = Outcome(Sent.RETRY, retry_in=0.0, detail="out of time")
                 continue
             if (wait := started + waits.get(row.id, 0.0) - time.monotonic()) > 0:
                 sleep(wait)  # our slot is reserved; the claim's lease covers the wait
@@ -195,11 +207,11 @@ def deliver_many(outbox_ids: list[int], now: datetime, settings: Settings,
                 permanent = error.permanent or row.attempts >= settings.max_send_attempts
                 metrics.send_failed(row.channel, error.reason, permanent)
                 failed.append((row, error, permanent))
-                outcomes[row.id] = Outcome("failed", detail=str(error)) if permanent else \
-                    Outcome("retry", retry_in=backoff(row.attempts, settings), detail=str(error))
+                outcomes[row.id] = Outcome(Sent.FAILED, detail=str(error)) if permanent else \
+                    Outcome(Sent.RETRY, retry_in=backoff(row.attempts, settings), detail=str(error))
                 continue
             sent.append((row, receipt, message))
-            outcomes[row.id] = Outcome("sent", detail=receipt.provider_id or "")
+            outcomes[row.id] = Outcome(Sent.SENT, detail=receipt.provider_id or "")
     finally:  # what was sent is recorded even if something unexpected stops the batch
         latencies = run_transaction(lambda s: _record_many(s, sent, failed, now, settings)) \
             if sent or failed else []
@@ -248,8 +260,8 @@ def _record_sent_statement(accepted: str) -> sa.Update:
     """The UPDATE that records sent rows (built once per process; values as parameters)."""
     table = outbox_table()
     return (sa.update(table).where(table.c.id == sa.bindparam("row_id"),
-                                   table.c.status == "sending")
-            .values(status="sent", provider_id=sa.bindparam("provider"),
+                                   table.c.status == OutboundStatus.SENDING)
+            .values(status=OutboundStatus.SENT, provider_id=sa.bindparam("provider"),
                     sent_at=sa.bindparam("now", type_=table.c.sent_at.type),
                     last_error=None, delivery_status=accepted,
                     message_id=sa.bindparam("mid")))
@@ -284,8 +296,10 @@ def _refusal(session: Session, row: Any) -> str | None:
 def _record_sent(session: Session, row: Any, receipt: Receipt, message: OutgoingMessage,
                  now: datetime) -> list[tuple[str, float]]:
     table = outbox_table()
-    session.execute(sa.update(table).where(table.c.id == row.id, table.c.status == "sending")
-                    .values(status="sent", provider_id=receipt.provider_id, sent_at=now,
+    session.execute(sa.update(table)
+                    .where(table.c.id == row.id, table.c.status == OutboundStatus.SENDING)
+                    .values(status=OutboundStatus.SENT, provider_id=receipt.provider_id,
+                            sent_at=now,
                             last_error=None, delivery_status=DeliveryStatus.ACCEPTED.value,
                             message_id=row.message_id or (message.message_id
                                                           if row.channel == "email" else None)))
@@ -294,8 +308,10 @@ def _record_sent(session: Session, row: Any, receipt: Receipt, message: Outgoing
 
 def _record_transient(session: Session, row: Any, error: TransportError) -> None:
     table = outbox_table()
-    session.execute(sa.update(table).where(table.c.id == row.id, table.c.status == "sending")
-                    .values(status="pending", last_error=f"attempt {row.attempts}: {error}"))
+    session.execute(sa.update(table)
+                    .where(table.c.id == row.id, table.c.status == OutboundStatus.SENDING)
+                    .values(status=OutboundStatus.PENDING,
+                            last_error=f"attempt {row.attempts}: {error}"))
 
 
 def _record_permanent(session: Session, row: Any, error: TransportError, now: datetime,
@@ -303,7 +319,8 @@ def _record_permanent(session: Session, row: Any, error: TransportError, now: da
     """Fail the row, mark the player's address, fall back to email, alert the admin."""
     table = outbox_table()
     session.execute(sa.update(table).where(table.c.id == row.id)
-                    .values(status="failed", last_error=f"attempt {row.attempts}: {error}"))
+                    .values(status=OutboundStatus.FAILED,
+                            last_error=f"attempt {row.attempts}: {error}"))
     if row.kind == ADMIN_ALERT:
         log.error("an admin alert could not be delivered: %s", error)
         return
@@ -356,7 +373,7 @@ def _record_permanent(session: Session, row: Any, error: TransportError, now: da
 
 def _add_row(session: Session, now: datetime, **values: Any) -> None:
     """Insert an outbox row unless its dedupe key exists (the hook enqueues it on commit)."""
-    insert_once(session, OutboundMessage(status="pending", attempts=0, created_at=now,
+    insert_once(session, OutboundMessage(status=OutboundStatus.PENDING, attempts=0, created_at=now,
                                          **values))
 
 
@@ -368,14 +385,14 @@ def relay_candidates(session: Session, now: datetime, settings: Settings,
     rows = session.execute(
         sa.select(table.c.id, table.c.status, table.c.attempts, table.c.claimed_at)
         .where(sa.or_(
-            sa.and_(table.c.status == "pending", table.c.created_at < grace),
-            sa.and_(table.c.status == "sending", lease_expired(table, now, settings)),
+            sa.and_(table.c.status == OutboundStatus.PENDING, table.c.created_at < grace),
+            sa.and_(table.c.status == OutboundStatus.SENDING, lease_expired(table, now, settings)),
         ))
         .order_by(table.c.id).limit(limit)
     ).all()
     due: list[int] = []
     for row in rows:
-        if row.status == "pending" and row.attempts and row.claimed_at is not None:
+        if row.status == OutboundStatus.PENDING and row.attempts and row.claimed_at is not None:
             # a retry is scheduled; only relay it when its backoff has surely passed
             wait = min(settings.retry_backoff_max, 2.0 ** row.attempts * 5)
             if row.claimed_at > now - timedelta(seconds=max(wait,

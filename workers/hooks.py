@@ -4,6 +4,10 @@
 event collects the ids of new ``OutboundMessage`` rows at flush and hands them to the
 workers only after COMMIT (never for a rolled-back one). If that hand-over is lost
 (broker down, process killed between commit and enqueue), ``relay_outbox`` finds the row.
+
+Nothing is installed on import: every process that writes outbox rows calls
+``install_process_hooks`` at start-up (the worker on ``worker_init``, the web app in its
+lifespan, ``pbm game``/``pbm quarantine``, the demo).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from typing import Any
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
+from pbm.db import install_session_hooks
 from pbm.models import OutboundMessage
 from pbm.session_keys import NEW_OUTBOX_IDS  # also written by pbm.outbox.insert_once
 from workers.enqueue import enqueue_outbound_together
@@ -74,6 +79,13 @@ def install_outbox_hook() -> None:
     event.listen(Session, "after_commit", _after_commit)
     event.listen(Session, "after_soft_rollback", _after_soft_rollback)
     _installed = True
+
+
+def install_process_hooks() -> None:
+    """The start-up of a process that writes outbox rows: the session hooks of every
+    database user (``pbm.db.install_session_hooks``) and the outbox hook."""
+    install_session_hooks()
+    install_outbox_hook()
 
 
 def uninstall_outbox_hook() -> None:

@@ -17,6 +17,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Session
 
+from pbm.models import OutboundStatus
 from pbm.transports import TransportError
 from workers.claims import outbox_table
 
@@ -34,7 +35,7 @@ def addresses_refused_alike(session: Session, row: Any, error: TransportError,
     table = outbox_table()
     return [str(a) for a in session.execute(
         sa.select(table.c.to_address).distinct()
-        .where(table.c.channel == row.channel, table.c.status == "failed",
+        .where(table.c.channel == row.channel, table.c.status == OutboundStatus.FAILED,
                table.c.claimed_at >= now - WINDOW,
                table.c.last_error.like(f"%{error.code}%"))
         .limit(SPREAD * 20)).scalars()]

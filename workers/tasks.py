@@ -15,14 +15,15 @@ from typing import Any, NoReturn
 
 import sqlalchemy as sa
 from celery import Task
+from celery.signals import worker_init, worker_process_init
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
 from pbm import alerts, health, inbound, metrics
-from pbm.config import get_settings
+from pbm.config import Settings, get_settings
 from pbm.db import get_engine, is_conflict, run_transaction, session_scope
 from pbm.logs import context
-from pbm.models import InboundMessage
+from pbm.models import InboundMessage, ProcessResult
 from pbm.ratelimit import OutboundLimiter
 from pbm.timing import sweep_deadlines as sweep
 from workers.app import (
@@ -40,14 +41,21 @@ from workers.app import (
 )
 from workers.delivery import BATCH_LIMIT, backoff, deliver, deliver_many, relay_candidates
 from workers.enqueue import enqueue_inbound, enqueue_outbound, enqueue_outbound_together
-from workers.hooks import delivering_inline, install_outbox_hook
+from workers.hooks import delivering_inline, install_process_hooks
 from workers.imap import poll
 
 log = logging.getLogger(__name__)
 
 TRANSIENT = (OperationalError, StaleDataError, DBAPIError, ConnectionError, TimeoutError)
 
-install_outbox_hook()
+
+@worker_init.connect
+@worker_process_init.connect
+def _install_hooks(**_: Any) -> None:
+    """The worker's start-up: the session hooks, in the main process before its pool
+    starts (forked children inherit them) and again in each child (a no-op after a fork;
+    needed if the pool spawns)."""
+    install_process_hooks()
 
 
 def utcnow() -> datetime:
@@ -69,7 +77,7 @@ def _is_transient(exc: BaseException) -> bool:
     return isinstance(exc, TRANSIENT)
 
 
-def _retry_transient(task: Task[..., Any], exc: Exception) -> NoReturn:
+def _retry_transient(task: Task[..., Any], exc: Exception, settings: Settings) -> NoReturn:
     """Retry with backoff and jitter when ``exc`` is transient; re-raise it otherwise."""
     if not _is_transient(exc):
         raise exc
@@ -77,7 +85,7 @@ def _retry_transient(task: Task[..., Any], exc: Exception) -> NoReturn:
     retries = task.request.retries
     if retries >= 10:
         raise exc
-    raise task.retry(exc=exc, countdown=backoff(retries + 1, get_settings()), max_retries=10)
+    raise task.retry(exc=exc, countdown=backoff(retries + 1, settings), max_retries=10)
 
 
 @app.task(name=TASK_PROCESS_INBOUND, bind=True)
@@ -87,20 +95,21 @@ def process_inbound(self: Task[[int], str], inbound_id: int) -> str:
     The messages the reply wrote are delivered here, right after its commit, rather than
     by a task of their own behind every reply already queued: the next prompt leaves at
     once, and a reply costs one task, not two (``deliver_written``)."""
+    settings = get_settings()
     token = metrics.start_reply()
     with context(inbound_id=int(inbound_id)), delivering_inline() as written:
         try:
             try:
                 result = str(inbound.process(int(inbound_id), utcnow()))
             except Exception as exc:
-                _retry_transient(self, exc)
+                _retry_transient(self, exc, settings)
             _count_reply(int(inbound_id), result, token)
         finally:
-            deliver_written(written)
+            deliver_written(written, settings)
     return result
 
 
-def deliver_written(ids: list[int]) -> None:
+def deliver_written(ids: list[int], settings: Settings) -> None:
     """Deliver outbox rows this task's transactions wrote, as ``send_outbound_batch`` would
     (retries and throttled rows go on as tasks of their own); never raises: what could not
     be delivered here is enqueued, and what could not be enqueued the relay finds."""
@@ -108,7 +117,7 @@ def deliver_written(ids: list[int]) -> None:
     for start in range(0, len(ordered), BATCH_LIMIT):
         batch = ordered[start:start + BATCH_LIMIT]
         try:
-            outcomes = deliver_many(batch, utcnow(), get_settings(), limiter())
+            outcomes = deliver_many(batch, utcnow(), settings, limiter())
         except Exception as exc:
             log.warning("could not deliver outbox rows %s here (%s): enqueued", batch, exc)
             enqueue_outbound_together(batch)
@@ -121,7 +130,7 @@ def deliver_written(ids: list[int]) -> None:
 def _count_reply(inbound_id: int, result: str, token: Any) -> None:
     """Count the processed reply (``pbm.metrics``) and log its outcome with its game and seat."""
     noted = metrics.noted_reply()
-    if result == "skipped" or not metrics.enabled():
+    if result == ProcessResult.SKIPPED or not metrics.enabled():
         metrics.reply_processed(None, result, token)
         return
     if noted is not None and noted.channel is not None:  # the usual case: nothing to read
@@ -146,11 +155,12 @@ def _count_reply(inbound_id: int, result: str, token: Any) -> None:
 @app.task(name=TASK_SEND_OUTBOUND, bind=True)
 def send_outbound(self: Task[[int], str], outbox_id: int) -> str:
     """Deliver one outbox row (at least once; never twice at the same time)."""
+    settings = get_settings()
     try:
         with context(outbound_id=int(outbox_id)):
-            outcome = deliver(int(outbox_id), utcnow(), get_settings(), limiter())
+            outcome = deliver(int(outbox_id), utcnow(), settings, limiter())
     except Exception as exc:
-        _retry_transient(self, exc)
+        _retry_transient(self, exc, settings)
     if outcome.retry_in is not None:
         # Transport busy or rate limited: come back later. Not counted against Celery's
         # retry budget; the row's own attempt counter bounds transport failures.
@@ -163,11 +173,11 @@ def send_outbound_batch(self: Task[[list[int]], dict[str, str]],
                         outbox_ids: list[int]) -> dict[str, str]:
     """Deliver the outbox rows one transaction wrote, together (two commits for all); a
     row to retry, or all when the rate limit is full, goes on alone (``send_outbound``)."""
+    settings = get_settings()
     try:
-        outcomes = deliver_many([int(i) for i in outbox_ids], utcnow(), get_settings(),
-                                limiter())
+        outcomes = deliver_many([int(i) for i in outbox_ids], utcnow(), settings, limiter())
     except Exception as exc:
-        _retry_transient(self, exc)
+        _retry_transient(self, exc, settings)
     for outbox_id, outcome in outcomes.items():
         if outcome.retry_in is not None:
             enqueue_outbound([outbox_id], countdown=outcome.retry_in)
@@ -197,17 +207,18 @@ def relay_inbound() -> int:
 @app.task(name=TASK_SWEEP_DEADLINES, bind=True)
 def sweep_deadlines(self: Task[[], int]) -> int:
     """Reminders, final warnings and timeouts of every running game (``pbm.games``)."""
+    settings = get_settings()
     started = metrics.timed()
     try:
         report = run_transaction(lambda session: sweep(session, utcnow()))
     except Exception as exc:
         metrics.sweep_failed()
-        _retry_transient(self, exc)
+        _retry_transient(self, exc, settings)
     metrics.sweep_done(report, metrics.timed() - started)
     for error in report.errors:
         log.error("deadline sweep: %s", error)
     try:
-        health.record_heartbeat(health.SWEEP)
+        health.record_heartbeat(health.SWEEP, settings=settings)
     except Exception as exc:  # Redis down: the readiness probe says so
         log.warning("sweep heartbeat not recorded: %s", exc)
     return int(report.total)
@@ -217,14 +228,14 @@ def sweep_deadlines(self: Task[[], int]) -> int:
 def heartbeat() -> float:
     """The beat's heartbeat: scheduled by beat, run by a worker (both must be alive)."""
     now = utcnow().timestamp()
-    health.record_heartbeat(health.BEAT, now)
+    health.record_heartbeat(health.BEAT, now, settings=get_settings())
     return now
 
 
 @app.task(name=TASK_CHECK_ALERTS)
 def check_alerts() -> list[str]:
     """Email the admin about what needs an operator now (each kind at most once an hour)."""
-    return alerts.check(utcnow())
+    return alerts.check(utcnow(), get_settings())
 
 
 @app.task(name=TASK_POLL_IMAP, bind=True)

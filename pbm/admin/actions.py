@@ -12,7 +12,7 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any
 
 from sqlmodel import Session
 
@@ -25,9 +25,6 @@ from pbm.db import run_transaction
 from pbm.models import Game, GameStatus
 from pbm.timing import TimingPolicy, is_valid_zone
 from workers.enqueue import enqueue_inbound
-from workers.hooks import install_outbox_hook
-
-T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 MAX_PLAYERS = 9
@@ -223,7 +220,7 @@ def create_game(form: CreateForm, admin: str, now: datetime) -> int:
     """Create the game of a checked form through ``pbm.games``; returns its id."""
     try:
         players = form.player_specs()
-        game = transaction(lambda s: games.create_game(
+        game = run_transaction(lambda s: games.create_game(
             s, form.name, players, now=now, timing_policy=form.timing()))
     except (games.GameError, ValueError) as exc:
         raise ActionError(str(exc)) from exc
@@ -302,16 +299,11 @@ def _seat(values: Mapping[str, str], key: str = "seat") -> int:
 
 def _game_call(name: str, *args: Any, **kwargs: Any) -> Any:
     """Call ``pbm.games.<name>(session, ...)`` in one transaction; the outbox rows it wrote
-    are handed to the workers after the commit."""
+    are handed to the workers after the commit (the hook ``pbm.web`` installs at start-up;
+    the relay finds any whose hand-over is lost)."""
     function = getattr(games, name)
-    return transaction(lambda s: function(s, *args, **kwargs))
+    return run_transaction(lambda s: function(s, *args, **kwargs))
 
-
-def transaction(work: Callable[[Session], T]) -> T:
-    """``run_transaction`` with the outbox hook installed, so new messages are enqueued
-    after the commit (and the relay finds any whose hand-over is lost)."""
-    install_outbox_hook()
-    return run_transaction(work)
 
 
 def _invite(game_id: int, values: Mapping[str, str], admin: str, now: datetime) -> str:
@@ -356,7 +348,7 @@ def _extend(game_id: int, values: Mapping[str, str], admin: str, now: datetime) 
 
 
 def _nudge(game_id: int, values: Mapping[str, str], admin: str, now: datetime) -> str:
-    count = transaction(lambda s: nudge_now(s, game_id, now))
+    count = run_transaction(lambda s: nudge_now(s, game_id, now))
     return f"Reminder sent to {count} awaited player(s)." if count else "Nobody is awaited."
 
 
@@ -431,7 +423,7 @@ def available(status: str) -> list[Action]:
 def retry_inbound(message_id: int, now: datetime) -> str:
     """Put a quarantined message back in line for processing."""
     try:
-        ids = transaction(lambda s: requeue_inbound(s, message_id))
+        ids = run_transaction(lambda s: requeue_inbound(s, message_id))
     except OpError as exc:
         raise ActionError(str(exc)) from exc
 

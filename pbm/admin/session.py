@@ -22,7 +22,7 @@ from fastapi.routing import APIRoute
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 from pbm.admin.auth import parse_admin_users
-from pbm.config import get_settings
+from pbm.config import Settings, get_settings
 
 COOKIE_NAME = "pbm_admin"
 COOKIE_PATH = "/admin"
@@ -78,37 +78,37 @@ class AdminSession(dict[str, Any]):
         return [(c, m) for c, m in self.pop("flash")]
 
 
-def _serializer() -> URLSafeTimedSerializer:
-    key = get_settings().secret_key.get_secret_value()
+def _serializer(settings: Settings) -> URLSafeTimedSerializer:
+    key = settings.secret_key.get_secret_value()
     return URLSafeTimedSerializer(key, salt="pbm-admin-session")
 
 
-def load_session(request: Request) -> AdminSession:
+def load_session(request: Request, settings: Settings) -> AdminSession:
     """The session in the request's cookie; empty when missing, forged or expired."""
     session = AdminSession()
     raw = request.cookies.get(COOKIE_NAME)
     if raw:
         try:
-            data = _serializer().loads(raw, max_age=MAX_AGE_SECONDS)
+            data = _serializer(settings).loads(raw, max_age=MAX_AGE_SECONDS)
         except BadSignature:
             data = None
         if isinstance(data, dict):
             dict.update(session, data)
     # An admin removed from ADMIN_USERS is signed out at their next request.
-    if session.user and session.user not in parse_admin_users(get_settings().admin_users):
+    if session.user and session.user not in parse_admin_users(settings.admin_users):
         session.clear()
     return session
 
 
-def save_session(session: AdminSession, response: Response) -> None:
+def save_session(session: AdminSession, response: Response, settings: Settings) -> None:
     """Write the session to the response's cookie (or delete it when empty)."""
-    secure = get_settings().public_base_url.startswith("https://")
+    secure = settings.public_base_url.startswith("https://")
     if not session:
         response.delete_cookie(COOKIE_NAME, path=COOKIE_PATH)
         return
     response.set_cookie(
         COOKIE_NAME,
-        _serializer().dumps(dict(session)),
+        _serializer(settings).dumps(dict(session)),
         max_age=MAX_AGE_SECONDS,
         path=COOKIE_PATH,
         httponly=True,
@@ -162,7 +162,8 @@ class AdminRoute(APIRoute):
         public = self.name in PUBLIC_ROUTES
 
         async def admin_handler(request: Request) -> Response:
-            session = load_session(request)
+            settings = get_settings()
+            session = load_session(request, settings)
             request.state.admin_session = session
             if not public and session.user is None:
                 if request.method in SAFE_METHODS:
@@ -175,7 +176,7 @@ class AdminRoute(APIRoute):
                     await _check_csrf(request, session)
                 response = await handler(request)
             if session.modified:
-                save_session(session, response)
+                save_session(session, response, settings)
             response.headers.update(SECURITY_HEADERS)
             return response
 

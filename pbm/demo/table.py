@@ -21,9 +21,9 @@ from pbm.demo.seating import SeatSpec
 from pbm.demo.transcript import Transcript
 from pbm.demo.workers import DemoError, Workers, adopt_environment, demo_environment
 from pbm.mailroom import Delivered, Mailroom, Posted
-from pbm.models import CommandLog, Game, GameEvent
+from pbm.models import CommandLog, Game, GameEvent, GameStatus
 from pbm.simplayer import SimPlayer
-from workers.hooks import install_outbox_hook
+from workers.hooks import install_process_hooks
 
 STALL_NUDGE_SECONDS = 8.0  # nobody acts for this long: awaited players ask for STATUS
 STALL_FAIL_SECONDS = 90.0  # ... and after this long the demo gives up
@@ -63,7 +63,7 @@ class SimSeat:
 class Progress:
     """What the table has done so far (read from the database by the organiser)."""
 
-    status: str = "created"
+    status: str = GameStatus.CREATED
     decisions: int = 0
     revealed: int = 0
     event_total: int = 0
@@ -115,7 +115,7 @@ class Table:
         adopt_environment(self.env)
 
         db.upgrade()
-        install_outbox_hook()  # new outbox rows go to the workers after each commit
+        install_process_hooks()  # new outbox rows go to the workers after each commit
         specs = [games.PlayerSpec(s.name, email=s.email, phone=s.phone, channel=s.channel,
                                   language=s.language)
                  for s in self.specs]
@@ -157,7 +157,7 @@ class Table:
             assert game is not None
             p = self._progress
             p.status = game.status
-            p.over = game.status in ("finished", "aborted")
+            p.over = game.status in (GameStatus.FINISHED, GameStatus.ABORTED)
             p.decisions = session.execute(sa.select(sa.func.count()).select_from(CommandLog)
                                           .where(col(CommandLog.game_id) == self.game_id)
                                           ).scalar() or 0

@@ -12,10 +12,10 @@ import sqlalchemy as sa
 from sqlmodel import Session, col
 
 from pbm import games, outbox, timing, txcache
-from pbm.config import get_settings
+from pbm.config import Settings
 from pbm.inbound.storage import EMAIL, InboundRow
 from pbm.messages import MessageKind
-from pbm.models import CommandLog, Game, OutboundMessage, Player, Seat
+from pbm.models import CommandLog, Game, OutboundMessage, OutboundStatus, Player, Seat
 from pbm.outbox import alert_admin, insert_once
 from pbm.replies import ReplyResult
 
@@ -62,7 +62,7 @@ def idle_fingerprint(parsed: ReplyResult) -> str:
 
 
 def may_answer_idle(session: Session, game: Game, player: Player, row: InboundRow, now: datetime,
-                     fingerprint: str = "") -> str:
+                     settings: Settings, fingerprint: str = "") -> str:
     """How to answer a reply that did nothing: ``FULL`` for the first
     ``not_understood_answers_per_sender_per_hour`` in an hour; past it ``BRIEF`` (a short
     answer: a person who keeps failing is never met with silence) unless the sender looks
@@ -71,7 +71,7 @@ def may_answer_idle(session: Session, game: Game, player: Player, row: InboundRo
     saying what one of this hour's answered replies said is a robot's. The admin is told
     (once a day) either way."""
     assert player.id is not None  # a stored row
-    limit = get_settings().not_understood_answers_per_sender_per_hour
+    limit = settings.not_understood_answers_per_sender_per_hour
     keys = list(session.execute(sa.select(col(OutboundMessage.dedupe_key)).where(
         col(OutboundMessage.player_id) == player.id, col(OutboundMessage.kind) == "reply",
         col(OutboundMessage.dedupe_key).like("%:nu%"),
@@ -162,4 +162,4 @@ def ask_to_answer_the_game(session: Session, sender: str, now: datetime) -> None
               "played.\n\nTo play, reply to the latest email of your game: its reply "
               "address is private to your seat.\n\nIf you did not send it, ignore this "
               "note.\n"),
-        status="pending", attempts=0, dedupe_key=key, created_at=now))
+        status=OutboundStatus.PENDING, attempts=0, dedupe_key=key, created_at=now))

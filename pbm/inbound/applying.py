@@ -15,7 +15,7 @@ from sqlmodel import Session, col
 
 import engine
 from pbm import games, logs, metrics, outbox, settings, timing
-from pbm.config import get_settings
+from pbm.config import Settings
 from pbm.inbound.answered import Answered, answered_question, is_stale
 from pbm.inbound.answering import Outcome, idle_fingerprint, may_answer_idle, write_reply
 from pbm.inbound.mime import bounce_details
@@ -89,7 +89,8 @@ def apply_reply(work: Work) -> Disposition:
         work.now, work.outcome)
     assert game is not None and seat is not None and player is not None and parsed is not None
     says = [meta for meta in parsed.meta if meta.name == "SAY"]
-    relayed = work.relayed = says[:_say_allowance(session, player, now)] if says else []
+    allowed = _say_allowance(session, player, now, work.settings) if says else 0
+    relayed = work.relayed = says[:allowed]
     for meta in parsed.meta:  # settings first: the prompt the commands trigger uses them
         if meta.name == "SET":
             _meta(session, row, game, seat, player, meta, now, outcome)
@@ -106,7 +107,7 @@ def apply_reply(work: Work) -> Disposition:
     if relayed:
         _say(session, game, seat, relayed, now, outcome)
     if len(says) > len(relayed):
-        settings = get_settings()
+        settings = work.settings
         left = says[len(relayed)]
         more = len(says) - len(relayed) - 1
         outcome.reject(f"SAY {left.arg}" + (f" (and {more} more SAY lines)" if more else ""),
@@ -125,25 +126,25 @@ def answer_reply(work: Work) -> Disposition:
     if outcome.needs_reply(parsed, seat.seat_index):
         # An answer to a reply that did nothing (a retraction is not nothing: it is told).
         idle = not (parsed.understood or parsed.meta or parsed.retracted)
-        mode = may_answer_idle(session, game, player, row, now, idle_fingerprint(parsed)) \
-            if idle else "full"
+        mode = may_answer_idle(session, game, player, row, now, work.settings,
+                               idle_fingerprint(parsed)) if idle else "full"
         if mode != "none":
             write_reply(session, game, seat, player, row, parsed, outcome, now,
                          suffix=f":nu-{idle_fingerprint(parsed)}" if idle else "",
                          brief=mode == "brief")
         else:  # a robot repeating itself: kept, not answered
-            metrics.guard_tripped("not_understood_cap")
+            metrics.guard_tripped(metrics.Guard.NOT_UNDERSTOOD_CAP)
     metrics.note_reply(bool(outcome.done), bool(outcome.rejected),
                        bool(parsed.understood or parsed.meta), channel=row.channel,
                        game_id=game.id, seat=seat.seat_index)
     return work.finish_at_seat(Disposition.DONE)
 
 
-def _say_allowance(session: Session, player: Player, now: datetime) -> int:
+def _say_allowance(session: Session, player: Player, now: datetime, settings: Settings
+                   ) -> int:
     """How many SAY lines this player may still relay now: ``say_per_reply``, less what
     they said at any of their tables in the last hour over ``say_per_hour``."""
     assert player.id is not None  # a stored row
-    settings = get_settings()
     seats = {(s.game_id, s.seat_index) for s in session.execute(
         sa.select(Seat).where(col(Seat.player_id) == player.id)).scalars()}
     talk = session.execute(

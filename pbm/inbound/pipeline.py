@@ -45,7 +45,7 @@ from pbm.inbound.storage import (
     release_claim,
 )
 from pbm.inbound.work import Disposition, Work
-from pbm.models import InboundStatus, Player
+from pbm.models import InboundStatus, Player, ProcessResult
 from pbm.ratelimit import inbound_allowed
 from pbm.replies import extract_email, extract_sms
 from pbm.replies.autoreply import automatic_phrasing
@@ -65,7 +65,7 @@ def stored(work: Work) -> Disposition:
     work.row = work.session.execute(sa.select(table).where(table.c.id == work.inbound_id)
                                     .with_for_update()).first()
     if work.row is None or work.row.status != InboundStatus.PROCESSING.value:
-        work.result = "skipped"  # another worker finished it first
+        work.result = ProcessResult.SKIPPED  # another worker finished it first
         return Disposition.SKIPPED
     return Disposition.CONTINUE
 
@@ -265,11 +265,11 @@ def _process(inbound_id: int, now: datetime) -> str:
     settings = get_settings()
     claimed = run_transaction(lambda s: claim_inbound(s, inbound_id, now, settings))
     if claimed is None:
-        return "skipped"
+        return ProcessResult.SKIPPED
     if claimed.attempts > MAX_PROCESS_ATTEMPTS:
         quarantine(inbound_id, f"processing was interrupted {claimed.attempts - 1} times "
                                "(the worker died each time)", now)
-        return "quarantined"
+        return ProcessResult.QUARANTINED
     try:
         return str(run_transaction(lambda s: _handle(s, inbound_id, now, settings)))
     except Exception as exc:
@@ -278,7 +278,7 @@ def _process(inbound_id: int, now: datetime) -> str:
             raise
         log.exception("inbound message %s quarantined", inbound_id)
         quarantine(inbound_id, f"{type(exc).__name__}: {exc}", now)
-        return "quarantined"
+        return ProcessResult.QUARANTINED
 
 
 def _handle(session: Session, inbound_id: int, now: datetime, settings: Settings) -> str:

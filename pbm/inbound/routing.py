@@ -14,10 +14,10 @@ from pbm import games
 from pbm.config import Settings
 from pbm.inbound.mime import header, recipient_addresses
 from pbm.inbound.storage import SMS
-from pbm.models import Game, OutboundMessage, Player, Seat
+from pbm.models import Game, GameStatus, OutboundMessage, Player, Seat
 from pbm.replies import find_reply_token
 
-ACTIVE_GAMES = ("running", "inviting", "paused", "created")
+ACTIVE_GAMES = (GameStatus.RUNNING, GameStatus.INVITING, GameStatus.PAUSED, GameStatus.CREATED)
 
 
 def player_by_id(session: Session, player_id: int) -> Player | None:

@@ -140,11 +140,11 @@ def _claim_statement() -> sa.Update:
     return (
         sa.update(table)
         .where(table.c.id == sa.bindparam("inbound_id"))
-        .where(sa.or_(table.c.status == "new",
-                      sa.and_(table.c.status == "processing",
+        .where(sa.or_(table.c.status == InboundStatus.NEW,
+                      sa.and_(table.c.status == InboundStatus.PROCESSING,
                               sa.or_(table.c.claimed_at < sa.bindparam("stale", type_=when),
                                      table.c.claimed_at.is_(None)))))
-        .values(status="processing", attempts=table.c.attempts + 1,
+        .values(status=InboundStatus.PROCESSING, attempts=table.c.attempts + 1,
                 claimed_at=sa.bindparam("now", type_=when))
         .returning(table.c.id, table.c.attempts)
     )
@@ -162,8 +162,9 @@ def release_claim(inbound_id: int) -> None:
     table = inbound_table()
     try:
         run_transaction(lambda s: s.execute(
-            sa.update(table).where(table.c.id == inbound_id, table.c.status == "processing")
-            .values(status="new")), attempts=2)
+            sa.update(table)
+            .where(table.c.id == inbound_id, table.c.status == InboundStatus.PROCESSING)
+            .values(status=InboundStatus.NEW)), attempts=2)
     except Exception as exc:
         log.warning("could not release inbound %s: %s", inbound_id, exc)
 
@@ -175,7 +176,7 @@ def quarantine(inbound_id: int, error: str, now: datetime) -> None:
 
     def work(session: Session) -> None:
         session.execute(sa.update(table).where(table.c.id == inbound_id).values(
-            status="quarantined", error=error[:4000], processed_at=now))
+            status=InboundStatus.QUARANTINED, error=error[:4000], processed_at=now))
         alert_admin(session, None, f"inbound message #{inbound_id} quarantined",
                     f"Inbound message #{inbound_id} could not be processed and was set "
                     f"aside:\n\n{error[:2000]}\n\nSee the quarantine page of the admin site.",
@@ -229,7 +230,8 @@ def relay_candidates(session: Session, now: datetime, settings: Settings,
     grace = now - timedelta(seconds=settings.relay_grace_seconds)
     rows = session.execute(
         sa.select(table.c.id).where(sa.or_(
-            sa.and_(table.c.status == "new", table.c.received_at < grace),
-            sa.and_(table.c.status == "processing", _lease_expired(table, now, settings)),
+            sa.and_(table.c.status == InboundStatus.NEW, table.c.received_at < grace),
+            sa.and_(table.c.status == InboundStatus.PROCESSING,
+                    _lease_expired(table, now, settings)),
         )).order_by(table.c.id).limit(limit)).scalars()
     return [int(i) for i in rows]

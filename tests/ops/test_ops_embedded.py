@@ -16,7 +16,7 @@ from sqlmodel import select
 
 from pbm import db, health, metrics
 from pbm.admin.auth import hash_password
-from pbm.config import reset_settings
+from pbm.config import get_settings, reset_settings
 from pbm.models import InboundMessage, OutboundMessage
 
 NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
@@ -52,7 +52,7 @@ def test_readyz_uses_a_file_heartbeat_without_redis(embedded: Path) -> None:
     assert first.json()["failing"] == ["beat"]
     assert "redis" not in first.json()["checks"]
 
-    health.record_heartbeat(health.BEAT)
+    health.record_heartbeat(health.BEAT, settings=get_settings())
 
     ready = client().get("/readyz")
     assert ready.status_code == 200, ready.json()
@@ -60,7 +60,8 @@ def test_readyz_uses_a_file_heartbeat_without_redis(embedded: Path) -> None:
 
 
 def test_an_old_heartbeat_is_not_ready(embedded: Path) -> None:
-    health.record_heartbeat(health.BEAT, at=datetime.now(UTC).timestamp() - 600)
+    health.record_heartbeat(health.BEAT, at=datetime.now(UTC).timestamp() - 600,
+                           settings=get_settings())
     body = client().get("/readyz").json()
     assert body["failing"] == ["beat"] and "600 s ago" in body["checks"]["beat"]["detail"]
 
@@ -99,9 +100,11 @@ def test_each_kind_of_alert_is_written_once_per_repeat_window(embedded: Path) ->
 
     db.run_transaction(work)
 
-    first = db.run_transaction(lambda s: alerts.raise_alerts(s, NOW))
-    again = db.run_transaction(lambda s: alerts.raise_alerts(s, NOW + timedelta(minutes=59)))
-    later = db.run_transaction(lambda s: alerts.raise_alerts(s, NOW + timedelta(minutes=61)))
+    first = db.run_transaction(lambda s: alerts.raise_alerts(s, NOW, get_settings()))
+    again = db.run_transaction(lambda s: alerts.raise_alerts(s, NOW + timedelta(minutes=59),
+                                                         get_settings()))
+    later = db.run_transaction(lambda s: alerts.raise_alerts(s, NOW + timedelta(minutes=61),
+                                                         get_settings()))
 
     assert sorted(first) == ["outbox_stuck", "quarantined", "transport_failing:email"]
     assert again == []
@@ -113,13 +116,11 @@ def test_each_kind_of_alert_is_written_once_per_repeat_window(embedded: Path) ->
 
 
 def test_a_sweep_that_stopped_is_late(embedded: Path) -> None:
-    from pbm.config import get_settings
-
-    health.record_heartbeat(health.SWEEP, at=NOW.timestamp() - 400)
+    health.record_heartbeat(health.SWEEP, at=NOW.timestamp() - 400, settings=get_settings())
     with db.session_scope(write=False) as session:
-        shot = health.snapshot(session, NOW)
+        shot = health.snapshot(session, NOW, get_settings())
     assert shot.sweep_late(get_settings()) == pytest.approx(400 - 15)
-    assert [k for k, _ in health.problems(shot)] == ["sweep_late"]
+    assert [k for k, _ in health.problems(shot, get_settings())] == ["sweep_late"]
 
 
 @pytest.mark.parametrize(("result", "noted", "outcome"), [

@@ -211,3 +211,36 @@ def test_a_replaced_seat_is_seen_with_its_new_player_in_the_same_transaction(
 
     assert db.run_transaction(work, eng) == "Newcomer"
     assert len(rows(eng, Seat, game_id=game_id)) == 5
+
+
+MEMO_IN_A_FRESH_PROCESS = """
+import sqlalchemy as sa
+from sqlmodel import Session
+from pbm import txcache
+
+with Session(sa.create_engine("sqlite://")) as session:  # no engine of pbm.db built yet
+    try:
+        txcache.memo(session)
+        print("memo without listeners")
+    except txcache.ListenersMissing:
+        print("refused")
+
+from pbm import db
+
+with Session(db.make_engine("sqlite://")) as session:
+    session.connection()
+    txcache.memo(session)[("k",)] = 1
+    session.commit()
+    print("forgotten at commit" if txcache.KEY not in session.info else "kept after commit")
+"""
+
+
+def test_the_memo_is_refused_until_its_listeners_are_installed_and_an_engine_installs_them(
+) -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", MEMO_IN_A_FRESH_PROCESS], capture_output=True,
+                          text=True, timeout=60, cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:2] == ["refused", "forgotten at commit"]

@@ -74,14 +74,14 @@ class Stack:
     def apply(self) -> None:
         """Make the test process see the stack's settings (and enqueue into its broker)."""
         from workers.app import reconfigure
-        from workers.hooks import install_outbox_hook
+        from workers.hooks import install_process_hooks
 
         for key, value in self.values.items():
             self.monkeypatch.setenv(key, value)
         reset_settings()
         db.dispose_engines()
         reconfigure()
-        install_outbox_hook()
+        install_process_hooks()
 
     def child_env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items()

@@ -186,10 +186,11 @@ def sweeps_after(moment: float, count: int) -> None:
     """Wait until ``count`` deadline sweeps have finished one after the other after
     ``moment`` (UNIX seconds; beat sends one a second): the later ones began after it."""
     from pbm import health
+    from pbm.config import get_settings
 
     for n in range(count):
         def newer(after: float = moment) -> float | None:
-            done = health.last_heartbeat(health.SWEEP)
+            done = health.last_heartbeat(health.SWEEP, get_settings())
             return done if done is not None and done > after else None
 
         moment = wait_until(newer, 30, f"sweep {n + 1} after the deadline")
