@@ -102,6 +102,9 @@ def outcome_is_valid(outcome: Any) -> bool:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--server", default=DEFAULT_SERVER)
+    parser.add_argument("--database", default="bench_trace_reply",
+                        help="the private database made afresh on --server (another name "
+                             "lets two people measure on one server at once)")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--replies", type=int, default=40)
     parser.add_argument("--show", type=int, default=0)
@@ -117,11 +120,11 @@ def main() -> None:
     args = parser.parse_args()
 
     url = make_url(db.normalise_url(args.server)).set(
-        database="bench_trace_reply").render_as_string(hide_password=False)
+        database=args.database).render_as_string(hide_password=False)
     admin = sa.create_engine(db.normalise_url(args.server), isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
-        conn.exec_driver_sql('DROP DATABASE IF EXISTS "bench_trace_reply" WITH (FORCE)')
-        conn.exec_driver_sql('CREATE DATABASE "bench_trace_reply"')
+        conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{args.database}" WITH (FORCE)')
+        conn.exec_driver_sql(f'CREATE DATABASE "{args.database}"')
     admin.dispose()
     folder = tempfile.mkdtemp(prefix="trace-reply-")
     os.environ.update(DATABASE_URL=url, MAIL_DOMAIN=DOMAIN, DATA_DIR=folder,
