@@ -14,7 +14,10 @@ three phases the service runs - **store** (the webhook's ``inbound.store_email``
 row the reply wrote, to the file transports) - counting statements and commits of each
 (SQLAlchemy events). ``--show N`` lists the statements of the first N replies (their SQL
 shortened), ``--profile`` prints a cProfile of process + send. The last line is the
-statements and commits per reply.
+statements and commits per reply. The email templates are compiled before the first reply,
+as a worker's parent process does before forking its pool (``pbm.render.email.warm``, when
+the tree has it). ``--database`` names the private database (default
+``bench_trace_reply``): two people measuring on one server at once need two names.
 """
 
 from __future__ import annotations
@@ -138,6 +141,11 @@ def main() -> None:
     from workers.delivery import deliver
 
     deliver_many = getattr(delivery, "deliver_many", None)  # absent in older trees
+    from pbm.render import email as render_email
+
+    warm = getattr(render_email, "warm", None)  # what a worker does before forking its pool
+    if warm is not None:  # (workers.app; absent in older trees)
+        warm()
 
     now = datetime.now(UTC)
     tables = []

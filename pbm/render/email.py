@@ -45,6 +45,19 @@ def env_for(lang: str) -> Environment:
 _env = env_for("en")
 
 
+def warm() -> int:
+    """Compile every email template in every language now; returns how many. A worker's
+    parent process calls it before forking its pool (``workers.app``), so no child pays
+    the compiling (a fifth of its first messages' render) and they share the code."""
+    names = sorted(f"email/{p.name}" for p in (TEMPLATES / "email").iterdir()
+                   if p.suffix in (".txt", ".html"))
+    for lang in translate.LANGUAGES:
+        env = env_for(lang)
+        for name in names:
+            env.get_template(name)
+    return len(names) * len(translate.LANGUAGES)
+
+
 def render_text(model: Mapping[str, Any]) -> str:
     text = env_for(translate.current()).get_template("email/message.txt").render(**model)
     return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"

@@ -44,3 +44,17 @@ def test_the_email_templates_are_compiled_with_their_language() -> None:
         '{{ _("Your secrets &mdash; no one else sees these") }}', raw=True)
     korean = env_for("ko").compile('{{ _("The board") }}', raw=True)
     assert "The board" not in korean
+
+
+def test_warming_compiles_every_email_template_in_every_language() -> None:
+    from pbm.i18n import translate
+    from pbm.render.email import TEMPLATES, warm
+
+    count = warm()
+    names = [p for p in (TEMPLATES / "email").iterdir() if p.suffix in (".txt", ".html")]
+    assert count == len(names) * len(translate.LANGUAGES) > 90
+    for lang in translate.LANGUAGES:
+        cache = env_for(lang).cache
+        assert cache is not None
+        cached = {name for _loader, name in cache}
+        assert {f"email/{p.name}" for p in names} <= cached
