@@ -40,6 +40,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=4)
     parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--replies", type=int, default=60)
+    parser.add_argument("--database", default="bench_trace_reply",
+                        help="trace_reply.py's private database (see its --database)")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="reply-cpu-"))
     try:
@@ -47,7 +49,8 @@ def main() -> None:
                                  capture_output=True, check=True).stdout
         subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
         shutil.copy(ROOT / "benchmarks" / "trace_reply.py", folder / "benchmarks")
-        extra = ["--games", str(args.games), "--replies", str(args.replies)]
+        extra = ["--games", str(args.games), "--replies", str(args.replies),
+                 "--database", args.database]
         ratios = []
         for k in range(args.runs):
             order = [("baseline", folder), ("this tree", ROOT)]

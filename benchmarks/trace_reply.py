@@ -14,7 +14,10 @@ three phases the service runs - **store** (the webhook's ``inbound.store_email``
 row the reply wrote, to the file transports) - counting statements and commits of each
 (SQLAlchemy events). ``--show N`` lists the statements of the first N replies (their SQL
 shortened), ``--profile`` prints a cProfile of process + send. The last line is the
-statements and commits per reply.
+statements and commits per reply. The email templates are compiled before the first reply,
+as a worker's parent process does before forking its pool (``pbm.render.email.warm``, when
+the tree has it). ``--database`` names the private database (default
+``bench_trace_reply``): two people measuring on one server at once need two names.
 """
 
 from __future__ import annotations
@@ -102,6 +105,9 @@ def outcome_is_valid(outcome: Any) -> bool:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--server", default=DEFAULT_SERVER)
+    parser.add_argument("--database", default="bench_trace_reply",
+                        help="the private database made afresh on --server (another name "
+                             "lets two people measure on one server at once)")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--replies", type=int, default=40)
     parser.add_argument("--show", type=int, default=0)
@@ -117,11 +123,11 @@ def main() -> None:
     args = parser.parse_args()
 
     url = make_url(db.normalise_url(args.server)).set(
-        database="bench_trace_reply").render_as_string(hide_password=False)
+        database=args.database).render_as_string(hide_password=False)
     admin = sa.create_engine(db.normalise_url(args.server), isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
-        conn.exec_driver_sql('DROP DATABASE IF EXISTS "bench_trace_reply" WITH (FORCE)')
-        conn.exec_driver_sql('CREATE DATABASE "bench_trace_reply"')
+        conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{args.database}" WITH (FORCE)')
+        conn.exec_driver_sql(f'CREATE DATABASE "{args.database}"')
     admin.dispose()
     folder = tempfile.mkdtemp(prefix="trace-reply-")
     os.environ.update(DATABASE_URL=url, MAIL_DOMAIN=DOMAIN, DATA_DIR=folder,
@@ -135,6 +141,11 @@ def main() -> None:
     from workers.delivery import deliver
 
     deliver_many = getattr(delivery, "deliver_many", None)  # absent in older trees
+    from pbm.render import email as render_email
+
+    warm = getattr(render_email, "warm", None)  # what a worker does before forking its pool
+    if warm is not None:  # (workers.app; absent in older trees)
+        warm()
 
     now = datetime.now(UTC)
     tables = []

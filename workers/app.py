@@ -14,7 +14,12 @@ from typing import Any
 
 import redis
 from celery import Celery
-from celery.signals import after_setup_logger, after_setup_task_logger, worker_process_init
+from celery.signals import (
+    after_setup_logger,
+    after_setup_task_logger,
+    worker_init,
+    worker_process_init,
+)
 from kombu import pools as kombu_pools
 
 from pbm.config import Settings, get_settings
@@ -202,6 +207,14 @@ def _tolerate_lost_connection() -> None:
 def _structured_logs(logger: logging.Logger, **_: Any) -> None:
     """``LOG_FORMAT=json``: the worker's and beat's log lines as JSON (``pbm.logs``)."""
     configure_logs(logger=logger)
+
+
+@worker_init.connect
+def _compiled_templates(**_: Any) -> None:
+    """The email templates compiled once, in the parent before the pool forks."""
+    from pbm.render.email import warm  # here: beat and the web never render
+
+    warm()
 
 
 @worker_process_init.connect

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 from pbm.i18n import translate
 from pbm.messages import Channel, MessageContext, RenderedMessage, board_content_id
+from pbm.render import shared
 from pbm.render.board import awaited_model, board_key_of, board_model, board_png, me_model
 from pbm.render.email import SECTIONS, TEMPLATES, render_html, render_text, sections_of
 from pbm.render.gsm7 import (
@@ -158,10 +159,15 @@ def _render(ctx: MessageContext, channel: Channel) -> RenderedMessage:
     model = build_model(ctx)
     model["sections"] = sections_of(ctx, model)
     subject = subject_for(ctx.game_name)
+    shows_board = "board" in model["sections"]
+    if shows_board:  # the public part shared by every seat (pbm.render.shared)
+        model["board_text"] = shared.board_text(model)
     text = render_text(model)
     if channel is Channel.SMS:
         first, *more = sms_messages(ctx, model)
         return RenderedMessage(subject=subject, text=text, sms=first, sms_more=tuple(more))
+    if shows_board:
+        model["board_html"] = shared.board_html(model)
     html = render_html(model)
     key = board_key_of(ctx)
     if key is None or f'src="cid:{board_content_id(key)}"' not in html:

@@ -87,6 +87,7 @@ def board_model(public: Mapping[str, Any], seat_view: Mapping[str, Any] | None) 
             "british": ship["british"], "french": ship["french"],
             "rowboat": None if rower is None else players[rower]["name"],
             "rowboat_you": rower is not None and rower == me,
+            "rowboat_seat": rower,
             "full": len(ship["line"]) >= 5,
         })
     peeks = {int(k): title_label(v) for k, v in (seat_view or {}).get("peeks", {}).items()}

@@ -14,6 +14,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from pbm.i18n import translate
 from pbm.messages import MessageContext, MessageKind
+from pbm.render.folding import FoldGettext
 from pbm.render.names import command_words
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
@@ -21,7 +22,7 @@ TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
 
 @cache
-def _env_for(lang: str) -> Environment:
+def env_for(lang: str) -> Environment:
     """The templates of one reader's language: Jinja2's i18n extension with that
     language's catalogue (``pbm.i18n.translate``; English: the ids themselves)."""
     env = Environment(
@@ -31,25 +32,40 @@ def _env_for(lang: str) -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
-        extensions=["jinja2.ext.i18n"],
+        extensions=["jinja2.ext.i18n", FoldGettext],
+        auto_reload=False,  # templates are part of the release: compiled once per process
     )
     translate.install_jinja(env, lang)
+    env.extend(fold_gettext=translate.translations(lang).gettext)  # before any compile
 
     env.filters["cmd"] = command_words
     return env
 
 
-_env = _env_for("en")
+_env = env_for("en")
+
+
+def warm() -> int:
+    """Compile every email template in every language now; returns how many. A worker's
+    parent process calls it before forking its pool (``workers.app``), so no child pays
+    the compiling (a fifth of its first messages' render) and they share the code."""
+    names = sorted(f"email/{p.name}" for p in (TEMPLATES / "email").iterdir()
+                   if p.suffix in (".txt", ".html"))
+    for lang in translate.LANGUAGES:
+        env = env_for(lang)
+        for name in names:
+            env.get_template(name)
+    return len(names) * len(translate.LANGUAGES)
 
 
 def render_text(model: Mapping[str, Any]) -> str:
-    text = _env_for(translate.current()).get_template("email/message.txt").render(**model)
+    text = env_for(translate.current()).get_template("email/message.txt").render(**model)
     return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
 
 
 def render_html(model: Mapping[str, Any]) -> str:
     return css_inline.inline(
-        _env_for(translate.current()).get_template("email/message.html").render(**model))
+        env_for(translate.current()).get_template("email/message.html").render(**model))
 
 
 #: The sections of an email, in order, by kind (templates/email/_<section>.txt / .html).

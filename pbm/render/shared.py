@@ -1,0 +1,137 @@
+"""The board section of an email, rendered once per game version and language and shared
+by every seat and channel; only the reader's own marks are filled in per message.
+
+The public part (ships and crews, Tortuga, the Galleon, decks, discard, score) is rendered
+from ``board_model(public, None)``: the public view only, no seat's marks, no peeks
+(``templates/email/board_public.*``). Where the section differs by reader it carries a
+slot, a mark no text can forge (NUL, a per-process random token, NUL); each message fills
+them for its own seat from its own board model: "<- you" after the reader's crew line and
+rowboat (HTML: ``class="you"``), the reader's peeks in the Event row and the note under it,
+and the HTML row of cards (``board_row.html``: peeks and one-tap REVEAL links).
+
+The public renders are kept per process in a bounded LRU keyed by the language, the
+picture's Content-ID and the public view itself (its JSON): two seats of one version share
+it; a seat's own marks never enter it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from markupsafe import Markup
+
+from pbm.i18n import translate
+from pbm.i18n.translate import _
+from pbm.render.board import board_model
+from pbm.render.email import env_for
+
+_TOKEN = secrets.token_hex(8)  # per process: no player name can spell a slot
+_SLOT = re.compile(f"\x00{_TOKEN}(Y-?\\d+|P\\d+|S|R)\x00")
+
+#: public renders kept per process (one per version and language that a message showed)
+KEPT = 64
+_PUBLIC: OrderedDict[tuple[str, str, str, str], str] = OrderedDict()
+_LOCK = threading.Lock()  # a worker may run tasks in threads
+
+
+def _slot(name: str) -> Markup:
+    return Markup(f"\x00{_TOKEN}{name}\x00")
+
+
+def _marks() -> dict[str, Callable[..., Markup]]:
+    """The slot functions the public templates call."""
+    return {
+        "you_mark": lambda seat: _slot(f"Y{-1 if seat is None else seat}"),
+        "peek_mark": lambda position: _slot(f"P{position}"),
+        "seen_mark": lambda: _slot("S"),
+        "row_mark": lambda: _slot("R"),
+    }
+
+
+def _public(shape: str, public: Mapping[str, Any], board_cid: str | None) -> str:
+    """The public board section (``shape``: ``"txt"`` or ``"html"``) of this public view
+    in the current language, with its slots; rendered once per process and key."""
+    lang = translate.current()
+    key = (shape, lang, str(board_cid),
+           json.dumps(public, sort_keys=True, separators=(",", ":"), default=str))
+    with _LOCK:
+        found = _PUBLIC.get(key)
+        if found is not None:
+            _PUBLIC.move_to_end(key)
+            return found
+    found = env_for(lang).get_template(f"email/board_public.{shape}").render(
+        board=board_model(public, None), board_cid=board_cid, **_marks())
+    with _LOCK:
+        _PUBLIC[key] = found
+        while len(_PUBLIC) > KEPT:
+            _PUBLIC.popitem(last=False)
+    return found
+
+
+def _reader(model: Mapping[str, Any]) -> tuple[int | None, dict[int, str]]:
+    """The reader's seat and own peeks (position -> title) from its own board model."""
+    view = model["ctx"].seat_view
+    peeks = {c["position"]: str(c["peek"]) for c in model["board"]["row"] if c["peek"]}
+    return (None if view is None else int(view["seat"])), peeks
+
+
+def board_text(model: Mapping[str, Any]) -> str:
+    """The text board section of this message: the shared public part, this seat's marks."""
+    board = model["board"]
+    if not board:
+        return ""
+    me, peeks = _reader(model)
+    you = _("  <- you")
+    seen = "             " + _("(* what you saw there)") + "\n" if peeks else ""
+
+    def fill(found: re.Match[str]) -> str:
+        slot = found.group(1)
+        if slot[0] == "Y":
+            return you if me is not None and int(slot[1:]) == me else ""
+        if slot[0] == "P":
+            peek = peeks.get(int(slot[1:]))
+            return f"{peek}*" if peek is not None else "?"
+        if slot == "S":
+            return seen
+        raise ValueError(f"no slot {slot} in the text board")
+
+    return _SLOT.sub(fill, _public("txt", model["ctx"].seat_view["public"], model["board_cid"]))
+
+
+def board_html(model: Mapping[str, Any]) -> Markup:
+    """The HTML board section of this message: the shared public part, this seat's marks
+    and its row of Event cards (``board_row.html``, rendered for this seat)."""
+    board = model["board"]
+    if not board:
+        return Markup("")
+    me, _peeks = _reader(model)
+    row = env_for(translate.current()).get_template("email/board_row.html").render(**model)
+
+    def fill(found: re.Match[str]) -> str:
+        slot = found.group(1)
+        if slot[0] == "Y":
+            return ' class="you"' if me is not None and int(slot[1:]) == me else ""
+        if slot == "R":
+            return row
+        raise ValueError(f"no slot {slot} in the HTML board")
+
+    public = _public("html", model["ctx"].seat_view["public"], model["board_cid"])
+    return Markup(_SLOT.sub(fill, public))  # Jinja autoescaped the public part and the row
+
+
+def cached() -> int:
+    """How many public renders this process keeps."""
+    with _LOCK:
+        return len(_PUBLIC)
+
+
+def clear() -> None:
+    """Forget every shared render (tests)."""
+    with _LOCK:
+        _PUBLIC.clear()

@@ -1,0 +1,60 @@
+"""Sentences without arguments translated once, when a template is compiled
+(``pbm.render.folding``), with the output of the call they replace."""
+
+from __future__ import annotations
+
+from jinja2 import DictLoader, Environment
+
+from pbm.render.email import env_for
+from pbm.render.folding import FoldGettext
+
+TEMPLATE = ('{{ _("The board") }} | {{ _("turn %(n)s", n=3) }} | {{ _("100%% sure") }} | '
+            '{{ _("a") ~ "b" }} | {{ x }}{{ _("<b>bold</b>") }}')
+
+
+def environment(fold: bool, *, html: bool = False) -> Environment:
+    env = Environment(loader=DictLoader({"t.html" if html else "t.txt": TEMPLATE}),
+                      extensions=["jinja2.ext.i18n", FoldGettext], autoescape=html)
+    words = {"The board": "Das Brett", "turn %(n)s": "Zug %(n)s", "a": "A",
+             "<b>bold</b>": "<b>fett</b>", "100%% sure": "100%% sicher"}
+    env.install_gettext_callables(lambda s: words.get(s, s),
+                                  lambda s, p, n: s if n == 1 else p, newstyle=True)
+    if fold:
+        env.extend(fold_gettext=lambda s: words.get(s, s))
+    return env
+
+
+def test_a_folded_template_says_what_the_calls_said() -> None:
+    for html in (False, True):
+        name = "t.html" if html else "t.txt"
+        folded = environment(True, html=html).get_template(name).render(x="<x>")
+        called = environment(False, html=html).get_template(name).render(x="<x>")
+        assert folded == called
+        assert folded.startswith("Das Brett | Zug 3 | 100% sicher | Ab | ")
+
+
+def test_only_sentences_without_arguments_or_percent_signs_are_folded() -> None:
+    source = environment(True).compile(TEMPLATE, raw=True)
+    assert "Das Brett" in source and "<b>fett</b>" in source
+    assert "'turn %(n)s'" in source and "'100%% sure'" in source and "'a'" in source
+
+
+def test_the_email_templates_are_compiled_with_their_language() -> None:
+    assert "Your secrets" in env_for("en").compile(
+        '{{ _("Your secrets &mdash; no one else sees these") }}', raw=True)
+    korean = env_for("ko").compile('{{ _("The board") }}', raw=True)
+    assert "The board" not in korean
+
+
+def test_warming_compiles_every_email_template_in_every_language() -> None:
+    from pbm.i18n import translate
+    from pbm.render.email import TEMPLATES, warm
+
+    count = warm()
+    names = [p for p in (TEMPLATES / "email").iterdir() if p.suffix in (".txt", ".html")]
+    assert count == len(names) * len(translate.LANGUAGES) > 90
+    for lang in translate.LANGUAGES:
+        cache = env_for(lang).cache
+        assert cache is not None
+        cached = {name for _loader, name in cache}
+        assert {f"email/{p.name}" for p in names} <= cached
