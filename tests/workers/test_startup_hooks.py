@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.services import drop_database, migrated_database
 from tests.workers import helpers as h
-from tests.workers.conftest import WORKER_REDIS_DB, drop_database, fresh_database, redis_db
+from tests.workers.conftest import WORKER_REDIS_DB, redis_db
 from tests.workers.servers import wait_until
 from tests.workers.stack import DOMAIN, Stack
 
@@ -104,7 +105,7 @@ def test_pbm_game_hands_its_messages_to_the_workers(tmp_path: Path) -> None:
 def stack_without_relay(postgres_url: str, redis_url: str) -> Iterator[Stack]:
     """A worker and no beat, relays far off: a message reaches SMTP only if the process
     that wrote it handed it over after its commit."""
-    database = fresh_database(postgres_url)
+    database = migrated_database(postgres_url, "pbm_channels")
     deployment = Stack(database, redis_db(redis_url, WORKER_REDIS_DB),
                        RELAY_INTERVAL="3600", RELAY_GRACE_SECONDS="3600")
     deployment.apply()
