@@ -254,6 +254,23 @@ def _applied(state: GameState, seat: int, command: Command, stage: Stage,
     return s, ev
 
 
+def _apply_in_place(s: GameState, seat: int, command: Command, stage: Stage,
+                    ev: list[Event]) -> None:
+    """:func:`_applied` on ``s`` itself, without a fork: for a state nobody else holds (a
+    random playout's own, :func:`engine.simulate.random_game` without an observer). Every
+    container of ``s`` must be its own (``writable`` then changes it where it is)."""
+    if type(stage) is ActionStage:
+        s.stage = None
+        _ACTIONS[type(command)](s, ev, seat, command)
+    else:
+        if type(stage) is not KEEPS_STAGE:
+            s.stage = None
+        _HANDLERS[type(stage)](s, ev, seat, command, stage)
+    if s.stage is None:
+        _finish_action(s, ev)
+    s.version += 1
+
+
 def _change_vote(state: GameState, seat: int, command: ChangeVote
                  ) -> tuple[GameState, list[Event]]:
     """A seat that has answered an open vote replaces its answer (the vote stays open)."""
