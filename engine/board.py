@@ -220,6 +220,8 @@ def maroon(s: GameState, ev: Events, seat: int, cause: str) -> None:
             return
         card = hand.pop(rng(s).randrange(len(hand)))
         writable(s, "vote_deck").append(card)
+        if ev is UNREAD:
+            return
         say(ev, "vote_card.lost",
             f"{s.names[seat]} was marooned on Tortuga again and lost a Vote card.",
             seat=seat, lost=True)
@@ -292,7 +294,8 @@ def move_treasure(s: GameState, ev: Events, src: str, dst: str, text: str) -> No
     treasure = writable(s, "treasure")
     treasure[src] -= 1
     treasure[dst] += 1
-    say(ev, "treasure.moved", text, source=src, to=dst)
+    if ev is not UNREAD:
+        say(ev, "treasure.moved", text, source=src, to=dst)
     treasure_changed(s, ev)
 
 
@@ -314,6 +317,8 @@ def end_game(s: GameState, ev: Events, winner: Loyalty, reason: str) -> None:
     s.winner = winner
     s.end_reason = reason
     s.refill_position = None
+    if ev is UNREAD:
+        return
     winners = [s.names[i] for i in range(s.n) if s.loyalties[i] is winner]
     say(ev, "game.over",
         f"The game is over: the {winner.value.capitalize()} win ({reason}) with "

@@ -9,9 +9,9 @@ from itertools import repeat
 from operator import is_
 from typing import Any
 
-from engine.actions import _ACTIONS, _HANDLERS, KEEPS_STAGE, _begin_turn
-from engine.board import Events, kept_card, open_stage, say
-from engine.cards import EventTitle
+from engine.actions import _ACTIONS, _HANDLERS, KEEPS_STAGE
+from engine.board import UNREAD, Events, kept_card, open_stage, say
+from engine.cards import MAX_PLAYERS, EventTitle
 from engine.commands import (
     Accept,
     Attack,
@@ -254,23 +254,6 @@ def _applied(state: GameState, seat: int, command: Command, stage: Stage,
     return s, ev
 
 
-def _apply_in_place(s: GameState, seat: int, command: Command, stage: Stage,
-                    ev: list[Event]) -> None:
-    """:func:`_applied` on ``s`` itself, without a fork: for a state nobody else holds (a
-    random playout's own, :func:`engine.simulate.random_game` without an observer). Every
-    container of ``s`` must be its own (``writable`` then changes it where it is)."""
-    if type(stage) is ActionStage:
-        s.stage = None
-        _ACTIONS[type(command)](s, ev, seat, command)
-    else:
-        if type(stage) is not KEEPS_STAGE:
-            s.stage = None
-        _HANDLERS[type(stage)](s, ev, seat, command, stage)
-    if s.stage is None:
-        _finish_action(s, ev)
-    s.version += 1
-
-
 def _change_vote(state: GameState, seat: int, command: ChangeVote
                  ) -> tuple[GameState, list[Event]]:
     """A seat that has answered an open vote replaces its answer (the vote stays open)."""
@@ -325,14 +308,30 @@ def _finish_action(s: GameState, ev: Events) -> None:
         return
     if s.sudden_death:
         renew_sudden_death_row(s, ev)
-    per_turn = 2 if len(s.names) == 2 else 1  # actions_per_turn
+    n = len(s.names)
+    per_turn = 2 if n == 2 else 1  # actions_per_turn
     if s.turn_action < per_turn:
         s.turn_action += 1
         open_stage(s, _action_stage(s.turn_seat, s.turn_action, per_turn))
-        say(ev, "turn.action", f"{s.names[s.turn_seat]} takes action {s.turn_action} of "
-            f"{per_turn}.", seat=s.turn_seat, action=s.turn_action, of=per_turn)
+        if ev is not UNREAD:
+            say(ev, "turn.action", f"{s.names[s.turn_seat]} takes action {s.turn_action} "
+                f"of {per_turn}.", seat=s.turn_seat, action=s.turn_action, of=per_turn)
         return
-    s.turn_seat = (s.turn_seat + 1) % len(s.names)
+    s.turn_seat = (s.turn_seat + 1) % n
     if True in s.atlantis_ordered:
         apply_atlantis_orders(s, ev)
-    _begin_turn(s, ev)
+    # _begin_turn written out (this runs after nearly every action)
+    seat = s.turn_seat
+    s.turn_number += 1
+    s.turn_action = 1
+    s.stage = _FIRST_ACTION[per_turn][seat]
+    s.stage_serial += 1
+    if ev is not UNREAD:
+        say(ev, "turn.started", f"It is {s.names[seat]}'s turn.", seat=seat,
+            turn=s.turn_number)
+
+
+#: The first action's stage of a turn, by actions per turn and seat (stages are immutable
+#: values: turns share them).
+_FIRST_ACTION = {per_turn: tuple(_action_stage(seat, 1, per_turn) for seat in range(MAX_PLAYERS))
+                 for per_turn in (1, 2)}

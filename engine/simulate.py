@@ -7,14 +7,15 @@ import random
 from collections.abc import Callable
 from itertools import chain, groupby
 
+from engine.actions import _ACTIONS, _HANDLERS, KEEPS_STAGE
 from engine.board import UNREAD
 from engine.cards import EVENT_CARDS, EventTitle
 from engine.commands import Command, UseAtlantis
 from engine.events import Decision, Event
 from engine.legal import _compute_legal, turn_runs
-from engine.rules import _applied, _apply_in_place, apply, may_order_atlantis
+from engine.rules import _applied, _finish_action, apply, may_order_atlantis
 from engine.setup import new_game
-from engine.state import ActionStage, GameOptions, GameState, OverStage
+from engine.state import ActionStage, GameOptions, GameState, OverStage, VoteStage
 
 Log = list[tuple[int, Command]]
 _ATLANTIS = EVENT_CARDS.index(EventTitle.ATLANTIS)
@@ -33,22 +34,20 @@ def random_command(rng: random.Random, decision: Decision) -> Command:
     return rng.choice(rng.choice(groups))
 
 
-#: The runs of one command type in a legal tuple (as ``random_command`` groups them), as
-#: index ranges, by the tuple's sequence of types: legal tuples repeat their shapes.
-_RUNS: dict[tuple[type, ...], tuple[range, ...]] = {}
+Run = tuple[Command, ...]
+
+#: The runs of one command type in a legal tuple (as ``random_command`` groups them), by
+#: the tuple's id: legal tuples are mostly memoised and shared (each entry keeps its
+#: tuple, and so its id).
+_RUNS: dict[int, tuple[tuple[Command, ...], tuple[Run, ...]]] = {}
 
 
-def _runs(kinds: tuple[type, ...]) -> tuple[range, ...]:
-    runs: list[range] = []
-    start = 0
-    for _, group in groupby(kinds):
-        end = start + sum(1 for _ in group)
-        runs.append(range(start, end))
-        start = end
-    if len(_RUNS) >= 8192:
+def _runs(legal: tuple[Command, ...]) -> tuple[Run, ...]:
+    if len(_RUNS) >= 4096:
         _RUNS.clear()
-    _RUNS[kinds] = out = tuple(runs)
-    return out
+    runs = tuple(tuple(group) for _, group in groupby(legal, type))
+    _RUNS[id(legal)] = (legal, runs)
+    return runs
 
 
 def _pick(bits: Callable[[int], int], legal: tuple[Command, ...]) -> Command:
@@ -57,8 +56,8 @@ def _pick(bits: Callable[[int], int], legal: tuple[Command, ...]) -> Command:
     generator's ``getrandbits``: ``choice(seq)`` is ``seq[_randbelow(len(seq))]``, and
     ``_randbelow(n)`` (CPython 3.11+) draws ``getrandbits(n.bit_length())`` until the
     number is below ``n``; it is written out here (a Python call fewer per draw)."""
-    kinds = tuple(map(type, legal))
-    runs = _RUNS.get(kinds) or _runs(kinds)
+    entry = _RUNS.get(id(legal))
+    runs = entry[1] if entry is not None and entry[0] is legal else _runs(legal)
     n = len(runs)
     if not n:
         raise IndexError("Cannot choose from an empty sequence")  # as rng.choice
@@ -72,7 +71,7 @@ def _pick(bits: Callable[[int], int], legal: tuple[Command, ...]) -> Command:
     r = bits(k)
     while r >= n:
         r = bits(k)
-    return legal[run.start + r]
+    return run[r]
 
 
 def _pick_action(bits: Callable[[int], int], state: GameState, seat: int) -> Command:
@@ -174,15 +173,17 @@ def _play_alone(rng: random.Random, state: GameState, n_players: int, seed: int,
                 max_commands: int, atlantis_rate: float) -> tuple[GameState, Log]:
     """:func:`random_game` without an observer: the same draws and commands, on one state
     changed in place (nobody sees the states in between: no fork per command, no state to
-    free) and without events (:data:`engine.board.UNREAD`: nobody reads them)."""
-    below: Callable[[int], int] = rng._randbelow  # type: ignore[attr-defined]
+    free) and without events (:data:`engine.board.UNREAD`: nobody reads them). Each command is
+    carried out as :func:`engine.rules._applied` does it, without the fork."""
     bits = rng.getrandbits
     log: Log = []
     append = log.append
     unread = UNREAD
+    actions, handlers, keeps_stage = _ACTIONS, _HANDLERS, KEEPS_STAGE
     while True:
         stage = state.stage
-        if type(stage) is OverStage:
+        kind = type(stage)
+        if kind is OverStage:
             break
         assert stage is not None
         if len(log) >= max_commands:
@@ -199,18 +200,35 @@ def _play_alone(rng: random.Random, state: GameState, n_players: int, seed: int,
                 state = apply(state, seat, command)[0]
                 append((seat, command))
                 continue
-        if type(stage) is ActionStage:  # awaiting() is (stage.seat,): one seat to draw
+        if kind is ActionStage:  # awaiting() is (stage.seat,): one seat to draw
             while bits(1):  # choice((seat,)): _randbelow(1) draws 1 bit until it is 0
                 pass
-            seat = stage.seat
+            seat = stage.seat  # type: ignore[union-attr]  # (an ActionStage)
             command = _pick_action(bits, state, seat)
+            state.stage = None
+            actions[type(command)](state, unread, seat, command)
         else:
-            awaiting = stage.awaiting()
-            if not awaiting:
-                raise IndexError("Cannot choose from an empty sequence")  # as rng.choice
-            seat = awaiting[below(len(awaiting))]
+            if kind is VoteStage:
+                awaiting = stage.awaiting()
+                n = len(awaiting)
+                if not n:
+                    raise IndexError("Cannot choose from an empty sequence")  # as rng.choice
+                k = n.bit_length()
+                i = bits(k)
+                while i >= n:
+                    i = bits(k)
+                seat = awaiting[i]
+            else:  # every other stage awaits its one ``seat``
+                while bits(1):
+                    pass
+                seat = stage.seat  # type: ignore[union-attr]
             command = _pick(bits, _compute_legal(state, stage, seat))
-        _apply_in_place(state, seat, command, stage, unread)
+            if kind is not keeps_stage:
+                state.stage = None
+            handlers[kind](state, unread, seat, command, stage)
+        if state.stage is None:
+            _finish_action(state, unread)
+        state.version += 1
         append((seat, command))
     return state, log
 

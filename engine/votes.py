@@ -279,9 +279,10 @@ def _brawl_result(s: GameState, ev: Events, outcome: str) -> None:
         after = (total // 2, total - total // 2)
     treasure = writable(s, "treasure")
     treasure["TORTUGA_BRITISH"], treasure["TORTUGA_FRENCH"] = after
-    say(ev, "treasure.tortuga",
-        f"Tortuga's treasure now lies {after[0]} British, {after[1]} French.",
-        british=after[0], french=after[1])
+    if ev is not UNREAD:
+        say(ev, "treasure.tortuga",
+            f"Tortuga's treasure now lies {after[0]} British, {after[1]} French.",
+            british=after[0], french=after[1])
     if after != before:
         treasure_changed(s, ev)
 
