@@ -36,7 +36,7 @@ from engine.commands import (
     View,
     Vote,
 )
-from engine.eventcards import face_down, map_options_ok, marque_moves
+from engine.eventcards import face_down, marque_moves, usable_map
 from engine.state import (
     ActionStage,
     ChooseStage,
@@ -107,9 +107,11 @@ def turn_runs(s: GameState, seat: int) -> tuple[tuple[Run, tuple[Run, ...]], lis
     row_part = _ROW_PARTS.get(key) or _row_part(key)
     out: list[Run] = []
     lines, rowboats = s.lines, s.rowboats
+    on_ship = False
     for ship in _SHIP_KEYS:
         line = lines[ship]
         if seat in line:
+            on_ship = True
             if rowboats[ship] is None:
                 out.append(_ROW_RUN)
             i = line.index(seat)
@@ -154,7 +156,9 @@ def turn_runs(s: GameState, seat: int) -> tuple[tuple[Run, tuple[Run, ...]], lis
             moves = marque_moves(s)
             if moves:
                 out.append(moves)
-        if any(map(_IS_MAP.__getitem__, kept)) and map_options_ok(s, seat):
+        # map_options_ok(s, seat), its cheap conditions first (the same answer)
+        if (on_ship and s.treasure["GALLEON"] > 0 and any(map(_IS_MAP.__getitem__, kept))
+                and usable_map(s, seat) is not None):
             out.append(_USE_MAP)
     return row_part, out
 
