@@ -54,13 +54,20 @@ def shuffle(s: GameState, x: list[Any]) -> None:
     """``rng(s).shuffle(x)``: the same draws, with ``_randbelow`` written out (CPython
     3.11+: ``k = n.bit_length()``, draw ``getrandbits(k)`` until below ``n``)."""
     getrandbits = rng(s).getrandbits
-    for i in reversed(range(1, len(x))):
-        n = i + 1
-        k = n.bit_length()
+    for i, n, k in _SHUFFLE_STEPS[len(x)] if len(x) < 64 else _shuffle_steps(len(x)):
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         x[i], x[j] = x[j], x[i]
+
+
+def _shuffle_steps(length: int) -> tuple[tuple[int, int, int], ...]:
+    """The steps of a shuffle of ``length`` items: ``(i, n, k)`` for ``i`` from the last
+    index down to 1, ``n = i + 1`` and ``k = n.bit_length()``."""
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, length)))
+
+
+_SHUFFLE_STEPS = tuple(_shuffle_steps(length) for length in range(64))
 
 
 _Random = random.Random

@@ -190,8 +190,10 @@ def _play_alone(rng: random.Random, state: GameState, n_players: int, seed: int,
             raise RuntimeError(f"game {n_players}p/{seed} did not end in {max_commands} commands")
         # (the state's containers change in place: who may order is asked every time)
         if _ATLANTIS in chain.from_iterable(state.kept):
+            # may_order_atlantis(state, s) for a seat holding it, while the game runs
+            ordered = state.atlantis_ordered
             owners = [s for s, cards in enumerate(state.kept)
-                      if _ATLANTIS in cards and may_order_atlantis(state, s)]
+                      if _ATLANTIS in cards and not ordered[s]]
             if owners and rng.random() < atlantis_rate:
                 seat = owners[0]
                 command: Command = UseAtlantis()

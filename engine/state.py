@@ -430,9 +430,11 @@ def writable(s: GameState, field: str) -> Any:
     Per-seat lists (``hands``, ``kept``, ``peeks``, ``seen``) are copied one level deep:
     replace a seat's own list or dict, never change it in place."""
     d = s.__dict__
-    value = d[field]
     parent = d.get("_parent")
-    if parent is not None and parent[field] is value:
+    if parent is None:  # not a fork (or a released one): every container is its own
+        return d[field]
+    value = d[field]
+    if parent[field] is value:
         value = d[field] = _COPIERS[field](value)
     return value
 
