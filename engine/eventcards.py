@@ -49,12 +49,16 @@ def face_down(s: GameState) -> list[int]:
 def view_cards(s: GameState, ev: Events, seat: int, positions: tuple[int, ...]) -> None:
     """Privately look at face-down cards; the seat's knowledge is tracked by position."""
     peeks = writable(s, "peeks")[seat] = {**s.peeks[seat]}  # a seat's dict is replaced
+    row, seen = s.row, s.seen[seat]
+    new: list[int] = []  # (the positions hold different cards)
     for p in positions:
-        card = s.row[p - 1]
+        card = row[p - 1]
         assert card is not None
         peeks[p] = card
-        if card not in s.seen[seat]:
-            writable(s, "seen")[seat] = [*s.seen[seat], card]
+        if card not in seen:
+            new.append(card)
+    if new:
+        writable(s, "seen")[seat] = [*seen, *new]  # a seat's list is replaced
     if ev is UNREAD:  # (the texts only for a reader)
         return
     where = " and ".join(map(str, positions))
@@ -98,7 +102,8 @@ def reveal(s: GameState, ev: Events, position: int, revealer: int) -> None:
     card = s.row[position - 1]
     assert card is not None
     writable(s, "row")[position - 1] = None
-    _forget_position(s, position)
+    if any(map(dict.__contains__, s.peeks, repeat(position))):  # (else no change)
+        _forget_position(s, position)
     s.refill_position = position
     title = EVENT_CARDS[card]
     if ev is not UNREAD:
