@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from itertools import combinations, groupby, repeat
 from operator import is_not
@@ -251,26 +252,33 @@ def _decision_legal(s: GameState, stage: Stage, seat: int) -> tuple[Command, ...
 
 
 def _compute_legal(s: GameState, stage: Stage, seat: int) -> tuple[Command, ...]:
-    if isinstance(stage, ActionStage):
-        return turn_actions(s, seat)
-    if isinstance(stage, VoteStage):
-        return vote_options(s, seat)
-    if isinstance(stage, PlaceStage):
-        return _PLACE
-    if isinstance(stage, ChooseStage):
-        return _choices(stage.positions)
-    if isinstance(stage, MarqueStage):
-        moves = marque_moves(s)  # OQ-8: with nobody to move, save it or let it go
-        return (*moves, _SAVE) if moves else (_SAVE, _DISCARD)
-    if isinstance(stage, ShootStage):
-        return _shots(len(s.names), seat)
-    if isinstance(stage, GiveStage):
-        return _gifts(len(s.names))
-    if isinstance(stage, TakeStage):
-        return (*take_options(s, seat), _TAKE_NONE)  # the Captain *may* take 1 treasure
-    if isinstance(stage, FountainStage):
-        return _FOUNTAIN
-    return ()
+    legal = _LEGAL.get(type(stage))
+    return () if legal is None else legal(s, stage, seat)
+
+
+def _marque_legal(s: GameState, stage: Stage, seat: int) -> tuple[Command, ...]:
+    moves = marque_moves(s)  # OQ-8: with nobody to move, save it or let it go
+    return (*moves, _SAVE) if moves else (_SAVE, _DISCARD)
+
+
+def _choose_legal(s: GameState, stage: Stage, seat: int) -> tuple[Command, ...]:
+    assert isinstance(stage, ChooseStage)
+    return _choices(stage.positions)
+
+
+#: The legal answers to each kind of stage (the over stage has none).
+_LEGAL: dict[type, Callable[[GameState, Stage, int], tuple[Command, ...]]] = {
+    ActionStage: lambda s, stage, seat: turn_actions(s, seat),
+    VoteStage: lambda s, stage, seat: vote_options(s, seat),
+    PlaceStage: lambda s, stage, seat: _PLACE,
+    ChooseStage: _choose_legal,
+    MarqueStage: _marque_legal,
+    ShootStage: lambda s, stage, seat: _shots(len(s.names), seat),
+    GiveStage: lambda s, stage, seat: _gifts(len(s.names)),
+    # the Captain *may* take 1 treasure
+    TakeStage: lambda s, stage, seat: (*take_options(s, seat), _TAKE_NONE),
+    FountainStage: lambda s, stage, seat: _FOUNTAIN,
+}
 
 
 # ---------------------------------------------------------------- explanations

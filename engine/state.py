@@ -252,7 +252,14 @@ TREASURE_KEYS: tuple[str, ...] = (
 
 def hold_key(place: Ship | str, hold: Hold) -> str:
     """Treasure key of a ship hold or Tortuga area: ``hold_key(Ship.FD, Hold.BRITISH)``."""
-    return f"{place}_{hold}"
+    return _HOLD_KEYS.get((place, hold)) or f"{place}_{hold}"
+
+
+#: ``hold_key`` of every ship and Tortuga (formatting enums is slow; str enums hash and
+#: compare as their values, so ``(Ship.FD, Hold.BRITISH)`` finds ``("FD", "BRITISH")``).
+_HOLD_KEYS: dict[tuple[str, str], str] = {
+    (place, hold.value): f"{place}_{hold.value}" for place in ("FD", "JR", "TORTUGA")
+    for hold in Hold}
 
 
 # ---------------------------------------------------------------- the state
