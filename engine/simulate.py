@@ -180,6 +180,9 @@ def _play_alone(rng: random.Random, state: GameState, n_players: int, seed: int,
     append = log.append
     unread = UNREAD
     actions, handlers, keeps_stage = _ACTIONS, _HANDLERS, KEEPS_STAGE
+    kept: list[list[int]] | None = None
+    ordered: list[bool] | None = None
+    owners: list[int] = []
     while True:
         stage = state.stage
         kind = type(stage)
@@ -188,20 +191,22 @@ def _play_alone(rng: random.Random, state: GameState, n_players: int, seed: int,
         assert stage is not None
         if len(log) >= max_commands:
             raise RuntimeError(f"game {n_players}p/{seed} did not end in {max_commands} commands")
-        # (the state's containers change in place: who may order is asked every time)
-        if _ATLANTIS in chain.from_iterable(state.kept):
+        # Who may give an Atlantis order depends only on what ``kept`` and
+        # ``atlantis_ordered`` hold; they change in place here, so copies of both are kept
+        # (comparing lists of the same seats' lists is mostly identity checks).
+        if state.kept != kept or state.atlantis_ordered != ordered:
+            kept, ordered = [*state.kept], [*state.atlantis_ordered]
             # may_order_atlantis(state, s) for a seat holding it, while the game runs
-            ordered = state.atlantis_ordered
-            owners = [s for s, cards in enumerate(state.kept)
-                      if _ATLANTIS in cards and not ordered[s]]
-            if owners and rng.random() < atlantis_rate:
-                seat = owners[0]
-                command: Command = UseAtlantis()
-                # apply returns a fork sharing the containers of ``state``, which nobody
-                # holds after this: the fork is changed in place from now on.
-                state = apply(state, seat, command)[0]
-                append((seat, command))
-                continue
+            owners = [s for s, cards in enumerate(kept) if _ATLANTIS in cards
+                      and not ordered[s]] if _ATLANTIS in chain.from_iterable(kept) else []
+        if owners and rng.random() < atlantis_rate:
+            seat = owners[0]
+            command: Command = UseAtlantis()
+            # apply returns a fork sharing the containers of ``state``, which nobody holds
+            # after this: the fork is changed in place from now on.
+            state = apply(state, seat, command)[0]
+            append((seat, command))
+            continue
         if kind is ActionStage:  # awaiting() is (stage.seat,): one seat to draw
             while bits(1):  # choice((seat,)): _randbelow(1) draws 1 bit until it is 0
                 pass
