@@ -237,12 +237,17 @@ def take_options(s: GameState, captain: int) -> tuple[Take, ...]:
     ship = loc.ship
     assert ship is not None
     if s.treasure["GALLEON"] > 0:
-        return tuple(Take(to) for to in Hold)
+        return _FROM_GALLEON
     other = ship.other
     return tuple(
-        Take(to, source) for source in Hold if s.treasure[hold_key(other, source)] > 0
+        _TAKE[to, source] for source in Hold if s.treasure[hold_key(other, source)] > 0
         for to in Hold
     )
+
+
+# Commands are immutable values: the options share these.
+_FROM_GALLEON = tuple(Take(to) for to in Hold)
+_TAKE = {(to, source): Take(to, source) for source in Hold for to in Hold}
 
 
 def _attack_succeeded(s: GameState, ev: Events, captain: int) -> None:
