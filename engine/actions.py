@@ -47,7 +47,7 @@ from engine.commands import (
     Vote,
 )
 from engine.eventcards import give_map, reveal, shoot, treasure_map_effect, use_marque, view_cards
-from engine.legal import _action_stage
+from engine.legal import _FIRST_ACTION
 from engine.state import (
     ActionStage,
     ChooseStage,
@@ -71,7 +71,7 @@ def _begin_turn(s: GameState, ev: Events) -> None:
     seat = s.turn_seat
     s.turn_number += 1
     s.turn_action = 1
-    s.stage = _action_stage(seat, 1, 2 if len(s.names) == 2 else 1)
+    s.stage = _FIRST_ACTION[2 if len(s.names) == 2 else 1][seat]
     s.stage_serial += 1
     if ev is not UNREAD:  # (built only for a reader: this runs after nearly every action)
         say(ev, "turn.started", f"It is {s.names[seat]}'s turn.", seat=seat,

@@ -9,7 +9,15 @@ from itertools import combinations, groupby, repeat
 from operator import is_not
 
 from engine.board import kept_card
-from engine.cards import EVENT_CARDS, SHIP_CAPACITY, EventTitle, Hold, Location, Ship
+from engine.cards import (
+    EVENT_CARDS,
+    MAX_PLAYERS,
+    SHIP_CAPACITY,
+    EventTitle,
+    Hold,
+    Location,
+    Ship,
+)
 from engine.commands import (
     Accept,
     Attack,
@@ -64,6 +72,11 @@ def actions_per_turn(state: GameState) -> int:
 def _action_stage(seat: int, action: int, of: int) -> ActionStage:
     """Stages are immutable values: turns share them."""
     return ActionStage(seat, action, of)
+
+
+#: The first action's stage of a turn (:func:`_action_stage`), by actions per turn and seat.
+_FIRST_ACTION = {of: tuple(_action_stage(seat, 1, of) for seat in range(MAX_PLAYERS))
+                 for of in (1, 2)}
 
 
 # ---------------------------------------------------------------- legal moves
@@ -193,9 +206,8 @@ def _maroons(crew: tuple[int, ...]) -> Run:
 # Commands are immutable values: the legal-move lists share these instead of building new
 # ones for every state.
 _ROW, _ATTACK, _MUTINY, _BRAWL, _BOARD, _LAND = Row(), Attack(), Mutiny(), Brawl(), Board(), Land()
-_SHIPS, _HOLDS = tuple(Ship), tuple(Hold)
+_HOLDS = tuple(Hold)
 _ROW_TO = {ship: Row(ship) for ship in Ship}
-_ROW_TO_KEY = tuple((_ROW_TO[ship], ship.value) for ship in _SHIPS)
 _IS_MARQUE = [title is EventTitle.LETTER_OF_MARQUE for title in EVENT_CARDS]  # by card id
 _IS_MAP = [title is EventTitle.TREASURE_MAP for title in EVENT_CARDS]
 _SHIFT = {hold: Shift(hold) for hold in Hold}

@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.actions import _ACTIONS, _HANDLERS, KEEPS_STAGE
 from engine.board import UNREAD, Events, kept_card, open_stage, say
-from engine.cards import MAX_PLAYERS, EventTitle
+from engine.cards import EventTitle
 from engine.commands import (
     Accept,
     Attack,
@@ -46,7 +46,7 @@ from engine.commands import (
 from engine.errors import GameOverError, IllegalCommandError, NotYourDecisionError
 from engine.eventcards import apply_atlantis_orders, refill, renew_sudden_death_row
 from engine.events import Decision, DecisionKind, Event
-from engine.legal import _action_stage, _decision_legal, _why
+from engine.legal import _FIRST_ACTION, _action_stage, _decision_legal, _why
 from engine.legal import actions_per_turn as actions_per_turn
 from engine.state import (
     ActionStage,
@@ -320,7 +320,7 @@ def _finish_action(s: GameState, ev: Events) -> None:
     s.turn_seat = (s.turn_seat + 1) % n
     if True in s.atlantis_ordered:
         apply_atlantis_orders(s, ev)
-    # _begin_turn written out (this runs after nearly every action)
+    # engine.actions._begin_turn written out (this runs after nearly every action)
     seat = s.turn_seat
     s.turn_number += 1
     s.turn_action = 1
@@ -329,9 +329,3 @@ def _finish_action(s: GameState, ev: Events) -> None:
     if ev is not UNREAD:
         say(ev, "turn.started", f"It is {s.names[seat]}'s turn.", seat=seat,
             turn=s.turn_number)
-
-
-#: The first action's stage of a turn, by actions per turn and seat (stages are immutable
-#: values: turns share them).
-_FIRST_ACTION = {per_turn: tuple(_action_stage(seat, 1, per_turn) for seat in range(MAX_PLAYERS))
-                 for per_turn in (1, 2)}

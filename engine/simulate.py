@@ -115,7 +115,8 @@ def random_game(
     :func:`random_command`'s two choices. It asks the engine only for what it needs (the
     awaited seats, the chosen seat's legal answers) instead of whole :func:`pending`
     decisions, and applies the chosen answer as :func:`apply` would (it is one of the
-    memoised legal answers).
+    memoised legal answers). Without an observer nobody sees the states in between: the
+    game is played on one state changed in place (:func:`_play_alone`).
     """
     rng = random.Random(seed)
     state = new_game(player_names(n_players), seed, options)
