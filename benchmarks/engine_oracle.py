@@ -18,8 +18,9 @@ the error raised (class and message). Besides random legal commands (chosen as
 tries commands that are not legal for the seat (taken from other seats' and other games'
 legal lists): both engines must refuse them with the same error, or accept them alike.
 Every few commands the reference's JSON is loaded by this tree's engine (and the other way
-round) and must come back identical: stored games keep loading. Finally the whole logs of
-``engine.simulate.random_game`` must match for ``--sim-games`` seeds.
+round) and must come back identical: stored games keep loading. Finally the whole logs and
+the final states (``to_json``) of ``engine.simulate.random_game`` must match for
+``--sim-games`` seeds.
 
 The last line is ``OK: G games, C commands compared`` or the first difference found.
 """
@@ -177,12 +178,17 @@ def main() -> None:
         sims = 0
         for i in range(args.sim_games):
             seed, n = args.first_seed + i, 2 + i % 8
-            mine_log = [(s, str(c)) for s, c in engine.simulate.random_game(n, seed)[1]]
-            ref_log = [(s, str(c)) for s, c in ref_sim.random_game(n, seed)[1]]
+            mine_end, mine_played = engine.simulate.random_game(n, seed)
+            ref_end, ref_played = ref_sim.random_game(n, seed)
+            mine_log = [(s, str(c)) for s, c in mine_played]
+            ref_log = [(s, str(c)) for s, c in ref_played]
             _compare(f"random_game {n}p seed {seed} log", mine_log, ref_log)
+            _compare(f"random_game {n}p seed {seed} final state", engine.to_json(mine_end),
+                     ref.to_json(ref_end))
             sims += len(mine_log)
     print(f"OK: {args.games} games, {commands} commands compared state by state against "
-          f"{args.baseline}; {args.sim_games} random_game logs ({sims} commands) identical")
+          f"{args.baseline}; {args.sim_games} random_game logs ({sims} commands) and final "
+          "states identical")
 
 
 if __name__ == "__main__":

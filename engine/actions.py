@@ -47,7 +47,7 @@ from engine.commands import (
     Vote,
 )
 from engine.eventcards import give_map, reveal, shoot, treasure_map_effect, use_marque, view_cards
-from engine.legal import _action_stage
+from engine.legal import _FIRST_ACTION
 from engine.state import (
     ActionStage,
     ChooseStage,
@@ -71,7 +71,7 @@ def _begin_turn(s: GameState, ev: Events) -> None:
     seat = s.turn_seat
     s.turn_number += 1
     s.turn_action = 1
-    s.stage = _action_stage(seat, 1, 2 if len(s.names) == 2 else 1)
+    s.stage = _FIRST_ACTION[2 if len(s.names) == 2 else 1][seat]
     s.stage_serial += 1
     if ev is not UNREAD:  # (built only for a reader: this runs after nearly every action)
         say(ev, "turn.started", f"It is {s.names[seat]}'s turn.", seat=seat,
@@ -92,10 +92,11 @@ def _on_place(s: GameState, ev: Events, seat: int, command: Command, stage: Plac
     treasure = writable(s, "treasure")
     treasure["UNPLACED"] -= 1
     treasure[hold_key(stage.ship, command.hold)] += 1
-    say(ev, "treasure.placed",
-        f"{s.names[seat]} placed the {stage.ship.label}'s starting treasure in its "
-        f"{command.hold.value.capitalize()} hold.", seat=seat, ship=stage.ship.value,
-        hold=command.hold.value)
+    if ev is not UNREAD:
+        say(ev, "treasure.placed",
+            f"{s.names[seat]} placed the {stage.ship.label}'s starting treasure in its "
+            f"{command.hold.value.capitalize()} hold.", seat=seat, ship=stage.ship.value,
+            hold=command.hold.value)
     if stage.ship is Ship.FD:
         open_stage(s, PlaceStage(s.lines["JR"][0], Ship.JR))
     else:
@@ -230,8 +231,9 @@ def _vote_action(kind: VoteKind) -> Action:
 
 
 def _act_maroon(s: GameState, ev: Events, seat: int, c: Maroon) -> None:
-    say(ev, "captain.maroons", f"Captain {s.names[seat]} marooned {s.names[c.target]}.",
-        seat=seat, target=c.target)
+    if ev is not UNREAD:
+        say(ev, "captain.maroons", f"Captain {s.names[seat]} marooned {s.names[c.target]}.",
+            seat=seat, target=c.target)
     maroon_unless_fountain(s, ev, c.target, "MAROON", seat)
 
 
@@ -240,6 +242,7 @@ def _act_shift(s: GameState, ev: Events, seat: int, c: Shift) -> None:
     assert ship is not None
     move_treasure(
         s, ev, hold_key(ship, c.to.other), hold_key(ship, c.to),
+        "" if ev is UNREAD else
         f"Cabin Boy {s.names[seat]} moved 1 treasure on the {ship.label} into the "
         f"{c.to.value.capitalize()} hold.",
     )

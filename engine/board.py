@@ -54,13 +54,20 @@ def shuffle(s: GameState, x: list[Any]) -> None:
     """``rng(s).shuffle(x)``: the same draws, with ``_randbelow`` written out (CPython
     3.11+: ``k = n.bit_length()``, draw ``getrandbits(k)`` until below ``n``)."""
     getrandbits = rng(s).getrandbits
-    for i in reversed(range(1, len(x))):
-        n = i + 1
-        k = n.bit_length()
+    for i, n, k in _SHUFFLE_STEPS[len(x)] if len(x) < 64 else _shuffle_steps(len(x)):
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         x[i], x[j] = x[j], x[i]
+
+
+def _shuffle_steps(length: int) -> tuple[tuple[int, int, int], ...]:
+    """The steps of a shuffle of ``length`` items: ``(i, n, k)`` for ``i`` from the last
+    index down to 1, ``n = i + 1`` and ``k = n.bit_length()``."""
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, length)))
+
+
+_SHUFFLE_STEPS = tuple(_shuffle_steps(length) for length in range(64))
 
 
 _Random = random.Random
@@ -220,6 +227,8 @@ def maroon(s: GameState, ev: Events, seat: int, cause: str) -> None:
             return
         card = hand.pop(rng(s).randrange(len(hand)))
         writable(s, "vote_deck").append(card)
+        if ev is UNREAD:
+            return
         say(ev, "vote_card.lost",
             f"{s.names[seat]} was marooned on Tortuga again and lost a Vote card.",
             seat=seat, lost=True)
@@ -292,7 +301,8 @@ def move_treasure(s: GameState, ev: Events, src: str, dst: str, text: str) -> No
     treasure = writable(s, "treasure")
     treasure[src] -= 1
     treasure[dst] += 1
-    say(ev, "treasure.moved", text, source=src, to=dst)
+    if ev is not UNREAD:
+        say(ev, "treasure.moved", text, source=src, to=dst)
     treasure_changed(s, ev)
 
 
@@ -314,6 +324,8 @@ def end_game(s: GameState, ev: Events, winner: Loyalty, reason: str) -> None:
     s.winner = winner
     s.end_reason = reason
     s.refill_position = None
+    if ev is UNREAD:
+        return
     winners = [s.names[i] for i in range(s.n) if s.loyalties[i] is winner]
     say(ev, "game.over",
         f"The game is over: the {winner.value.capitalize()} win ({reason}) with "

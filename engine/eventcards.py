@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 from itertools import repeat
+from typing import TypeVar
 
 from engine.board import (
     UNREAD,
@@ -49,12 +50,16 @@ def face_down(s: GameState) -> list[int]:
 def view_cards(s: GameState, ev: Events, seat: int, positions: tuple[int, ...]) -> None:
     """Privately look at face-down cards; the seat's knowledge is tracked by position."""
     peeks = writable(s, "peeks")[seat] = {**s.peeks[seat]}  # a seat's dict is replaced
+    row, seen = s.row, s.seen[seat]
+    new: list[int] = []  # (the positions hold different cards)
     for p in positions:
-        card = s.row[p - 1]
+        card = row[p - 1]
         assert card is not None
         peeks[p] = card
-        if card not in s.seen[seat]:
-            writable(s, "seen")[seat] = [*s.seen[seat], card]
+        if card not in seen:
+            new.append(card)
+    if new:
+        writable(s, "seen")[seat] = [*seen, *new]  # a seat's list is replaced
     if ev is UNREAD:  # (the texts only for a reader)
         return
     where = " and ".join(map(str, positions))
@@ -98,7 +103,8 @@ def reveal(s: GameState, ev: Events, position: int, revealer: int) -> None:
     card = s.row[position - 1]
     assert card is not None
     writable(s, "row")[position - 1] = None
-    _forget_position(s, position)
+    if any(map(dict.__contains__, s.peeks, repeat(position))):  # (else no change)
+        _forget_position(s, position)
     s.refill_position = position
     title = EVENT_CARDS[card]
     if ev is not UNREAD:
@@ -131,9 +137,10 @@ def _exhaust(s: GameState, ev: Events) -> None:
     s.row = [*cards, *([None] * (ROW_SIZE - len(cards)))]
     _forget_all(s)
     s.exhausted = True
-    say(ev, "event.row_reshuffled",
-        "The Event deck is empty: the row was shuffled and laid out again; revealed cards "
-        "will no longer be replaced.", count=len(cards))
+    if ev is not UNREAD:
+        say(ev, "event.row_reshuffled",
+            "The Event deck is empty: the row was shuffled and laid out again; revealed cards "
+            "will no longer be replaced.", count=len(cards))
 
 
 def _deal_row(s: GameState, ev: Events, cards: list[int]) -> None:
@@ -192,8 +199,24 @@ def _spanish_armada(s: GameState, ev: Events, revealer: int, card: int) -> None:
         _deal_row(s, ev, cards)
 
 
+_CardStage = TypeVar("_CardStage", MarqueStage, ShootStage, GiveStage)
+
+
+def _card_stage(cls: type[_CardStage], seat: int, card: int) -> _CardStage:
+    """``cls(seat, card)`` without the frozen dataclass's ``__init__`` (one
+    ``object.__setattr__`` per field): the same object, built at less cost."""
+    stage = _new(cls)
+    fields = stage.__dict__
+    fields["seat"] = seat
+    fields["card"] = card
+    return stage
+
+
+_new = object.__new__
+
+
 def _letter_of_marque(s: GameState, ev: Events, revealer: int, card: int) -> None:
-    open_stage(s, MarqueStage(revealer, card))
+    open_stage(s, _card_stage(MarqueStage, revealer, card))
 
 
 def marque_moves(s: GameState) -> tuple[Marque, ...]:
@@ -221,36 +244,40 @@ def use_marque(s: GameState, ev: Events, seat: int, command: Marque | Save, card
     """Answer a revealed Letter of Marque, or play a saved one (a whole action)."""
     if isinstance(command, Save):
         writable(s, "kept")[seat] = [*s.kept[seat], card]
-        say(ev, "card.kept", f"{s.names[seat]} saved the Letter of Marque for later.",
-            seat=seat, title=EventTitle.LETTER_OF_MARQUE.value)
+        if ev is not UNREAD:
+            say(ev, "card.kept", f"{s.names[seat]} saved the Letter of Marque for later.",
+                seat=seat, title=EventTitle.LETTER_OF_MARQUE.value)
         return
     if saved:
         discard_kept(s, seat, card)
     else:
         writable(s, "discard").append(card)
-    say(ev, "card.used",
-        f"{s.names[seat]} used a Letter of Marque on {s.names[command.target]} "
-        f"for the {command.ship.label}.", seat=seat, title=EventTitle.LETTER_OF_MARQUE.value,
-        target=command.target, ship=command.ship.value)
+    if ev is not UNREAD:
+        say(ev, "card.used",
+            f"{s.names[seat]} used a Letter of Marque on {s.names[command.target]} "
+            f"for the {command.ship.label}.", seat=seat, title=EventTitle.LETTER_OF_MARQUE.value,
+            target=command.target, ship=command.ship.value)
     move_pawn(s, ev, command.target, Location.of_ship(command.ship), "LETTER_OF_MARQUE")
 
 
 def _pistol(s: GameState, ev: Events, revealer: int, card: int) -> None:
-    open_stage(s, ShootStage(revealer, card))
+    open_stage(s, _card_stage(ShootStage, revealer, card))
 
 
 def shoot(s: GameState, ev: Events, seat: int, target: int, card: int) -> None:
     """The Pistol's target is marooned by location (OQ-7: anyone else, anywhere)."""
     writable(s, "discard").append(card)
-    say(ev, "card.used", f"{s.names[seat]} shot {s.names[target]} with the Pistol.",
-        seat=seat, title=EventTitle.PISTOL.value, target=target)
+    if ev is not UNREAD:
+        say(ev, "card.used", f"{s.names[seat]} shot {s.names[target]} with the Pistol.",
+            seat=seat, title=EventTitle.PISTOL.value, target=target)
     maroon_unless_fountain(s, ev, target, "PISTOL", seat)
 
 
 def _albatross(s: GameState, ev: Events, revealer: int, card: int) -> None:
     writable(s, "kept")[revealer] = [*s.kept[revealer], card]
-    say(ev, "card.kept", f"{s.names[revealer]} must keep the Albatross.", seat=revealer,
-        title=EventTitle.ALBATROSS.value)
+    if ev is not UNREAD:
+        say(ev, "card.kept", f"{s.names[revealer]} must keep the Albatross.", seat=revealer,
+            title=EventTitle.ALBATROSS.value)
     check_albatross(s, ev)
 
 
@@ -260,7 +287,7 @@ def _black_spot(s: GameState, ev: Events, revealer: int, card: int) -> None:
 
 
 def _treasure_map(s: GameState, ev: Events, revealer: int, card: int) -> None:
-    open_stage(s, GiveStage(revealer, card))
+    open_stage(s, _card_stage(GiveStage, revealer, card))
 
 
 def give_map(s: GameState, ev: Events, seat: int, target: int, card: int) -> None:
@@ -270,8 +297,9 @@ def give_map(s: GameState, ev: Events, seat: int, target: int, card: int) -> Non
     # Provisional bookkeeping of the provisional effect (OQ-1), so it lives in ``extra``;
     # a fresh dict, never a mutated one: copies of the state share ``extra``'s values.
     s.extra = {**s.extra, _MAP_TURN: {**s.extra.get(_MAP_TURN, {}), str(card): s.turn_number}}
-    say(ev, "card.given", f"{s.names[seat]} gave the Treasure Map to {s.names[target]}.",
-        seat=seat, target=target, title=EventTitle.TREASURE_MAP.value)
+    if ev is not UNREAD:
+        say(ev, "card.given", f"{s.names[seat]} gave the Treasure Map to {s.names[target]}.",
+            seat=seat, target=target, title=EventTitle.TREASURE_MAP.value)
 
 
 _MAP_TURN = "treasure_map_received_turn"  # card id (str) -> turn it was given
@@ -367,8 +395,9 @@ def _eight_bells(s: GameState, ev: Events, revealer: int, card: int) -> None:
 def _keep(title: EventTitle) -> Effect:
     def effect(s: GameState, ev: Events, revealer: int, card: int) -> None:
         writable(s, "kept")[revealer] = [*s.kept[revealer], card]
-        say(ev, "card.kept", f"{s.names[revealer]} now owns {title.label}.", seat=revealer,
-            title=title.value)
+        if ev is not UNREAD:
+            say(ev, "card.kept", f"{s.names[revealer]} now owns {title.label}.", seat=revealer,
+                title=title.value)
     return effect
 
 
@@ -377,6 +406,8 @@ def _el_dorado(s: GameState, ev: Events, revealer: int, card: int) -> None:
     if s.vote_deck:
         drawn = writable(s, "vote_deck").pop(0)
         writable(s, "hands")[revealer] = [*s.hands[revealer], drawn]
+        if ev is UNREAD:
+            return
         say(ev, "vote_card.drawn", f"{s.names[revealer]} drew an extra Vote card.",
             seat=revealer)
         say(ev, "vote_card.drawn", f"You drew {VOTE_DECK[drawn].describe()}.",
@@ -426,6 +457,7 @@ def apply_atlantis_orders(s: GameState, ev: Events) -> None:
                 "other ship must have room); you keep the card.", audience=[seat], seat=seat)
             continue
         discard_kept(s, seat, card)
-        say(ev, "card.used", f"{s.names[seat]} sailed through Atlantis.", seat=seat,
-            title=EventTitle.ATLANTIS.value)
+        if ev is not UNREAD:
+            say(ev, "card.used", f"{s.names[seat]} sailed through Atlantis.", seat=seat,
+                title=EventTitle.ATLANTIS.value)
         move_pawn(s, ev, seat, Location.of_ship(ship.other), "ATLANTIS")

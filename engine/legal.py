@@ -3,12 +3,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
-from itertools import combinations, repeat
+from itertools import combinations, groupby, repeat
 from operator import is_not
 
 from engine.board import kept_card
-from engine.cards import EVENT_CARDS, SHIP_CAPACITY, EventTitle, Hold, Location, Ship
+from engine.cards import (
+    EVENT_CARDS,
+    MAX_PLAYERS,
+    SHIP_CAPACITY,
+    EventTitle,
+    Hold,
+    Location,
+    Ship,
+)
 from engine.commands import (
     Accept,
     Attack,
@@ -36,7 +45,7 @@ from engine.commands import (
     View,
     Vote,
 )
-from engine.eventcards import face_down, map_options_ok, marque_moves
+from engine.eventcards import face_down, marque_moves, usable_map
 from engine.state import (
     ActionStage,
     ChooseStage,
@@ -65,6 +74,11 @@ def _action_stage(seat: int, action: int, of: int) -> ActionStage:
     return ActionStage(seat, action, of)
 
 
+#: The first action's stage of a turn (:func:`_action_stage`), by actions per turn and seat.
+_FIRST_ACTION = {of: tuple(_action_stage(seat, 1, of) for seat in range(MAX_PLAYERS))
+                 for of in (1, 2)}
+
+
 # ---------------------------------------------------------------- legal moves
 
 
@@ -84,77 +98,116 @@ def _row_actions(down: tuple[int, ...], seat: int, n: int) -> tuple[Command, ...
     return tuple(out)
 
 
-@lru_cache(maxsize=1024)
-def _row_actions_of(face_down: tuple[bool, ...], seat: int, n: int) -> tuple[Command, ...]:
-    """:func:`_row_actions` by which row positions hold a card (``face_down``)."""
-    return _row_actions(tuple([i for i, down in enumerate(face_down, 1) if down]), seat, n)
-
-
 _NONES = repeat(None)  # (endless: map() stops with the row)
+
+Run = tuple[Command, ...]
 
 
 def turn_actions(s: GameState, seat: int) -> tuple[Command, ...]:
     """Every legal turn action of ``seat`` (rules reference section 5)."""
-    row_actions, out = turn_parts(s, seat)
-    return row_actions + tuple(out) if out else row_actions
+    row_part, out = turn_runs(s, seat)
+    flat = row_part[0]
+    return flat + tuple([c for run in out for c in run]) if out else flat
 
 
-def turn_parts(s: GameState, seat: int) -> tuple[tuple[Command, ...], list[Command]]:
-    """:func:`turn_actions` in two parts: the VIEW, REVEAL and FORCE options (a memoised
-    tuple, shared) and the others (a new list), in that order."""
+def turn_runs(s: GameState, seat: int) -> tuple[tuple[Run, tuple[Run, ...]], list[Run]]:
+    """:func:`turn_actions` as its runs of one command type (``groupby(actions, type)``),
+    in two parts: the VIEW, REVEAL and FORCE options as ``(all of them, their runs)`` (a
+    memoised pair, shared) and the runs of the others (a new list of non-empty tuples).
+    No run of the first part has the type of the second part's first run."""
     # The hottest part of legal moves: ``face_down``, ``GameState.location`` and
     # ``ship_has_room`` are written out here, on the plain keys of ``lines``/``rowboats``.
-    row_actions = _row_actions_of(  # shared, never copied
-        tuple(map(is_not, s.row, _NONES)), seat, len(s.names))
-    out: list[Command] = []
+    key = (tuple(map(is_not, s.row, _NONES)), seat, len(s.names))
+    row_part = _ROW_PARTS.get(key) or _row_part(key)
+    out: list[Run] = []
     lines, rowboats = s.lines, s.rowboats
-    for key in _SHIP_KEYS:
-        line = lines[key]
+    on_ship = False
+    for ship in _SHIP_KEYS:
+        line = lines[ship]
         if seat in line:
-            if rowboats[key] is None:
-                out.append(_ROW)
+            on_ship = True
+            if rowboats[ship] is None:
+                out.append(_ROW_RUN)
             i = line.index(seat)
+            last = len(line) - 1
             if i == 0:
-                out.append(_ATTACK)
-                out += map(_maroon, line[1:])
-            if i == 1:
-                out.append(_MUTINY)
-            if i == len(line) - 1:
+                out.append(_ATTACK_RUN)
+                if last:
+                    tail = tuple(line[1:])
+                    out.append(_MAROONS.get(tail) or _maroons(tail))
+            elif i == 1:
+                out.append(_MUTINY_RUN)
+            if i == last:
                 treasure = s.treasure
-                out += [shift for shift, other in _SHIFT_FROM[key] if treasure[other] > 0]
+                shifts = tuple([shift for shift, other in _SHIFT_FROM[ship]
+                                if treasure[other] > 0])
+                if shifts:
+                    out.append(shifts)
             break
     else:
         tortuga = lines["TORTUGA"]
         if seat in tortuga:
-            out += [row for row, key in _ROW_TO_KEY if rowboats[key] is None]
+            if rowboats["FD"] is None:
+                out.append(_ROWS_BOTH if rowboats["JR"] is None else _ROWS_FD)
+            elif rowboats["JR"] is None:
+                out.append(_ROWS_JR)
             if tortuga[0] == seat:
-                out.append(_BRAWL)
+                out.append(_BRAWL_RUN)
         else:
             if rowboats["FD"] == seat:  # a rowboat (location() raises if nowhere)
-                key = "FD"
+                ship = "FD"
             elif rowboats["JR"] == seat:
-                key = "JR"
+                ship = "JR"
             else:
                 s.location(seat)
                 raise AssertionError("location() raises first")
-            if len(lines[key]) < SHIP_CAPACITY:
-                out.append(_BOARD)
-            out.append(_LAND)
+            if len(lines[ship]) < SHIP_CAPACITY:
+                out.append(_BOARD_RUN)
+            out.append(_LAND_RUN)
     kept = s.kept[seat]
     if kept:  # both cards below must be kept by the seat
         if any(map(_IS_MARQUE.__getitem__, kept)):  # kept_card(s, seat, LETTER_OF_MARQUE)
-            out += marque_moves(s)
-        if any(map(_IS_MAP.__getitem__, kept)) and map_options_ok(s, seat):
-            out += _USE_MAP
-    return row_actions, out
+            moves = marque_moves(s)
+            if moves:
+                out.append(moves)
+        # map_options_ok(s, seat), its cheap conditions first (the same answer)
+        if (on_ship and s.treasure["GALLEON"] > 0 and any(map(_IS_MAP.__getitem__, kept))
+                and usable_map(s, seat) is not None):
+            out.append(_USE_MAP)
+    return row_part, out
+
+
+#: :func:`_row_part` by (which row positions hold a card, seat, players).
+_ROW_PARTS: dict[tuple[tuple[bool, ...], int, int], tuple[Run, tuple[Run, ...]]] = {}
+
+
+def _row_part(key: tuple[tuple[bool, ...], int, int]) -> tuple[Run, tuple[Run, ...]]:
+    """The VIEW, REVEAL and FORCE options and their runs (memoised in ``_ROW_PARTS``)."""
+    face_down, seat, n = key
+    flat = _row_actions(tuple([i for i, down in enumerate(face_down, 1) if down]), seat, n)
+    runs = tuple(tuple(group) for _, group in groupby(flat, type))
+    if len(_ROW_PARTS) >= 4096:
+        _ROW_PARTS.clear()
+    _ROW_PARTS[key] = part = (flat, runs)
+    return part
+
+
+#: Runs of Maroon options by the Captain's crew (seats behind him, in line order).
+_MAROONS: dict[tuple[int, ...], Run] = {}
+
+
+def _maroons(crew: tuple[int, ...]) -> Run:
+    if len(_MAROONS) >= 4096:
+        _MAROONS.clear()
+    _MAROONS[crew] = run = tuple(map(_maroon, crew))
+    return run
 
 
 # Commands are immutable values: the legal-move lists share these instead of building new
 # ones for every state.
 _ROW, _ATTACK, _MUTINY, _BRAWL, _BOARD, _LAND = Row(), Attack(), Mutiny(), Brawl(), Board(), Land()
-_SHIPS, _HOLDS = tuple(Ship), tuple(Hold)
+_HOLDS = tuple(Hold)
 _ROW_TO = {ship: Row(ship) for ship in Ship}
-_ROW_TO_KEY = tuple((_ROW_TO[ship], ship.value) for ship in _SHIPS)
 _IS_MARQUE = [title is EventTitle.LETTER_OF_MARQUE for title in EVENT_CARDS]  # by card id
 _IS_MAP = [title is EventTitle.TREASURE_MAP for title in EVENT_CARDS]
 _SHIFT = {hold: Shift(hold) for hold in Hold}
@@ -163,6 +216,10 @@ _SHIP_KEYS = tuple(ship.value for ship in Ship)
 _SHIFT_FROM = {ship.value: tuple((_SHIFT[to], hold_key(ship, to.other)) for to in _HOLDS)
                for ship in Ship}
 _USE_MAP = tuple(UseMap(h) for h in Hold)
+_ROW_RUN, _ATTACK_RUN, _MUTINY_RUN, _BRAWL_RUN = (_ROW,), (_ATTACK,), (_MUTINY,), (_BRAWL,)
+_ROWS_BOTH, _ROWS_FD, _ROWS_JR = (_ROW_TO[Ship.FD], _ROW_TO[Ship.JR]), (_ROW_TO[Ship.FD],), (
+    _ROW_TO[Ship.JR],)
+_BOARD_RUN, _LAND_RUN = (_BOARD,), (_LAND,)
 _PLACE = (Place(Hold.BRITISH), Place(Hold.FRENCH))
 _FOUNTAIN = (Fountain(), Accept())
 _SAVE = Save()
@@ -207,26 +264,33 @@ def _decision_legal(s: GameState, stage: Stage, seat: int) -> tuple[Command, ...
 
 
 def _compute_legal(s: GameState, stage: Stage, seat: int) -> tuple[Command, ...]:
-    if isinstance(stage, ActionStage):
-        return turn_actions(s, seat)
-    if isinstance(stage, VoteStage):
-        return vote_options(s, seat)
-    if isinstance(stage, PlaceStage):
-        return _PLACE
-    if isinstance(stage, ChooseStage):
-        return _choices(stage.positions)
-    if isinstance(stage, MarqueStage):
-        moves = marque_moves(s)  # OQ-8: with nobody to move, save it or let it go
-        return (*moves, _SAVE) if moves else (_SAVE, _DISCARD)
-    if isinstance(stage, ShootStage):
-        return _shots(len(s.names), seat)
-    if isinstance(stage, GiveStage):
-        return _gifts(len(s.names))
-    if isinstance(stage, TakeStage):
-        return (*take_options(s, seat), _TAKE_NONE)  # the Captain *may* take 1 treasure
-    if isinstance(stage, FountainStage):
-        return _FOUNTAIN
-    return ()
+    legal = _LEGAL.get(type(stage))
+    return () if legal is None else legal(s, stage, seat)
+
+
+def _marque_legal(s: GameState, stage: Stage, seat: int) -> tuple[Command, ...]:
+    moves = marque_moves(s)  # OQ-8: with nobody to move, save it or let it go
+    return (*moves, _SAVE) if moves else (_SAVE, _DISCARD)
+
+
+def _choose_legal(s: GameState, stage: Stage, seat: int) -> tuple[Command, ...]:
+    assert isinstance(stage, ChooseStage)
+    return _choices(stage.positions)
+
+
+#: The legal answers to each kind of stage (the over stage has none).
+_LEGAL: dict[type, Callable[[GameState, Stage, int], tuple[Command, ...]]] = {
+    ActionStage: lambda s, stage, seat: turn_actions(s, seat),
+    VoteStage: lambda s, stage, seat: vote_options(s, seat),
+    PlaceStage: lambda s, stage, seat: _PLACE,
+    ChooseStage: _choose_legal,
+    MarqueStage: _marque_legal,
+    ShootStage: lambda s, stage, seat: _shots(len(s.names), seat),
+    GiveStage: lambda s, stage, seat: _gifts(len(s.names)),
+    # the Captain *may* take 1 treasure
+    TakeStage: lambda s, stage, seat: (*take_options(s, seat), _TAKE_NONE),
+    FountainStage: lambda s, stage, seat: _FOUNTAIN,
+}
 
 
 # ---------------------------------------------------------------- explanations

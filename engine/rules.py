@@ -9,8 +9,8 @@ from itertools import repeat
 from operator import is_
 from typing import Any
 
-from engine.actions import _ACTIONS, _HANDLERS, KEEPS_STAGE, _begin_turn
-from engine.board import Events, kept_card, open_stage, say
+from engine.actions import _ACTIONS, _HANDLERS, KEEPS_STAGE
+from engine.board import UNREAD, Events, kept_card, open_stage, say
 from engine.cards import EventTitle
 from engine.commands import (
     Accept,
@@ -46,7 +46,7 @@ from engine.commands import (
 from engine.errors import GameOverError, IllegalCommandError, NotYourDecisionError
 from engine.eventcards import apply_atlantis_orders, refill, renew_sudden_death_row
 from engine.events import Decision, DecisionKind, Event
-from engine.legal import _action_stage, _decision_legal, _why
+from engine.legal import _FIRST_ACTION, _action_stage, _decision_legal, _why
 from engine.legal import actions_per_turn as actions_per_turn
 from engine.state import (
     ActionStage,
@@ -308,14 +308,24 @@ def _finish_action(s: GameState, ev: Events) -> None:
         return
     if s.sudden_death:
         renew_sudden_death_row(s, ev)
-    per_turn = 2 if len(s.names) == 2 else 1  # actions_per_turn
+    n = len(s.names)
+    per_turn = 2 if n == 2 else 1  # actions_per_turn
     if s.turn_action < per_turn:
         s.turn_action += 1
         open_stage(s, _action_stage(s.turn_seat, s.turn_action, per_turn))
-        say(ev, "turn.action", f"{s.names[s.turn_seat]} takes action {s.turn_action} of "
-            f"{per_turn}.", seat=s.turn_seat, action=s.turn_action, of=per_turn)
+        if ev is not UNREAD:
+            say(ev, "turn.action", f"{s.names[s.turn_seat]} takes action {s.turn_action} "
+                f"of {per_turn}.", seat=s.turn_seat, action=s.turn_action, of=per_turn)
         return
-    s.turn_seat = (s.turn_seat + 1) % len(s.names)
+    s.turn_seat = (s.turn_seat + 1) % n
     if True in s.atlantis_ordered:
         apply_atlantis_orders(s, ev)
-    _begin_turn(s, ev)
+    # engine.actions._begin_turn written out (this runs after nearly every action)
+    seat = s.turn_seat
+    s.turn_number += 1
+    s.turn_action = 1
+    s.stage = _FIRST_ACTION[per_turn][seat]
+    s.stage_serial += 1
+    if ev is not UNREAD:
+        say(ev, "turn.started", f"It is {s.names[seat]}'s turn.", seat=seat,
+            turn=s.turn_number)

@@ -7,14 +7,15 @@ import random
 from collections.abc import Callable
 from itertools import chain, groupby
 
+from engine.actions import _ACTIONS, _HANDLERS, KEEPS_STAGE
 from engine.board import UNREAD
 from engine.cards import EVENT_CARDS, EventTitle
 from engine.commands import Command, UseAtlantis
 from engine.events import Decision, Event
-from engine.legal import _compute_legal, turn_parts
-from engine.rules import _applied, apply, may_order_atlantis
+from engine.legal import _compute_legal, turn_runs
+from engine.rules import _applied, _finish_action, apply, may_order_atlantis
 from engine.setup import new_game
-from engine.state import ActionStage, GameOptions, GameState, OverStage
+from engine.state import ActionStage, GameOptions, GameState, OverStage, VoteStage
 
 Log = list[tuple[int, Command]]
 _ATLANTIS = EVENT_CARDS.index(EventTitle.ATLANTIS)
@@ -33,22 +34,20 @@ def random_command(rng: random.Random, decision: Decision) -> Command:
     return rng.choice(rng.choice(groups))
 
 
-#: The runs of one command type in a legal tuple (as ``random_command`` groups them), as
-#: index ranges, by the tuple's sequence of types: legal tuples repeat their shapes.
-_RUNS: dict[tuple[type, ...], tuple[range, ...]] = {}
+Run = tuple[Command, ...]
+
+#: The runs of one command type in a legal tuple (as ``random_command`` groups them), by
+#: the tuple's id: legal tuples are mostly memoised and shared (each entry keeps its
+#: tuple, and so its id).
+_RUNS: dict[int, tuple[tuple[Command, ...], tuple[Run, ...]]] = {}
 
 
-def _runs(kinds: tuple[type, ...]) -> tuple[range, ...]:
-    runs: list[range] = []
-    start = 0
-    for _, group in groupby(kinds):
-        end = start + sum(1 for _ in group)
-        runs.append(range(start, end))
-        start = end
-    if len(_RUNS) >= 8192:
+def _runs(legal: tuple[Command, ...]) -> tuple[Run, ...]:
+    if len(_RUNS) >= 4096:
         _RUNS.clear()
-    _RUNS[kinds] = out = tuple(runs)
-    return out
+    runs = tuple(tuple(group) for _, group in groupby(legal, type))
+    _RUNS[id(legal)] = (legal, runs)
+    return runs
 
 
 def _pick(bits: Callable[[int], int], legal: tuple[Command, ...]) -> Command:
@@ -57,8 +56,8 @@ def _pick(bits: Callable[[int], int], legal: tuple[Command, ...]) -> Command:
     generator's ``getrandbits``: ``choice(seq)`` is ``seq[_randbelow(len(seq))]``, and
     ``_randbelow(n)`` (CPython 3.11+) draws ``getrandbits(n.bit_length())`` until the
     number is below ``n``; it is written out here (a Python call fewer per draw)."""
-    kinds = tuple(map(type, legal))
-    runs = _RUNS.get(kinds) or _runs(kinds)
+    entry = _RUNS.get(id(legal))
+    runs = entry[1] if entry is not None and entry[0] is legal else _runs(legal)
     n = len(runs)
     if not n:
         raise IndexError("Cannot choose from an empty sequence")  # as rng.choice
@@ -72,46 +71,28 @@ def _pick(bits: Callable[[int], int], legal: tuple[Command, ...]) -> Command:
     r = bits(k)
     while r >= n:
         r = bits(k)
-    return legal[run.start + r]
+    return run[r]
 
 
 def _pick_action(bits: Callable[[int], int], state: GameState, seat: int) -> Command:
-    """:func:`_pick` among the turn actions of ``seat``, from their two parts (see
-    :func:`engine.legal.turn_parts`) without joining them: the runs of the first part
-    are memoised with that (shared) tuple. ``bits`` as for :func:`_pick`."""
-    row, out = turn_parts(state, seat)
-    if row and out and type(row[-1]) is type(out[0]):  # a run across the parts: join them
-        return _pick(bits, row + tuple(out))
-    entry = _ROW_RUNS.get(id(row))
-    if entry is None or entry[0] is not row:  # (the entry keeps its tuple, and so its id)
-        if len(_ROW_RUNS) >= 4096:
-            _ROW_RUNS.clear()
-        entry = _ROW_RUNS[id(row)] = (row, _runs(tuple(map(type, row))))
-    row_runs = entry[1]
-    kinds = tuple(map(type, out))
-    out_runs = _RUNS.get(kinds) or _runs(kinds)
-    n = len(row_runs) + len(out_runs)
+    """:func:`_pick` among the turn actions of ``seat``, from their runs (see
+    :func:`engine.legal.turn_runs`) without joining them. ``bits`` as for :func:`_pick`."""
+    (_, row_runs), out_runs = turn_runs(state, seat)
+    n_row = len(row_runs)
+    n = n_row + len(out_runs)
     if not n:
         raise IndexError("Cannot choose from an empty sequence")  # as rng.choice
     k = n.bit_length()
     i = bits(k)
     while i >= n:
         i = bits(k)
-    if i < len(row_runs):
-        run = row_runs[i]
-        seq: tuple[Command, ...] | list[Command] = row
-    else:
-        run = out_runs[i - len(row_runs)]
-        seq = out
+    run = row_runs[i] if i < n_row else out_runs[i - n_row]
     n = len(run)
     k = n.bit_length()
     i = bits(k)
     while i >= n:
         i = bits(k)
-    return seq[run.start + i]
-
-
-_ROW_RUNS: dict[int, tuple[tuple[Command, ...], tuple[range, ...]]] = {}
+    return run[i]
 
 
 def random_game(
@@ -134,14 +115,17 @@ def random_game(
     :func:`random_command`'s two choices. It asks the engine only for what it needs (the
     awaited seats, the chosen seat's legal answers) instead of whole :func:`pending`
     decisions, and applies the chosen answer as :func:`apply` would (it is one of the
-    memoised legal answers).
+    memoised legal answers). Without an observer nobody sees the states in between: the
+    game is played on one state changed in place (:func:`_play_alone`).
     """
     rng = random.Random(seed)
+    state = new_game(player_names(n_players), seed, options)
+    if observe is None:
+        return _play_alone(rng, state, n_players, seed, max_commands, atlantis_rate)
     # random.Random.choice(seq) is ``seq[self._randbelow(len(seq))]`` (CPython 3.11+):
     # the driver draws the same numbers without the extra call.
     below: Callable[[int], int] = rng._randbelow  # type: ignore[attr-defined]
     bits = rng.getrandbits  # (for _pick: _randbelow written out)
-    state = new_game(player_names(n_players), seed, options)
     log: Log = []
     append = log.append
     # Who may give an Atlantis order depends only on ``kept`` and ``atlantis_ordered``
@@ -150,9 +134,6 @@ def random_game(
     kept: list[list[int]] | None = None
     ordered: list[bool] | None = None
     owners: list[int] = []
-    # Without an observer nobody reads the events of the driver's own picks: none are
-    # built (the same game; an Atlantis order goes through apply and keeps its events).
-    unread = UNREAD if observe is None else None
     while True:
         stage = state.stage
         if type(stage) is OverStage:
@@ -182,11 +163,81 @@ def random_game(
                     raise IndexError("Cannot choose from an empty sequence")  # as rng.choice
                 seat = awaiting[below(len(awaiting))]
                 command = _pick(bits, _compute_legal(state, stage, seat))
-            after, events = _applied(state, seat, command, stage, unread)
-        if observe is not None:
-            observe(state, seat, command, after, events)
+            after, events = _applied(state, seat, command, stage)
+        observe(state, seat, command, after, events)
         append((seat, command))
         state = after
+    return state, log
+
+
+def _play_alone(rng: random.Random, state: GameState, n_players: int, seed: int,
+                max_commands: int, atlantis_rate: float) -> tuple[GameState, Log]:
+    """:func:`random_game` without an observer: the same draws and commands, on one state
+    changed in place (nobody sees the states in between: no fork per command, no state to
+    free) and without events (:data:`engine.board.UNREAD`: nobody reads them). Each command is
+    carried out as :func:`engine.rules._applied` does it, without the fork."""
+    bits = rng.getrandbits
+    log: Log = []
+    append = log.append
+    unread = UNREAD
+    actions, handlers, keeps_stage = _ACTIONS, _HANDLERS, KEEPS_STAGE
+    kept: list[list[int]] | None = None
+    ordered: list[bool] | None = None
+    owners: list[int] = []
+    while True:
+        stage = state.stage
+        kind = type(stage)
+        if kind is OverStage:
+            break
+        assert stage is not None
+        if len(log) >= max_commands:
+            raise RuntimeError(f"game {n_players}p/{seed} did not end in {max_commands} commands")
+        # Who may give an Atlantis order depends only on what ``kept`` and
+        # ``atlantis_ordered`` hold; they change in place here, so copies of both are kept
+        # (comparing lists of the same seats' lists is mostly identity checks).
+        if state.kept != kept or state.atlantis_ordered != ordered:
+            kept, ordered = [*state.kept], [*state.atlantis_ordered]
+            # may_order_atlantis(state, s) for a seat holding it, while the game runs
+            owners = [s for s, cards in enumerate(kept) if _ATLANTIS in cards
+                      and not ordered[s]] if _ATLANTIS in chain.from_iterable(kept) else []
+        if owners and rng.random() < atlantis_rate:
+            seat = owners[0]
+            command: Command = UseAtlantis()
+            # apply returns a fork sharing the containers of ``state``, which nobody holds
+            # after this: the fork is changed in place from now on.
+            state = apply(state, seat, command)[0]
+            append((seat, command))
+            continue
+        if kind is ActionStage:  # awaiting() is (stage.seat,): one seat to draw
+            while bits(1):  # choice((seat,)): _randbelow(1) draws 1 bit until it is 0
+                pass
+            seat = stage.seat  # type: ignore[union-attr]  # (an ActionStage)
+            command = _pick_action(bits, state, seat)
+            state.stage = None
+            actions[type(command)](state, unread, seat, command)
+        else:
+            if kind is VoteStage:
+                awaiting = stage.awaiting()
+                n = len(awaiting)
+                if not n:
+                    raise IndexError("Cannot choose from an empty sequence")  # as rng.choice
+                k = n.bit_length()
+                i = bits(k)
+                while i >= n:
+                    i = bits(k)
+                seat = awaiting[i]
+            else:  # every other stage awaits its one ``seat``
+                while bits(1):
+                    pass
+                seat = stage.seat  # type: ignore[union-attr]
+            command = _pick(bits, _compute_legal(state, stage, seat))
+            if kind is not keeps_stage:
+                state.stage = None
+            handlers[kind](state, unread, seat, command, stage)
+        if state.stage is None:
+            _finish_action(state, unread)
+        state.version += 1
+        append((seat, command))
     return state, log
 
 

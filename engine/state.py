@@ -252,7 +252,14 @@ TREASURE_KEYS: tuple[str, ...] = (
 
 def hold_key(place: Ship | str, hold: Hold) -> str:
     """Treasure key of a ship hold or Tortuga area: ``hold_key(Ship.FD, Hold.BRITISH)``."""
-    return f"{place}_{hold}"
+    return _HOLD_KEYS.get((place, hold)) or f"{place}_{hold}"
+
+
+#: ``hold_key`` of every ship and Tortuga (formatting enums is slow; str enums hash and
+#: compare as their values, so ``(Ship.FD, Hold.BRITISH)`` finds ``("FD", "BRITISH")``).
+_HOLD_KEYS: dict[tuple[str, str], str] = {
+    (place, hold.value): f"{place}_{hold.value}" for place in ("FD", "JR", "TORTUGA")
+    for hold in Hold}
 
 
 # ---------------------------------------------------------------- the state
@@ -430,9 +437,11 @@ def writable(s: GameState, field: str) -> Any:
     Per-seat lists (``hands``, ``kept``, ``peeks``, ``seen``) are copied one level deep:
     replace a seat's own list or dict, never change it in place."""
     d = s.__dict__
-    value = d[field]
     parent = d.get("_parent")
-    if parent is not None and parent[field] is value:
+    if parent is None:  # not a fork (or a released one): every container is its own
+        return d[field]
+    value = d[field]
+    if parent[field] is value:
         value = d[field] = _COPIERS[field](value)
     return value
 

@@ -101,7 +101,8 @@ def cast_vote(s: GameState, ev: Events, seat: int, command: Vote) -> None:
         played = " and ".join([_DESCRIBED[c] for c in cards])
         say(ev, "vote.cast", f"You played {played}.", audience=[seat], seat=seat,
             cards=list(cards))
-    if not new.awaiting():
+    # (not new.awaiting(): while fewer have answered than take part, someone is awaited)
+    if len(new.played) >= len(stage.participants) and not new.awaiting():
         resolve_vote(s, ev)
 
 
@@ -165,7 +166,8 @@ def resolve_vote(s: GameState, ev: Events) -> None:
     if s.vote_deck:
         cards.append(writable(s, "vote_deck").pop(0))
     shuffle(s, cards)
-    symbols = [sym for c in cards for sym in VOTE_DECK[c].section(kind)]
+    section = _SECTION[kind]  # VOTE_DECK[c].section(kind) by card id
+    symbols = [sym for c in cards for sym in section[c]]
     counts: dict[Symbol, int] = {}
     for sym in symbols:
         counts[sym] = counts.get(sym, 0) + 1
@@ -199,14 +201,17 @@ def resolve_vote(s: GameState, ev: Events) -> None:
             counts={_CODE[sym]: n for sym, n in sorted(counts.items())})
     bottom = list(cards)
     shuffle(s, bottom)
-    writable(s, "vote_deck").extend(bottom)
-    for seat in stage.participants:
-        if s.vote_deck:
-            drawn = writable(s, "vote_deck").pop(0)
-            writable(s, "hands")[seat] = [*s.hands[seat], drawn]
-            if ev is not UNREAD:
-                say(ev, "vote_card.drawn", f"You drew {_DESCRIBED[drawn]}.",
-                    audience=[seat], seat=seat, card=drawn)
+    deck = writable(s, "vote_deck")
+    deck.extend(bottom)
+    if stage.participants and deck:
+        hands = writable(s, "hands")
+        for seat in stage.participants:
+            if deck:
+                drawn = deck.pop(0)
+                hands[seat] = [*hands[seat], drawn]
+                if ev is not UNREAD:
+                    say(ev, "vote_card.drawn", f"You drew {_DESCRIBED[drawn]}.",
+                        audience=[seat], seat=seat, card=drawn)
     s.stage = None
     if kind is _ATTACK and outcome == "SUCCESS":
         _attack_succeeded(s, ev, stage.caller)
@@ -223,6 +228,7 @@ _CODE: dict[str, str] = {**{sym: sym.value for sym in Symbol},
                          **{kind: kind.value for kind in VoteKind}}
 _ATTACK, _BRAWL = VoteKind.ATTACK, VoteKind.BRAWL
 _DESCRIBED = tuple(card.describe() for card in VOTE_DECK)  # by Vote card id
+_SECTION = {kind: tuple(card.section(kind) for card in VOTE_DECK) for kind in VoteKind}
 
 
 def take_options(s: GameState, captain: int) -> tuple[Take, ...]:
@@ -231,12 +237,17 @@ def take_options(s: GameState, captain: int) -> tuple[Take, ...]:
     ship = loc.ship
     assert ship is not None
     if s.treasure["GALLEON"] > 0:
-        return tuple(Take(to) for to in Hold)
+        return _FROM_GALLEON
     other = ship.other
     return tuple(
-        Take(to, source) for source in Hold if s.treasure[hold_key(other, source)] > 0
+        _TAKE[to, source] for source in Hold if s.treasure[hold_key(other, source)] > 0
         for to in Hold
     )
+
+
+# Commands are immutable values: the options share these.
+_FROM_GALLEON = tuple(Take(to) for to in Hold)
+_TAKE = {(to, source): Take(to, source) for source in Hold for to in Hold}
 
 
 def _attack_succeeded(s: GameState, ev: Events, captain: int) -> None:
@@ -279,9 +290,10 @@ def _brawl_result(s: GameState, ev: Events, outcome: str) -> None:
         after = (total // 2, total - total // 2)
     treasure = writable(s, "treasure")
     treasure["TORTUGA_BRITISH"], treasure["TORTUGA_FRENCH"] = after
-    say(ev, "treasure.tortuga",
-        f"Tortuga's treasure now lies {after[0]} British, {after[1]} French.",
-        british=after[0], french=after[1])
+    if ev is not UNREAD:
+        say(ev, "treasure.tortuga",
+            f"Tortuga's treasure now lies {after[0]} British, {after[1]} French.",
+            british=after[0], french=after[1])
     if after != before:
         treasure_changed(s, ev)
 

@@ -6,19 +6,24 @@ pin the two shortcuts that make a random playout cheaper inside one engine:
 - a playout without an observer builds no events (:data:`engine.board.UNREAD`), and must
   reach the same states as one whose events are all built and read;
 - :func:`engine.board.rng` and :func:`engine.board.shuffle` seed and draw without
-  ``random.Random``'s Python layers, and must give the draws ``random.Random(text)`` gives.
+  ``random.Random``'s Python layers, and must give the draws ``random.Random(text)`` gives;
+- a playout without an observer changes one state in place (no fork per command), and
+  picks turn actions from :func:`engine.legal.turn_runs`, the runs of ``turn_actions``.
 """
 
 from __future__ import annotations
 
 import random
+from itertools import groupby
 
 import pytest
 
 from engine import Event, GameState, apply, to_json
 from engine.board import UNREAD, rng, shuffle
+from engine.legal import turn_actions, turn_runs
 from engine.setup import new_game
 from engine.simulate import player_names, random_game
+from engine.state import ActionStage
 
 
 @pytest.mark.parametrize("players", [2, 3, 5, 9])
@@ -65,3 +70,30 @@ def test_rng_and_shuffle_draw_as_random_random(seed: int) -> None:
         assert state.rng_counter == counter + 1
         drawn = rng(state).randrange(length + 1)
         assert drawn == random.Random(f"{seed}:{counter + 2}").randrange(length + 1)
+
+
+@pytest.mark.parametrize("players", [2, 3, 5, 9])
+def test_turn_runs_are_the_runs_of_turn_actions(players: int) -> None:
+    """The driver picks a turn action from ``turn_runs`` (issue 26, third pass): its runs
+    must be exactly ``random_command``'s groups of ``turn_actions``, for every seat."""
+    states: list[GameState] = []
+
+    def observe(before: GameState, seat: int, command: object, after: GameState,
+                events: list[Event]) -> None:
+        if isinstance(before.stage, ActionStage):
+            states.append(before)
+
+    for seed in range(6):
+        random_game(players, seed, observe=observe)
+    assert len(states) > 50
+    kinds_seen: set[type] = set()
+    for state in states:
+        for seat in range(players):
+            (flat, row_runs), out_runs = turn_runs(state, seat)
+            actions = turn_actions(state, seat)
+            assert [c for run in row_runs for c in run] == list(flat)
+            runs = [list(run) for run in (*row_runs, *out_runs)]
+            assert all(runs)
+            assert runs == [list(group) for _, group in groupby(actions, key=type)]
+            kinds_seen.update(map(type, actions))
+    assert len(kinds_seen) >= 10  # rowboats, ships, Tortuga, the row all took part
