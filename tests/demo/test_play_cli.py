@@ -21,7 +21,7 @@ def test_a_person_plays_a_seat_in_the_terminal_and_a_typo_gets_did_you_mean(
     command = pbm_command()
     child = pexpect.spawn(command[0], [*command[1:], "play", "--players", "3", "--seed", "2",
                                        "--as", "Zed", "--dir", str(folder)],
-                          cwd=str(tmp_path), encoding="utf-8", timeout=90,
+                          cwd=str(tmp_path), encoding="utf-8", timeout=240,
                           dimensions=(50, 120))
     try:
         child.expect("You are Zed")
