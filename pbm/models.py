@@ -9,6 +9,7 @@ with ``StaleDataError`` instead of overwriting a newer state.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, ClassVar
@@ -110,6 +111,18 @@ class ProcessResult(StrEnum):
     IGNORED = InboundStatus.IGNORED.value
     QUARANTINED = InboundStatus.QUARANTINED.value
     SKIPPED = "skipped"
+
+
+@dataclass(frozen=True)
+class Processed:
+    """What ``pbm.inbound.process`` made of a message: its result and, for an ignored one,
+    why (the row's error). ``str()`` is the worker's text for it: ``ignored: why``."""
+
+    result: ProcessResult
+    detail: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.result}: {self.detail}" if self.detail else str(self.result)
 
 
 class OutboundStatus(StrEnum):
