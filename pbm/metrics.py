@@ -78,6 +78,13 @@ class ReplyOutcome(StrEnum):
 OUTCOMES = tuple(o.value for o in ReplyOutcome)
 
 
+class SweepResult(StrEnum):
+    """How a deadline sweep ended (label ``result`` of ``pbm_sweep_runs_total``)."""
+
+    OK = "ok"
+    ERROR = "error"
+
+
 class Guard(StrEnum):
     """A loop guard or rate limit (label ``guard`` of ``pbm_guard_trips_total``)."""
 
@@ -291,7 +298,7 @@ def sweep_done(report: Any, seconds: float) -> None:
     """Count one deadline sweep and what it did (``pbm.deadlines.SweepReport``)."""
     if not enabled():
         return
-    SWEEPS.labels("error" if report.errors else "ok").inc()
+    SWEEPS.labels(SweepResult.ERROR if report.errors else SweepResult.OK).inc()
     SWEEP_SECONDS.observe(seconds)
     for action, ids in (("reminder", report.reminders), ("final_warning", report.final_warnings),
                         ("timeout", report.timeouts), ("pause", report.paused_games),
@@ -302,7 +309,7 @@ def sweep_done(report: Any, seconds: float) -> None:
 
 def sweep_failed() -> None:
     if enabled():
-        SWEEPS.labels("error").inc()
+        SWEEPS.labels(SweepResult.ERROR).inc()
 
 
 def alert_sent(kind: str) -> None:

@@ -151,6 +151,20 @@ class DeliveryStatus(StrEnum):
     FAILED = "failed"
 
 
+class ServiceEventKind(StrEnum):
+    """The kinds of ``GameEvent`` the service writes itself (``pbm.games.service_event``);
+    the engine's own are its stable codes (``"pawn.marooned"``)."""
+
+    GAME_STARTED = "game.started"
+    GAME_PAUSED = "game.paused"
+    GAME_RESUMED = "game.resumed"
+    GAME_ABORTED = "game.aborted"
+    SEAT_REPLACED = "seat.replaced"
+    SEAT_AWAY = "seat.away"
+    SEAT_BACK = "seat.back"
+    TABLE_TALK = "table.talk"
+
+
 class DeadlineStatus(StrEnum):
     OPEN = "open"
     DONE = "done"  # answered
