@@ -1,5 +1,8 @@
 """The import graph of engine/, pbm/ and workers/ has no circle: every import counts as an
-edge, also one inside a function or under ``TYPE_CHECKING``, and a package's re-exports."""
+edge, also one inside a function or under ``TYPE_CHECKING``, and a package's re-exports.
+
+Importing a module of pbm/ or workers/ sets up nothing for the whole process: no session
+hook installed, no other library patched, no logging configured (start-up does that)."""
 
 from __future__ import annotations
 
