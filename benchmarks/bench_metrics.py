@@ -138,7 +138,7 @@ def main() -> None:
             lambda s, raw=raw: inbound.store_email(s, raw, datetime.now(UTC)))
         received("email")
         token_ = metrics.start_reply()
-        result = str(inbound.process(stored.id, datetime.now(UTC)))
+        result = inbound.process(stored.id, datetime.now(UTC))
         count_reply(stored.id, result, token_)
         with eng.connect() as conn:
             ids = [r[0] for r in conn.execute(sa.text(

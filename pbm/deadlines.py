@@ -20,14 +20,23 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import sqlalchemy as sa
 from sqlmodel import Session, col, func, select
 
+from engine.events import DecisionKind
 from pbm import txcache
-from pbm.models import CommandLog, Deadline, DeadlineStatus, Game, GameEvent, Player
+from pbm.models import (
+    CommandLog,
+    Deadline,
+    DeadlineStatus,
+    Game,
+    GameEvent,
+    Player,
+    ServiceEventKind,
+)
 
 INVITATION = "INVITATION"
 TIMEOUT_ORIGIN = "timeout"  # ``CommandLog.origin`` of a default played for a silent seat
 STALL_REASON = "nobody has answered for a full round"
 #: Service events after which silence is counted afresh (the admin stepped in).
-FRESH_START_EVENTS = ("game.resumed", "seat.replaced")
+FRESH_START_EVENTS = (ServiceEventKind.GAME_RESUMED, ServiceEventKind.SEAT_REPLACED)
 
 DEFAULT_DECISION_HOURS: dict[str, float] = {
     "ACTION": 48,
@@ -89,11 +98,11 @@ class TimingPolicy:
         """A copy with the turn, vote and other decision windows changed."""
         hours = dict(self.decision_hours)
         for kind in hours:
-            if kind == "ACTION" and action is not None:
+            if kind == DecisionKind.ACTION and action is not None:
                 hours[kind] = action
-            elif kind == "VOTE" and vote is not None:
+            elif kind == DecisionKind.VOTE and vote is not None:
                 hours[kind] = vote
-            elif kind not in {"ACTION", "VOTE"} and other is not None:
+            elif kind not in {DecisionKind.ACTION, DecisionKind.VOTE} and other is not None:
                 hours[kind] = other
         return replace(self, decision_hours=hours)
 

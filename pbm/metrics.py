@@ -45,7 +45,14 @@ from prometheus_client.registry import REGISTRY, Collector
 from pbm import health
 from pbm.config import get_settings
 from pbm.db import session_scope
-from pbm.models import GameStatus, InboundMessage, InboundStatus, OutboundMessage, ProcessResult
+from pbm.models import (
+    GameStatus,
+    InboundMessage,
+    InboundStatus,
+    OutboundMessage,
+    Processed,
+    ProcessResult,
+)
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +76,13 @@ class ReplyOutcome(StrEnum):
 
 
 OUTCOMES = tuple(o.value for o in ReplyOutcome)
+
+
+class SweepResult(StrEnum):
+    """How a deadline sweep ended (label ``result`` of ``pbm_sweep_runs_total``)."""
+
+    OK = "ok"
+    ERROR = "error"
 
 
 class Guard(StrEnum):
@@ -171,7 +185,7 @@ def noted_reply() -> ReplyNote | None:
     return _reply_note.get()
 
 
-def reply_processed(channel: str | None, result: str,
+def reply_processed(channel: str | None, result: Processed,
                     token: contextvars.Token[ReplyNote | None] | None = None
                     ) -> ReplyOutcome | None:
     """Count one processed inbound message from ``pbm.inbound.process``'s result; the
@@ -189,15 +203,14 @@ def reply_processed(channel: str | None, result: str,
     return outcome
 
 
-def classify(result: str, noted: ReplyOutcome | None = None) -> ReplyOutcome | None:
-    """The outcome label of a ``pbm.inbound.process`` result string."""
-    status, _, detail = result.partition(":")
-    detail = detail.strip()
-    if status == ProcessResult.SKIPPED:
+def classify(processed: Processed, noted: ReplyOutcome | None = None) -> ReplyOutcome | None:
+    """The outcome label of what ``pbm.inbound.process`` made of a message."""
+    detail = (processed.detail or "").strip()
+    if processed.result is ProcessResult.SKIPPED:
         return None
-    if status == ProcessResult.QUARANTINED:
+    if processed.result is ProcessResult.QUARANTINED:
         return ReplyOutcome.QUARANTINED
-    if status == ProcessResult.DONE:
+    if processed.result is ProcessResult.DONE:
         # carrier keywords (STOP/START) end done, unnoted
         return noted or ReplyOutcome.APPLIED
     if detail.startswith("rate limited"):
@@ -285,7 +298,7 @@ def sweep_done(report: Any, seconds: float) -> None:
     """Count one deadline sweep and what it did (``pbm.deadlines.SweepReport``)."""
     if not enabled():
         return
-    SWEEPS.labels("error" if report.errors else "ok").inc()
+    SWEEPS.labels(SweepResult.ERROR if report.errors else SweepResult.OK).inc()
     SWEEP_SECONDS.observe(seconds)
     for action, ids in (("reminder", report.reminders), ("final_warning", report.final_warnings),
                         ("timeout", report.timeouts), ("pause", report.paused_games),
@@ -296,7 +309,7 @@ def sweep_done(report: Any, seconds: float) -> None:
 
 def sweep_failed() -> None:
     if enabled():
-        SWEEPS.labels("error").inc()
+        SWEEPS.labels(SweepResult.ERROR).inc()
 
 
 def alert_sent(kind: str) -> None:

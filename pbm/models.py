@@ -9,6 +9,7 @@ with ``StaleDataError`` instead of overwriting a newer state.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any, ClassVar
@@ -112,6 +113,18 @@ class ProcessResult(StrEnum):
     SKIPPED = "skipped"
 
 
+@dataclass(frozen=True)
+class Processed:
+    """What ``pbm.inbound.process`` made of a message: its result and, for an ignored one,
+    why (the row's error). ``str()`` is the worker's text for it: ``ignored: why``."""
+
+    result: ProcessResult
+    detail: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.result}: {self.detail}" if self.detail else str(self.result)
+
+
 class OutboundStatus(StrEnum):
     PENDING = "pending"
     SENDING = "sending"
@@ -136,6 +149,20 @@ class DeliveryStatus(StrEnum):
     DELIVERED = "delivered"
     UNDELIVERED = "undelivered"
     FAILED = "failed"
+
+
+class ServiceEventKind(StrEnum):
+    """The kinds of ``GameEvent`` the service writes itself (``pbm.games.service_event``);
+    the engine's own are its stable codes (``"pawn.marooned"``)."""
+
+    GAME_STARTED = "game.started"
+    GAME_PAUSED = "game.paused"
+    GAME_RESUMED = "game.resumed"
+    GAME_ABORTED = "game.aborted"
+    SEAT_REPLACED = "seat.replaced"
+    SEAT_AWAY = "seat.away"
+    SEAT_BACK = "seat.back"
+    TABLE_TALK = "table.talk"
 
 
 class DeadlineStatus(StrEnum):

@@ -39,6 +39,7 @@ from pbm.models import (
     OutboundStatus,
     Player,
     Seat,
+    ServiceEventKind,
 )
 from pbm.session_keys import FOLD_NOTES, NEW_OUTBOX_IDS
 from pbm.txcache import seats_of
@@ -496,7 +497,7 @@ def build_context(
         "reply_to": reply_address(seat),
         "seats": player_list(session, game.id),
     }
-    talk = [e for e in events if e.kind == "table.talk"]
+    talk = [e for e in events if e.kind == ServiceEventKind.TABLE_TALK]
     if talk and kind is not MessageKind.TABLE_TALK and not hears_talk_live(player):
         data["table_talk"] = [{"name": json.loads(e.data_json).get("name", ""),
                                "text": json.loads(e.data_json).get("text", "")} for e in talk]

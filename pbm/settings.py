@@ -27,6 +27,7 @@ from sqlmodel import Session
 
 from pbm import games
 from pbm.humanize import local_time
+from pbm.messages import Channel
 from pbm.models import Player
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
@@ -238,10 +239,10 @@ def apply(session: Session, player: Player, text: str, now: datetime) -> str:
         channel = CHANNELS.get(arg.lower())
         if channel is None:
             raise SettingError("VIA takes EMAIL, SMS or BOTH, e.g. VIA SMS")
-        if channel in ("sms", "both") and not player.phone:
+        if channel in (Channel.SMS, "both") and not player.phone:
             raise SettingError("you have no phone number with us; ask the organiser to add "
                                "it, then send VIA " + channel.upper())
-        if channel in ("email", "both") and not player.email:
+        if channel in (Channel.EMAIL, "both") and not player.email:
             raise SettingError("you have no email address with us; ask the organiser to add "
                                "it, then send VIA " + channel.upper())
         player.preferred_channel = channel

@@ -29,6 +29,7 @@ from functools import cache
 
 from pbm.i18n.glossary import section, term
 from pbm.i18n.translate import translations
+from pbm.messages import Channel
 from pbm.render.names import KOREAN_COMMAND_WORDS, korean_word
 
 TEMPLATE_TOKENS = ("_", "name", "FD/JR")
@@ -472,7 +473,7 @@ class SimPlayer:
 
     def receive(self, message: object, text: str) -> Reading:
         """Read one arriving message (the caller keeps ``message`` to quote it later)."""
-        reading = read_sms(text, self.friends, self.language) if self.channel == "sms" \
+        reading = read_sms(text, self.friends, self.language) if self.channel == Channel.SMS \
             else read_email(text, self.friends, self.language)
         self.loyalty = reading.loyalty or self.loyalty
         self.done = self.done or reading.game_over
@@ -585,7 +586,7 @@ class SimPlayer:
     # -- writing
 
     def _style(self, command: str, option: Option | None, careful: bool) -> str:
-        sms = self.channel == "sms"
+        sms = self.channel == Channel.SMS
         roll = self.rng.random()
         if option is not None and not careful:
             if not option.is_template and roll < (0.5 if sms else 0.25):
@@ -605,7 +606,7 @@ class SimPlayer:
     def _style_korean(self, command: str, option: Option | None, careful: bool) -> str:
         """``command`` (English words) written as a Korean player writes it: the option
         number ("2", "2번이요"), or the command in Korean ("3번 공개할게요")."""
-        sms = self.channel == "sms"
+        sms = self.channel == Channel.SMS
         roll = self.rng.random()
         if option is not None and not option.is_template and (
                 careful or roll < (0.5 if sms else 0.3) or option.verb not in KOREAN_FORMS):
@@ -614,7 +615,7 @@ class SimPlayer:
         return korean_command(command, self.rng, careful=careful)
 
     def _decorate(self, text: str, careful: bool) -> str:
-        if self.channel == "sms":
+        if self.channel == Channel.SMS:
             return text
         korean = self.language == "ko"
         if not careful and self.rng.random() < 0.03:

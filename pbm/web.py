@@ -12,8 +12,6 @@ from pbm.config import get_settings
 from pbm.logs import configure as configure_logs
 from workers.hooks import install_process_hooks
 
-configure_logs()  # LOG_FORMAT=json: structured lines
-
 
 class ApiDocs(TypedDict):
     """FastAPI's arguments for the schema and docs routes (None: no such route)."""
@@ -33,8 +31,10 @@ def _api_docs() -> ApiDocs:
 
 @asynccontextmanager
 async def _lifespan(_app: FastAPI) -> AsyncIterator[None]:
-    """The web process's start-up: admin actions write outbox rows, handed to the workers
-    after each commit (``workers.hooks``)."""
+    """The web process's start-up: its log lines (``LOG_FORMAT=json``: structured), and the
+    hooks that hand the outbox rows of admin actions to the workers after each commit
+    (``workers.hooks``). Importing this module sets up neither."""
+    configure_logs()
     install_process_hooks()
     yield
 

@@ -1,10 +1,14 @@
 """The import graph of engine/, pbm/ and workers/ has no circle: every import counts as an
-edge, also one inside a function or under ``TYPE_CHECKING``, and a package's re-exports."""
+edge, also one inside a function or under ``TYPE_CHECKING``, and a package's re-exports.
+
+Importing a module of pbm/ or workers/ sets up nothing for the whole process: no session
+hook installed, no other library patched, no logging configured (start-up does that)."""
 
 from __future__ import annotations
 
 import ast
 from collections import deque
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -113,25 +117,9 @@ def import_time_hooks(source: str) -> list[str]:
     """The hook installations a module runs when imported: calls of ``event.listen``,
     ``listens_for`` or an ``install_*`` function in its body (also in a decorator, a class
     body or an ``if`` at module level; not inside a function, which runs only when called)."""
-    found: list[str] = []
-
-    def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            for part in [*node.decorator_list, *node.args.defaults, *node.args.kw_defaults]:
-                if part is not None:
-                    visit(part)
-            return
-        if isinstance(node, ast.Lambda):
-            return
-        if isinstance(node, ast.Call):
-            name = _callee(node)
-            if name in HOOK_CALLS or name.startswith("install"):
-                found.append(f"line {node.lineno}: {name}()")
-        for child in ast.iter_child_nodes(node):
-            visit(child)
-
-    visit(ast.parse(source))
-    return found
+    return [f"line {node.lineno}: {_callee(node)}()" for node in at_import(ast.parse(source))
+            if isinstance(node, ast.Call)
+            and (_callee(node) in HOOK_CALLS or _callee(node).startswith("install"))]
 
 
 def test_no_module_of_pbm_or_workers_installs_a_hook_when_imported() -> None:
@@ -156,3 +144,150 @@ def test_the_hook_finder_sees_module_level_calls_only() -> None:
     assert import_time_hooks(source) == [
         "line 2: install_outbox_hook()", "line 3: listen()", "line 5: install()",
         "line 6: listens_for()"]
+
+
+# ------------------------------------------------------------- no process set-up on import
+
+#: calls that set up the logging of the whole process
+LOG_SETUP = frozenset({"pbm.logs.configure", "logging.basicConfig",
+                       "logging.config.dictConfig", "logging.config.fileConfig"})
+
+
+#: what a module may set up on import (path, what it sets) -> why
+ALLOWED_AT_IMPORT = {
+    ("pbm/models.py", "SQLModel.metadata.naming_convention"):
+        "the schema's constraint names: the table classes below it are built with them",
+}
+
+
+def imported_names(tree: ast.AST) -> dict[str, str]:
+    """Each name an import binds (at any depth) -> the dotted name it stands for:
+    ``from pbm.logs import configure as c``: ``c`` -> ``pbm.logs.configure``."""
+    names: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                names[alias.asname or alias.name.split(".")[0]] = \
+                    alias.name if alias.asname else alias.name.split(".")[0]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                names[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    return names
+
+
+def _root(node: ast.expr) -> str:
+    """``a`` of ``a.b.c`` (or of ``a.b().c``); "" when it starts with no name."""
+    while isinstance(node, ast.Attribute | ast.Call | ast.Subscript):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node.id if isinstance(node, ast.Name) else ""
+
+
+def _patches(node: ast.AST, foreign: set[str]) -> bool:
+    """True when ``node`` sets an attribute of an imported library's object:
+    ``kombu_redis.QoS.ack = ...``, or ``setattr(kombu_redis.QoS, ...)``."""
+    if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        return any(isinstance(t, ast.Attribute) and _root(t) in foreign for t in targets)
+    return isinstance(node, ast.Call) and _callee(node) == "setattr" and bool(node.args) \
+        and _root(node.args[0]) in foreign
+
+
+def at_import(tree: ast.Module) -> Iterator[ast.AST]:
+    """The nodes a module runs when imported: its body, decorators and default values and
+    class bodies included; function bodies, lambdas and ``if __name__ == "__main__"`` not."""
+    def visit(node: ast.AST) -> Iterator[ast.AST]:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            for part in [*node.decorator_list, *node.args.defaults, *node.args.kw_defaults]:
+                if part is not None:
+                    yield from visit(part)
+            return
+        if isinstance(node, ast.Lambda) or (isinstance(node, ast.If)
+                                            and "__main__" in ast.unparse(node.test)):
+            return
+        yield node
+        for child in ast.iter_child_nodes(node):
+            yield from visit(child)
+
+    yield from visit(tree)
+
+
+def patchers(module: str, tree: ast.Module) -> set[str]:
+    """``module.f`` for each function of ``module`` that patches another library (an
+    attribute of something imported from outside engine/, pbm/ and workers/)."""
+    names = imported_names(tree)
+    foreign = {n for n, target in names.items() if target.split(".")[0] not in PACKAGES}
+    return {f"{module}.{node.name}" for node in tree.body
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and any(_patches(inner, foreign) for inner in ast.walk(node))}
+
+
+def import_time_setup(module: str, tree: ast.Module, patching: set[str]) -> list[str]:
+    """What ``module`` sets up for the whole process when imported: a patch of another
+    library (made there, or by calling a function of ``patching``) or the log set-up
+    (``LOG_SETUP``)."""
+    names = imported_names(tree)
+    foreign = {n for n, target in names.items() if target.split(".")[0] not in PACKAGES}
+    defined = {node.name for node in tree.body
+               if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)}
+    found: list[str] = []
+    for node in at_import(tree):
+        if _patches(node, foreign):
+            found.append(f"line {node.lineno}: patches {ast.unparse(node)[:60]}")
+        if not isinstance(node, ast.Call):
+            continue
+        callee = ast.unparse(node.func)
+        head, _, rest = callee.partition(".")
+        full = f"{module}.{callee}" if head in defined else \
+            ".".join(filter(None, [names.get(head, head), rest]))
+        if full in LOG_SETUP:
+            found.append(f"line {node.lineno}: sets up logging ({callee}())")
+        elif full in patching:
+            found.append(f"line {node.lineno}: patches a library ({callee}())")
+    return found
+
+
+def import_time_setups(root: Path = ROOT) -> set[str]:
+    """``path line ...`` for each set-up that a module of pbm/ or workers/ runs on import."""
+    trees = {module_name(root, path): (path, ast.parse(path.read_text(), str(path)))
+             for pkg in ("pbm", "workers") for path in sorted((root / pkg).rglob("*.py"))
+             if "migrations" not in path.parts}
+    patching = set().union(*(patchers(m, tree) for m, (_, tree) in trees.items()))
+    return {f"{path.relative_to(root)} {what}" for m, (path, tree) in trees.items()
+            for what in import_time_setup(m, tree, patching)}
+
+
+def test_no_module_of_pbm_or_workers_patches_a_library_or_sets_up_logging_when_imported(
+        ) -> None:
+    found = {line for line in import_time_setups()
+             if not any(line.startswith(f"{path} ") and f"patches {what} =" in line
+                        for path, what in ALLOWED_AT_IMPORT)}
+    assert found == set(), "process set-up on import (do it at start-up):\n" + \
+        "\n".join(sorted(found))
+
+
+def test_the_set_up_finder_sees_patches_and_log_set_up_at_module_level_only() -> None:
+    source = (
+        "import logging\n"
+        "from kombu.transport import redis as kombu_redis\n"
+        "from pbm.logs import configure as configure_logs\n"
+        "from pbm import logs, models\n"
+        "def tolerate():\n    kombu_redis.QoS.ack = wrap(kombu_redis.QoS.ack)\n"
+        "def ours():\n    models.Game.x = 1\n    local = object()\n    local.y = 2\n"
+        "configure_logs()\n"
+        "logs.configure()\n"
+        "logging.basicConfig()\n"
+        "tolerate()\n"
+        "ours()\n"
+        "setattr(kombu_redis.QoS, 'ack', None)\n"
+        "def start():\n    configure_logs()\n    tolerate()\n"
+        "@signal.connect\ndef on_start(**_):\n    tolerate()\n"
+        "if __name__ == '__main__':\n    configure_logs()\n"
+    )
+    tree = ast.parse(source)
+    assert patchers("m", tree) == {"m.tolerate"}
+    assert import_time_setup("m", tree, patchers("m", tree)) == [
+        "line 11: sets up logging (configure_logs())",
+        "line 12: sets up logging (logs.configure())",
+        "line 13: sets up logging (logging.basicConfig())",
+        "line 14: patches a library (tolerate())",
+        "line 16: patches setattr(kombu_redis.QoS, 'ack', None)"]

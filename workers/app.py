@@ -167,14 +167,16 @@ def reconfigure(settings: Settings | None = None) -> None:
     kombu_pools.reset()
 
 
-def _tolerate_lost_connection() -> None:
-    """Keep the worker alive when kombu touches a Redis connection that is already gone.
+@worker_init.connect
+def _tolerate_lost_connection(**_: Any) -> None:
+    """The worker's start-up (before its consumer connects): keep the worker alive when
+    kombu touches a Redis connection that is already gone.
 
     kombu 5.7's Redis transport, on losing the broker with tasks in flight, acknowledges or
     hands back those tasks through the dead connection and dies with ``AttributeError``
     (seen when Redis restarts). The tasks stay in Redis's unacked index either way and are
     redelivered after the visibility timeout (tasks are idempotent); the relays cover the
-    rest. So log it and carry on.
+    rest. So log it and carry on. Patched here, in the worker only, never on import.
     """
     # here: kombu's Redis transport, patched only when used
     from kombu.transport import redis as kombu_redis
@@ -223,5 +225,9 @@ def _fresh_connections_after_fork(**_: Any) -> None:
     dispose_engines()
 
 
-_tolerate_lost_connection()
+# The app, built on import: ``celery -A workers.app`` and the tasks' decorators need it at
+# module level (Celery's own pattern). Building it reads the settings and configures this
+# app only (the filesystem broker's folders made): it patches no other library and sets up
+# no logging on import; those happen at the worker's start-up (``worker_init`` above for the
+# kombu patch, ``after_setup_logger`` for the log format; the web app's lifespan for its own).
 app = make_celery()

@@ -35,6 +35,7 @@ from pbm import metrics
 from pbm.config import Settings
 from pbm.db import run_transaction
 from pbm.logs import context as log_context
+from pbm.messages import Channel
 from pbm.models import DeliveryStatus, Game, OutboundMessage, OutboundStatus, Player
 from pbm.outbox import alert_admin, insert_once
 from pbm.ratelimit import OutboundLimiter
@@ -245,7 +246,8 @@ def _record_many(session: Session, sent: list[tuple[Any, Receipt, OutgoingMessag
         session.execute(
             _record_sent_statement(DeliveryStatus.ACCEPTED.value),
             [{"row_id": row.id, "provider": receipt.provider_id, "now": now,
-              "mid": row.message_id or (message.message_id if row.channel == "email" else None)}
+              "mid": row.message_id or (
+                  message.message_id if row.channel == Channel.EMAIL else None)}
              for row, receipt, message in sent])
     for row, error, permanent in failed:
         if permanent:
@@ -285,7 +287,7 @@ class _Waiting(Exception):
 
 def _refusal(session: Session, row: Any) -> str | None:
     """A reason not to send at all: an SMS to a player who said STOP."""
-    if row.channel != "sms" or row.player_id is None:
+    if row.channel != Channel.SMS or row.player_id is None:
         return None
     players = _players()
     opted_out = session.execute(sa.select(players.c.sms_opted_out)
@@ -301,8 +303,8 @@ def _record_sent(session: Session, row: Any, receipt: Receipt, message: Outgoing
                     .values(status=OutboundStatus.SENT, provider_id=receipt.provider_id,
                             sent_at=now,
                             last_error=None, delivery_status=DeliveryStatus.ACCEPTED.value,
-                            message_id=row.message_id or (message.message_id
-                                                          if row.channel == "email" else None)))
+                            message_id=row.message_id or (
+                                message.message_id if row.channel == Channel.EMAIL else None)))
     return _latencies(session, [row])
 
 
@@ -327,22 +329,22 @@ def _record_permanent(session: Session, row: Any, error: TransportError, now: da
     refused = refusals.addresses_refused_alike(session, row, error, now)
     everyone = refusals.refuses_everyone(refused)
     player = None
-    if everyone and row.channel == "email":  # the server's refusal: no address is bad
+    if everyone and row.channel == Channel.EMAIL:  # the server's refusal: no address is bad
         session.execute(sa.update(_players()).where(sa.func.lower(_players().c.email).in_(
             [a.lower() for a in refused])).values(email_failing=False))
     if row.player_id is not None and not everyone:
         players = _players()
         player = session.execute(sa.select(players).where(players.c.id == row.player_id)).first()
-        if row.channel == "email" and error.reason == "recipient":
+        if row.channel == Channel.EMAIL and error.reason == "recipient":
             session.execute(sa.update(players).where(players.c.id == row.player_id)
                             .values(email_failing=True))
-        if row.channel == "sms" and error.reason in ("opted_out", "recipient"):
+        if row.channel == Channel.SMS and error.reason in ("opted_out", "recipient"):
             values: dict[str, Any] = {"preferred_channel": "email"}
             if error.reason == "opted_out":
                 values["sms_opted_out"] = True
             session.execute(sa.update(players).where(players.c.id == row.player_id)
                             .values(**values))
-    if (row.channel == "sms" and player is not None and player.email
+    if (row.channel == Channel.SMS and player is not None and player.email
             and not player.email_failing and error.reason in ("opted_out", "recipient")):
         _add_row(session, now, game_id=row.game_id, seat=row.seat, player_id=row.player_id,
                  channel="email", kind=row.kind, to_address=player.email, subject=row.subject,
@@ -358,7 +360,7 @@ def _record_permanent(session: Session, row: Any, error: TransportError, now: da
                      "refuses them, not the addresses, so none is marked as failing. Check "
                      "the transport's settings and its provider. This alert is sent at most "
                      "once an hour.")
-    elif row.channel == "email" and error.reason == "recipient":
+    elif row.channel == Channel.EMAIL and error.reason == "recipient":
         notes.append("The player's email address is now marked as failing.")
     if error.reason == "opted_out":
         notes.append("The player opted out of SMS; they are reached by email from now on.")

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from sqlmodel import Session
 
 from pbm.config import Settings
-from pbm.messages import board_content_id
+from pbm.messages import Channel, board_content_id
 from pbm.models import BoardImage, OutboundPart
 from pbm.session_keys import CLAIMED_PNGS
 from pbm.transports import Attachment, InlineImage, OutgoingMessage
@@ -26,16 +26,16 @@ def message_id_for(row: Any, settings: Settings) -> str:
 def outgoing(session: Session, row: Any, settings: Settings) -> OutgoingMessage:
     """The transport's view of an outbox row (with the board picture, if it has one)."""
     images: tuple[InlineImage, ...] = ()
-    if row.channel == "email" and row.html and row.board_image_key:
+    if row.channel == Channel.EMAIL and row.html and row.board_image_key:
         png = board_png(session, row.board_image_key)
         if png is not None:
             images = (InlineImage(cid=board_content_id(row.board_image_key), content=png),)
     attachments: tuple[Attachment, ...] = ()
-    if row.channel == "email" and getattr(row, "has_parts", True):  # other pictures, events
+    if row.channel == Channel.EMAIL and getattr(row, "has_parts", True):  # other pictures, events
         inline, attachments = outbound_parts(session, row.id)
         images = (*images, *inline) if row.html else images
     status_callback = None
-    if row.channel == "sms" and settings.sms_transport == "twilio":
+    if row.channel == Channel.SMS and settings.sms_transport == "twilio":
         status_callback = settings.public_base_url.rstrip("/") + "/webhooks/twilio/status"
     return OutgoingMessage(
         channel=row.channel,

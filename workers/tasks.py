@@ -23,7 +23,7 @@ from pbm import alerts, health, inbound, metrics
 from pbm.config import Settings, get_settings
 from pbm.db import get_engine, is_conflict, run_transaction, session_scope
 from pbm.logs import context
-from pbm.models import InboundMessage, ProcessResult
+from pbm.models import InboundMessage, Processed, ProcessResult
 from pbm.ratelimit import OutboundLimiter
 from pbm.timing import sweep_deadlines as sweep
 from workers.app import (
@@ -100,13 +100,13 @@ def process_inbound(self: Task[[int], str], inbound_id: int) -> str:
     with context(inbound_id=int(inbound_id)), delivering_inline() as written:
         try:
             try:
-                result = str(inbound.process(int(inbound_id), utcnow()))
+                processed = inbound.process(int(inbound_id), utcnow())
             except Exception as exc:
                 _retry_transient(self, exc, settings)
-            _count_reply(int(inbound_id), result, token)
+            _count_reply(int(inbound_id), processed, token)
         finally:
             deliver_written(written, settings)
-    return result
+    return str(processed)  # the task's result, as logged: "done", "ignored: why"
 
 
 def deliver_written(ids: list[int], settings: Settings) -> None:
@@ -127,14 +127,14 @@ def deliver_written(ids: list[int], settings: Settings) -> None:
                 enqueue_outbound([outbox_id], countdown=outcome.retry_in)
 
 
-def _count_reply(inbound_id: int, result: str, token: Any) -> None:
+def _count_reply(inbound_id: int, processed: Processed, token: Any) -> None:
     """Count the processed reply (``pbm.metrics``) and log its outcome with its game and seat."""
     noted = metrics.noted_reply()
-    if result == ProcessResult.SKIPPED or not metrics.enabled():
-        metrics.reply_processed(None, result, token)
+    if processed.result is ProcessResult.SKIPPED or not metrics.enabled():
+        metrics.reply_processed(None, processed, token)
         return
     if noted is not None and noted.channel is not None:  # the usual case: nothing to read
-        outcome = metrics.reply_processed(noted.channel, result, token)
+        outcome = metrics.reply_processed(noted.channel, processed, token)
         with context(game_id=noted.game_id, seat=noted.seat):
             log.info("inbound processed: %s", outcome)
         return
@@ -147,9 +147,9 @@ def _count_reply(inbound_id: int, result: str, token: Any) -> None:
     except Exception as exc:  # counting must not fail the task
         log.warning("metrics: inbound %s not counted: %s", inbound_id, exc)
         return
-    outcome = metrics.reply_processed(channel, result, token)
+    outcome = metrics.reply_processed(channel, processed, token)
     with context(game_id=game_id, seat=seat):
-        log.info("inbound processed: %s", outcome or result.partition(":")[0])
+        log.info("inbound processed: %s", outcome or processed.result)
 
 
 @app.task(name=TASK_SEND_OUTBOUND, bind=True)

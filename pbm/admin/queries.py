@@ -17,6 +17,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from pbm.inbound import decode_raw
+from pbm.messages import Channel
 from pbm.models import (
     CommandLog,
     Deadline,
@@ -219,13 +220,13 @@ def status_counts(session: Session) -> dict[str, int]:
 
 
 def _outbound_item(m: OutboundMessage) -> HistoryItem:
-    body = m.sms_body if m.channel == "sms" and m.sms_body else m.text
+    body = m.sms_body if m.channel == Channel.SMS and m.sms_body else m.text
     return HistoryItem(
         at=m.created_at,  # when the service decided to send it (sent_at may lag)
         direction="out",
         channel=m.channel,
         kind=m.kind,
-        summary=m.subject if m.channel == "email" else (m.sms_body or m.text)[:80],
+        summary=m.subject if m.channel == Channel.EMAIL else (m.sms_body or m.text)[:80],
         body=body,
         status=m.status,
         error=m.last_error,
@@ -257,7 +258,7 @@ def _inbound_item(m: InboundMessage) -> HistoryItem:
 def _inbound_body(m: InboundMessage) -> str:
     """The readable part of a raw inbound message (SMS body or the email's text part)."""
     try:
-        if m.channel == "sms":
+        if m.channel == Channel.SMS:
             form = json.loads(m.raw)
             return str(form.get("Body", "")) if isinstance(form, dict) else m.raw
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pbm.demo.workers import DemoError
+from pbm.messages import Channel
 
 ROSTER = ("Anne", "Bart", "Cleo", "Dirk", "Esme", "Finn", "Gwen", "Hugo", "Ines")
 #: The names of Korean simulated players (``pbm demo --lang ko|mixed``), seat for seat.
@@ -32,7 +33,7 @@ class SeatSpec:
 
     @property
     def address(self) -> str:
-        return (self.phone if self.channel == "sms" else self.email) or ""
+        return (self.phone if self.channel == Channel.SMS else self.email) or ""
 
 
 def sms_seats(players: int) -> set[int]:

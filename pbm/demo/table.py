@@ -21,6 +21,7 @@ from pbm.demo.seating import SeatSpec
 from pbm.demo.transcript import Transcript
 from pbm.demo.workers import DemoError, Workers, adopt_environment, demo_environment
 from pbm.mailroom import Delivered, Mailroom, Posted
+from pbm.messages import Channel
 from pbm.models import CommandLog, Game, GameEvent, GameStatus
 from pbm.simplayer import SimPlayer
 from workers.hooks import install_process_hooks
@@ -205,7 +206,7 @@ class Table:
     def post(self, seat: int, message: Delivered, text: str) -> Posted:
         """Send one reply from ``seat`` through the normal inbound path."""
         spec = self.specs[seat]
-        if spec.channel == "sms":
+        if spec.channel == Channel.SMS:
             posted = self.mailroom.send_sms(spec.address, text)
         else:
             posted = self.mailroom.send_email(spec.name, spec.address, message, text)

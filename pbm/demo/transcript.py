@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from pbm.mailroom import Delivered, Posted
+from pbm.messages import Channel
 
 RULE = "-" * 72
 
@@ -42,7 +43,7 @@ class Transcript:
     def outgoing(self, message: Delivered, to_name: str, kind: str) -> None:
         """A message the service sent, as its recipient reads it."""
         where = self._where(message.path)
-        if message.channel == "sms":
+        if message.channel == Channel.SMS:
             self._entry(f"SMS to {to_name} ({message.to}) [{kind}]  {where}", message.text)
         else:
             self._entry(f"EMAIL to {to_name} <{message.to}> [{kind}]  {where}",
@@ -51,7 +52,7 @@ class Transcript:
     def incoming(self, posted: Posted, from_name: str) -> None:
         """A player's reply: their own text (the .eml also quotes what it answers)."""
         where = self._where(posted.path)
-        if posted.channel == "sms":
+        if posted.channel == Channel.SMS:
             self._entry(f"SMS reply from {from_name} ({posted.sender})  {where}", posted.text)
         else:
             self._entry(f"EMAIL reply from {from_name} <{posted.sender}> to {posted.recipient}"

@@ -15,7 +15,7 @@ from pbm import deadlines, outbox
 from pbm.games.base import due_at_of, load_state, lock_game, policy_of, record_events, service_event
 from pbm.humanize import local_time, rough_span
 from pbm.messages import MessageKind
-from pbm.models import Game, GameStatus, Player, Seat
+from pbm.models import Game, GameStatus, Player, Seat, ServiceEventKind
 from pbm.txcache import seats_of
 
 #: Games whose seats an AWAY / BACK concerns.
@@ -52,7 +52,7 @@ def go_away(session: Session, player: Player, until: datetime, now: datetime) ->
         if hold <= timedelta(0):
             lines.append(f"{game.name}: your away allowance ({rough_span(allowance)}) is used "
                          "up; deadlines run as usual")
-            _tell_table(session, game, seat, player, now, "away", lambda tz: (
+            _tell_table(session, game, seat, player, now, ServiceEventKind.SEAT_AWAY, lambda tz: (
                 f"{player.display_name} is away until {local_time(until, tz)}; their away "
                 "allowance is used up, so their deadlines run as usual."))
             continue
@@ -67,7 +67,7 @@ def go_away(session: Session, player: Player, until: datetime, now: datetime) ->
             return (f"{player.display_name} is away until {local_time(until, tz)}: their "
                     f"deadlines wait until {local_time(end, tz)}{capped}.")
 
-        _tell_table(session, game, seat, player, now, "away", away)
+        _tell_table(session, game, seat, player, now, ServiceEventKind.SEAT_AWAY, away)
     return lines
 
 
@@ -80,7 +80,7 @@ def come_back(session: Session, player: Player, now: datetime) -> list[str]:
     for seat, game in _active_seats(session, player):
         if _come_back(session, seat, now):
             lines.append(game.name)
-            _tell_table(session, game, seat, player, now, "back", lambda tz: (
+            _tell_table(session, game, seat, player, now, ServiceEventKind.SEAT_BACK, lambda tz: (
                 f"{player.display_name} is back; their deadlines run again."))
     return lines
 
@@ -99,11 +99,12 @@ def _come_back(session: Session, seat: Seat, now: datetime) -> bool:
 
 
 def _tell_table(session: Session, game: Game, seat: Seat, player: Player, now: datetime,
-                what: str, sentence: Callable[[str], str]) -> None:
+                kind: ServiceEventKind, sentence: Callable[[str], str]) -> None:
     """A public event, and a short NOTICE to every other seat of the game (the times in
     ``sentence(zone)`` in each reader's own zone; the event itself in UTC)."""
+    what = kind.removeprefix("seat.")  # "away", "back": in the notices' dedupe keys
     events = record_events(session, game, [service_event(
-        f"seat.{what}", sentence("UTC"), seat=seat.seat_index, name=player.display_name)], now=now)
+        kind, sentence("UTC"), seat=seat.seat_index, name=player.display_name)], now=now)
     state = load_state(game) if game.state_json else None
     for other, other_player in seats_of(session, game.id):  # type: ignore[arg-type]
         if other.seat_index == seat.seat_index:

@@ -12,11 +12,19 @@ from pbm import deadlines, outbox
 from pbm import deadlines as timing  # deadline rows; the sweep (pbm.timing) calls games
 from pbm.games.base import due_at_of, get_game, load_state, lock_game, policy_of, seat_of
 from pbm.messages import Channel, MessageKind
-from pbm.models import Game, GameEvent, GameStatus, OutboundMessage, Player, Seat
+from pbm.models import (
+    Game,
+    GameEvent,
+    GameStatus,
+    OutboundMessage,
+    Player,
+    Seat,
+    ServiceEventKind,
+)
 from pbm.render import RECAP_SKIP
 
 DIGEST_EVERY = timedelta(hours=1)  # at most one digest per player and game this often
-NOT_NEWS = frozenset({"table.talk"})  # relayed live or folded into the next prompt
+NOT_NEWS = frozenset({ServiceEventKind.TABLE_TALK})  # relayed live or folded into the next prompt
 
 
 def send_digests(session: Session, now: datetime, report: deadlines.SweepReport | None = None,
@@ -83,7 +91,7 @@ def _send_digest(session: Session, game_id: int, seat_index: int, now: datetime)
     state = load_state(game)
     sms_only = outbox.channels_for(player) == [Channel.SMS]
     if sms_only:  # one short text: how much happened, the latest of it, the talk waiting
-        talk = sum(e.kind == "table.talk" for e in unseen)
+        talk = sum(e.kind == ServiceEventKind.TABLE_TALK for e in unseen)
         headline = (f"{len(news)} new event{'s' if len(news) > 1 else ''}"
                     + (f" and {talk} SAY message{'s' if talk > 1 else ''} (LOG)" if talk else "")
                     + f"; latest: {news[-1].text}")

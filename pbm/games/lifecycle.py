@@ -45,6 +45,7 @@ from pbm.models import (
     OutboundMessage,
     Player,
     Seat,
+    ServiceEventKind,
 )
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 9
@@ -230,7 +231,8 @@ def start(session: Session, game_id: int, *, now: datetime, force: bool = False)
     session.flush()
     playing = ", ".join(p.display_name for _, p in seats)
     started = record_events(session, game, [service_event(
-        "game.started", f"{game.name} has begun with {len(seats)} players: {playing}."
+        ServiceEventKind.GAME_STARTED,
+        f"{game.name} has begun with {len(seats)} players: {playing}."
         + (f" Left out (had not joined): {', '.join(left_out)}." if left_out else ""))],
         now=now)
     policy = policy_of(game)
@@ -336,8 +338,8 @@ def abort(session: Session, game_id: int, reason: str, *, now: datetime) -> Resu
     game.updated_at = now
     game.pause_reason = reason
     session.add(game)
-    record_events(session, game,
-                  [service_event("game.aborted", f"The game was stopped: {reason}")], now=now)
+    record_events(session, game, [service_event(
+        ServiceEventKind.GAME_ABORTED, f"The game was stopped: {reason}")], now=now)
     state = load_state(game) if game.state_json else None
     for seat, player in seats_of(session, game_id):
         outbox.notify(session, game, seat, player, MessageKind.GAME_OVER, now=now, state=state,

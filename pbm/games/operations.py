@@ -35,7 +35,7 @@ from pbm.games.reminders import send_reminder
 from pbm.humanize import duration
 from pbm.hygiene import clean_text
 from pbm.messages import Channel, MessageContext, MessageKind, RenderedMessage
-from pbm.models import Deadline, GameStatus, InvitationStatus
+from pbm.models import Deadline, GameStatus, InvitationStatus, ServiceEventKind
 from pbm.render import format_deadline
 
 SAY_LIMIT = 500  # characters of one table-talk message
@@ -52,7 +52,7 @@ def pause(session: Session, game_id: int, reason: str, *, now: datetime) -> Resu
     game.pause_reason = reason
     game.updated_at = now
     session.add(game)
-    events = record_events(session, game, [service_event("game.paused",
+    events = record_events(session, game, [service_event(ServiceEventKind.GAME_PAUSED,
                                                           f"The game is paused: {reason}")],
                            now=now)
     state = load_state(game) if game.state_json else None
@@ -82,7 +82,8 @@ def resume(session: Session, game_id: int, *, now: datetime) -> Result:
     game.pause_reason = None
     game.updated_at = now
     session.add(game)
-    events = record_events(session, game, [service_event("game.resumed", "The game goes on.")],
+    events = record_events(session, game, [service_event(ServiceEventKind.GAME_RESUMED,
+                                                          "The game goes on.")],
                            now=now)
     state = load_state(game) if game.state_json else None
     for seat, player in seats_of(session, game_id):
@@ -193,7 +194,7 @@ def replace_seat(session: Session, game_id: int, seat_index: int, spec: PlayerSp
                                                seat=seat_index)
     else:
         seat.invitation_status = InvitationStatus.PENDING
-    event = record_events(session, game, [service_event("seat.replaced", text,
+    event = record_events(session, game, [service_event(ServiceEventKind.SEAT_REPLACED, text,
                                                          seat=seat_index)], now=now)[0]
     briefing_events = outbox.events_for(session, game_id, seat_index, limit=None)
     for other, player in seats_of(session, game_id):
@@ -240,7 +241,7 @@ def say(session: Session, game_id: int, seat_index: int, text: str | Sequence[st
     cut = any(len(t) > SAY_LIMIT for t in lines)
     lines = [t[:SAY_LIMIT] for t in lines]
     talk = record_events(session, game, [service_event(
-        "table.talk", f"{speaker.display_name}: {t}", seat=seat_index,
+        ServiceEventKind.TABLE_TALK, f"{speaker.display_name}: {t}", seat=seat_index,
         name=speaker.display_name, text=t) for t in lines], now=now)
     event, text = talk[0], " / ".join(lines)
     notified = []

@@ -13,6 +13,7 @@ from sqlmodel import Session, select
 
 from pbm import deadlines
 from pbm.games.base import InvalidRequest
+from pbm.messages import Channel
 from pbm.models import Player
 
 TOKEN_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"  # no 0/o/1/l: read aloud safely
@@ -72,9 +73,9 @@ class PlayerSpec:
                                  "in international form (+15551234567)")
         if not deadlines.is_valid_zone(self.time_zone):
             raise InvalidRequest(f"player {shown!r}: unknown time zone {self.time_zone!r}")
-        if self.channel not in (None, "email", "sms"):
+        if self.channel not in (None, Channel.EMAIL, Channel.SMS):
             raise InvalidRequest(f"player {shown!r}: channel must be email or sms")
-        if self.channel == "sms" and not self.phone:
+        if self.channel == Channel.SMS and not self.phone:
             raise InvalidRequest(f"player {shown!r}: SMS needs a phone number")
         if self.language not in (None, *LANGUAGES):
             raise InvalidRequest(f"player {shown!r}: language must be "

@@ -73,7 +73,7 @@ def may_answer_idle(session: Session, game: Game, player: Player, row: InboundRo
     assert player.id is not None  # a stored row
     limit = settings.not_understood_answers_per_sender_per_hour
     keys = list(session.execute(sa.select(col(OutboundMessage.dedupe_key)).where(
-        col(OutboundMessage.player_id) == player.id, col(OutboundMessage.kind) == "reply",
+        col(OutboundMessage.player_id) == player.id, col(OutboundMessage.kind) == MessageKind.REPLY,
         col(OutboundMessage.dedupe_key).like("%:nu%"),
         col(OutboundMessage.created_at) >= now - timedelta(hours=1))).scalars())
     answered = {key.rsplit(":", 1)[0] for key in keys}  # one answer, any channels

@@ -29,6 +29,7 @@ from pbm.models import (
     OutboundMessage,
     Player,
     Seat,
+    ServiceEventKind,
 )
 from pbm.outbox import alert_admin
 from pbm.replies import ReplyResult, parse_extracted
@@ -149,7 +150,7 @@ def _say_allowance(session: Session, player: Player, now: datetime, settings: Se
         sa.select(Seat).where(col(Seat.player_id) == player.id)).scalars()}
     talk = session.execute(
         sa.select(col(GameEvent.game_id), col(GameEvent.data_json))
-        .where(col(GameEvent.kind) == "table.talk",
+        .where(col(GameEvent.kind) == ServiceEventKind.TABLE_TALK,
                col(GameEvent.created_at) >= now - timedelta(hours=1),
                col(GameEvent.game_id).in_(sorted({g for g, _ in seats})))).all()
     said = sum(1 for game_id, data in talk

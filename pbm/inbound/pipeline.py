@@ -45,7 +45,7 @@ from pbm.inbound.storage import (
     release_claim,
 )
 from pbm.inbound.work import Disposition, Work
-from pbm.models import InboundStatus, Player, ProcessResult
+from pbm.models import InboundStatus, Player, Processed, ProcessResult
 from pbm.ratelimit import inbound_allowed
 from pbm.replies import extract_email, extract_sms
 from pbm.replies.autoreply import automatic_phrasing
@@ -65,7 +65,7 @@ def stored(work: Work) -> Disposition:
     work.row = work.session.execute(sa.select(table).where(table.c.id == work.inbound_id)
                                     .with_for_update()).first()
     if work.row is None or work.row.status != InboundStatus.PROCESSING.value:
-        work.result = ProcessResult.SKIPPED  # another worker finished it first
+        work.result = Processed(ProcessResult.SKIPPED)  # another worker finished it first
         return Disposition.SKIPPED
     return Disposition.CONTINUE
 
@@ -239,10 +239,11 @@ def steps_of(work: Work) -> Iterator[Step]:
     yield from PIPELINES.get(work.row.channel, UNKNOWN_CHANNEL)
 
 
-def run_steps(work: Work) -> str:
+def run_steps(work: Work) -> Processed:
     """Run the message's steps until one ends it; what became of it."""
     for _name, step in steps_of(work):
         if step(work) is not Disposition.CONTINUE:
+            assert work.result is not None, f"step {_name!r} ended the message unrecorded"
             return work.result
     raise AssertionError(f"the steps of message {work.inbound_id} ended without an end")
 
@@ -250,8 +251,9 @@ def run_steps(work: Work) -> str:
 # ------------------------------------------------------------------------------ process
 
 
-def process(inbound_id: int, now: datetime) -> str:
-    """Process one stored message at most once; returns what became of it.
+def process(inbound_id: int, now: datetime) -> Processed:
+    """Process one stored message at most once; returns what became of it (``str()`` of it:
+    ``done``, ``ignored: why``, ``quarantined``, ``skipped``).
 
     Claims the row (``new`` -> ``processing``), then runs its steps in one transaction that
     also marks it ``done`` or ``ignored``. Transient database errors release the row and
@@ -261,25 +263,26 @@ def process(inbound_id: int, now: datetime) -> str:
         return _process(inbound_id, now)
 
 
-def _process(inbound_id: int, now: datetime) -> str:
+def _process(inbound_id: int, now: datetime) -> Processed:
     settings = get_settings()
     claimed = run_transaction(lambda s: claim_inbound(s, inbound_id, now, settings))
     if claimed is None:
-        return ProcessResult.SKIPPED
+        return Processed(ProcessResult.SKIPPED)
     if claimed.attempts > MAX_PROCESS_ATTEMPTS:
         quarantine(inbound_id, f"processing was interrupted {claimed.attempts - 1} times "
                                "(the worker died each time)", now)
-        return ProcessResult.QUARANTINED
+        return Processed(ProcessResult.QUARANTINED)
     try:
-        return str(run_transaction(lambda s: _handle(s, inbound_id, now, settings)))
+        return run_transaction(lambda s: _handle(s, inbound_id, now, settings))
     except Exception as exc:
         if is_conflict(exc) or isinstance(exc, sa.exc.OperationalError | sa.exc.InterfaceError):
             release_claim(inbound_id)
             raise
         log.exception("inbound message %s quarantined", inbound_id)
         quarantine(inbound_id, f"{type(exc).__name__}: {exc}", now)
-        return ProcessResult.QUARANTINED
+        return Processed(ProcessResult.QUARANTINED)
 
 
-def _handle(session: Session, inbound_id: int, now: datetime, settings: Settings) -> str:
+def _handle(session: Session, inbound_id: int, now: datetime, settings: Settings
+            ) -> Processed:
     return run_steps(Work(session=session, inbound_id=inbound_id, now=now, settings=settings))

@@ -205,11 +205,10 @@ def requeue(session: Session, inbound_id: int) -> list[int]:
 
 def finish(session: Session, inbound_id: int, status: str, now: datetime, *,
             error: str | None = None, game_id: int | None = None,
-            seat: int | None = None) -> str:
+            seat: int | None = None) -> None:
     session.execute(_finish_statement(), {"inbound_id": inbound_id, "status": status,
                                           "error": error, "now": now, "game_id": game_id,
                                           "seat": seat})
-    return status if not error else f"{status}: {error}"
 
 
 @functools.cache

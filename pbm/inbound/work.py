@@ -16,7 +16,7 @@ from pbm.config import Settings
 from pbm.inbound.answered import Answered
 from pbm.inbound.answering import Outcome
 from pbm.inbound.storage import finish
-from pbm.models import Game, Player, Seat
+from pbm.models import Game, Player, Processed, ProcessResult, Seat
 from pbm.replies import Extracted, Meta, ReplyResult
 
 
@@ -39,7 +39,7 @@ class Work:
     now: datetime
     settings: Settings
     row: Any = None  # the stored row (``InboundMessage`` columns), read under lock
-    result: str = ""  # what became of it, as ``process`` returns it
+    result: Processed | None = None  # what became of it, as ``process`` returns it
     raw: bytes = b""  # an email's bytes
     body: str = ""  # an SMS's text
     message: EmailMessage | None = None  # an email, parsed
@@ -56,8 +56,9 @@ class Work:
     def finish(self, status: Disposition, error: str | None = None, *,
                game_id: int | None = None, seat: int | None = None) -> Disposition:
         """End the message with ``status`` (IGNORED or DONE) and ``error`` on its row."""
-        self.result = finish(self.session, self.row.id, status.value, self.now, error=error,
-                              game_id=game_id, seat=seat)
+        finish(self.session, self.row.id, status.value, self.now, error=error,
+               game_id=game_id, seat=seat)
+        self.result = Processed(ProcessResult(status.value), error)
         return status
 
     def finish_at_seat(self, status: Disposition, error: str | None = None) -> Disposition:

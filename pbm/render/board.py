@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.events import DecisionKind
 from pbm.board_image import draw_board
 from pbm.i18n.translate import N_, _, is_korean
 from pbm.messages import MessageContext, board_image_key
@@ -235,7 +236,7 @@ def awaited_model(seat_view: Mapping[str, Any] | None) -> dict[str, Any] | None:
         d = decisions[0]
         kind = d["kind"]
         c = d.get("context") or {}
-        if kind == "ACTION":
+        if kind == DecisionKind.ACTION:
             of = c.get("of", 1)
             step = _(" (action {n} of {of})").format(n=c.get("action", 1), of=of) \
                 if of > 1 else ""
@@ -254,7 +255,7 @@ def awaited_model(seat_view: Mapping[str, Any] | None) -> dict[str, Any] | None:
             known = [f"{p}={t}" for p, t in sorted(peeks.items()) if p in down]
             if known:
                 sms_info += _(" You saw {cards}.").format(cards=", ".join(known))
-        elif kind == "VOTE":
+        elif kind == DecisionKind.VOTE:
             vote = c.get("vote", "")
             caller = names.get(c.get("caller", -1), "?")
             article = "an" if vote == "ATTACK" else "a"
@@ -277,7 +278,7 @@ def awaited_model(seat_view: Mapping[str, Any] | None) -> dict[str, Any] | None:
             details.append(_(VOTE_RULE[vote]) if vote in VOTE_RULE else "")
             details.append(_("Nobody learns who played which card; 1 card from the deck is "
                              "added. You draw a new card afterwards."))
-        elif kind == "CHOOSE":
+        elif kind == DecisionKind.CHOOSE:
             a, b = c.get("positions", ["?", "?"])
             by = names.get(c.get("forced_by", -1), _("Someone"))
             headline = _("{by} forced you to reveal Event card {a} or {b}: choose one. "
@@ -288,22 +289,22 @@ def awaited_model(seat_view: Mapping[str, Any] | None) -> dict[str, Any] | None:
             if known:
                 details.append(_("You have seen: {cards}.").format(cards=", ".join(known)))
                 sms_info = _("You saw {cards}.").format(cards=", ".join(known))
-        elif kind == "LETTER_OF_MARQUE" and not any(o.verb == "MARQUE" for o in menu):
+        elif kind == DecisionKind.LETTER_OF_MARQUE and not any(o.verb == "MARQUE" for o in menu):
             # nobody on Tortuga or in a rowboat: the menu offers no move, say so
             headline = _("You revealed a Letter of Marque: nobody is on Tortuga or in a "
                          "rowboat to move now, so SAVE it for a later turn.")
             sms_head = _("Letter of Marque: nobody to move now; SAVE it.")
-        elif kind == "LETTER_OF_MARQUE":
+        elif kind == DecisionKind.LETTER_OF_MARQUE:
             headline = _("You revealed a Letter of Marque: move a player from Tortuga or a "
                          "rowboat to the back of a ship now, or SAVE it for a later turn.")
             sms_head = _("Letter of Marque: move someone to a ship, or SAVE it.")
-        elif kind == "SHOOT":
+        elif kind == DecisionKind.SHOOT:
             headline = _("You revealed a Pistol: choose who to shoot. They are marooned.")
             sms_head = _("Pistol! Who do you shoot?")
-        elif kind == "GIVE":
+        elif kind == DecisionKind.GIVE:
             headline = _("You revealed a Treasure Map: choose who gets it (you may keep it).")
             sms_head = _("Treasure Map: who gets it?")
-        elif kind == "TAKE":
+        elif kind == DecisionKind.TAKE:
             if c.get("source") == "GALLEON":
                 headline = _("Your Attack succeeded! Take 1 treasure from the Galleon: "
                              "choose your hold.")
@@ -312,14 +313,14 @@ def awaited_model(seat_view: Mapping[str, Any] | None) -> dict[str, Any] | None:
                 headline = _("Your Attack succeeded! The Galleon is empty: take 1 treasure "
                              "from a hold of the other ship into a hold of yours.")
                 sms_head = _("Attack won! Take from which hold, to which?")
-        elif kind == "PLACE":
+        elif kind == DecisionKind.PLACE:
             ship = game_word("ships", c["ship"], SHIP_NAMES[c["ship"]]) \
                 if c.get("ship", "") in SHIP_NAMES else _("your ship")
             headline = _("You are the Captain of the {ship}: choose the hold for its "
                          "starting treasure.").format(ship=ship)
             sms_head = _("Captain of the {ship}: place your starting treasure.").format(
                 ship=ship)
-        elif kind == "FOUNTAIN":
+        elif kind == DecisionKind.FOUNTAIN:
             marooner = c.get("by")
             who = _(" by {name}").format(name=names[marooner]) \
                 if marooner is not None and marooner in names else ""

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from engine.events import DecisionKind
 from pbm.i18n.translate import N_, _, current, is_korean
 from pbm.messages import MessageContext, MessageKind, board_content_id, board_image_key
 from pbm.render import mail_words, news_ko
@@ -265,7 +266,7 @@ def reply_hints(model: Mapping[str, Any]) -> list[str]:
                      + (_(" Your next choice is below.") if awaited else ""))
     if _PASS.search(text):
         hints.append(_("There is no passing: on your turn you take one action.")
-                     if awaited and awaited["kind"] == "ACTION" else
+                     if awaited and awaited["kind"] == DecisionKind.ACTION else
                      _("There is no passing: answer what is awaited, or wait for your turn."))
     if _OPTIONS.search(text) and not hints:
         hints.append(_("Your options are below: reply with one of them, or its number.")

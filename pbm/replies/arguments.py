@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.events import DecisionKind
 from pbm.replies.name_match import match_name
 from pbm.replies.parse_types import AmbiguousCards, NoParse, ParseContext
 from pbm.replies.words import FILLER, HOLDS, SELF_WORDS, SHIPS, SYMBOLS, name_key, number_of
@@ -157,7 +158,7 @@ def _vote_by_symbol(args: _Args, ctx: ParseContext) -> list[int]:
     hand = list((ctx.seat_view or {}).get("hand") or [])
     kind = ""
     for decision in (ctx.seat_view or {}).get("pending") or []:
-        if decision.get("kind") == "VOTE":
+        if decision.get("kind") == DecisionKind.VOTE:
             kind = str((decision.get("context") or {}).get("vote", ""))
     counted = {"ATTACK": "top", "BRAWL": "middle", "MUTINY": "bottom"}.get(kind)
     sections = [counted] if counted else []

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.events import DecisionKind
 from pbm.i18n import glossary
 from pbm.i18n.translate import N_, _, is_korean
 
@@ -229,7 +230,7 @@ _VOTE_SECTION = {"ATTACK": "top", "BRAWL": "middle", "MUTINY": "bottom"}
 
 def _vote_kind(seat_view: Mapping[str, Any]) -> str:
     for decision in seat_view.get("pending") or []:
-        if decision.get("kind") == "VOTE":
+        if decision.get("kind") == DecisionKind.VOTE:
             return str((decision.get("context") or {}).get("vote", ""))
     return ""
 

@@ -7,6 +7,7 @@ the file transport for SMS, from ``EMAIL_TRANSPORT`` / ``SMS_TRANSPORT``.
 from __future__ import annotations
 
 from pbm.config import Settings
+from pbm.messages import Channel
 from pbm.transports.base import (
     Attachment,
     InlineImage,
@@ -30,7 +31,7 @@ __all__ = [
 
 def transport_for(channel: str, settings: Settings) -> Transport:
     """The configured transport for ``channel`` ("email" or "sms")."""
-    if channel == "email":
+    if channel == Channel.EMAIL:
         if settings.email_transport == "smtp":
             # here: a transport loaded only when configured
             from pbm.transports.mail import SmtpTransport
@@ -40,7 +41,7 @@ def transport_for(channel: str, settings: Settings) -> Transport:
             return FileEmailTransport(settings)
         raise TransportError(f"unknown EMAIL_TRANSPORT {settings.email_transport!r}",
                              permanent=False, reason="config")
-    if channel == "sms":
+    if channel == Channel.SMS:
         if settings.sms_transport == "twilio":
             # here: twilio (slow to import) only when configured
             from pbm.transports.sms import TwilioTransport

@@ -17,7 +17,7 @@ from sqlmodel import select
 from pbm import db, health, metrics
 from pbm.admin.auth import hash_password
 from pbm.config import get_settings, reset_settings
-from pbm.models import InboundMessage, OutboundMessage
+from pbm.models import InboundMessage, OutboundMessage, Processed, ProcessResult
 
 NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 
@@ -123,22 +123,31 @@ def test_a_sweep_that_stopped_is_late(embedded: Path) -> None:
     assert [k for k, _ in health.problems(shot, get_settings())] == ["sweep_late"]
 
 
-@pytest.mark.parametrize(("result", "noted", "outcome"), [
-    ("done", "applied", "applied"),
-    ("done", "not_understood", "not_understood"),
-    ("done", "refused", "refused"),
-    ("done", None, "applied"),
-    ("ignored: rate limited: too many messages from x", None, "rate_limited"),
-    ("ignored: automatic message (auto-submitted)", None, "loop_guard"),
-    ("ignored: bounce: marked failing", None, "loop_guard"),
-    ("ignored: unreadable reply: ValueError", None, "unreadable"),
-    ("ignored: sender x is not the player of this seat", None, "ignored"),
-    ("quarantined", None, "quarantined"),
-    ("skipped", None, None),
+DONE, IGNORED = ProcessResult.DONE, ProcessResult.IGNORED
+
+
+@pytest.mark.parametrize(("processed", "noted", "outcome"), [
+    (Processed(DONE), "applied", "applied"),
+    (Processed(DONE), "not_understood", "not_understood"),
+    (Processed(DONE), "refused", "refused"),
+    (Processed(DONE), None, "applied"),
+    (Processed(IGNORED, "rate limited: too many messages from x"), None, "rate_limited"),
+    (Processed(IGNORED, "automatic message (auto-submitted)"), None, "loop_guard"),
+    (Processed(IGNORED, "bounce: marked failing"), None, "loop_guard"),
+    (Processed(IGNORED, "unreadable reply: ValueError"), None, "unreadable"),
+    (Processed(IGNORED, "sender x is not the player of this seat"), None, "ignored"),
+    (Processed(ProcessResult.QUARANTINED), None, "quarantined"),
+    (Processed(ProcessResult.SKIPPED), None, None),
 ])
 def test_a_processed_reply_is_counted_under_one_bounded_outcome(
-        result: str, noted: str | None, outcome: str | None) -> None:
-    assert metrics.classify(result, noted) == outcome
+        processed: Processed, noted: str | None, outcome: str | None) -> None:
+    assert metrics.classify(processed, noted) == outcome
+
+
+def test_a_processed_message_reads_as_the_worker_logs_it() -> None:
+    assert str(Processed(DONE)) == "done"
+    assert str(Processed(IGNORED, "bounce: marked failing")) == "ignored: bounce: marked failing"
+    assert str(Processed(ProcessResult.SKIPPED)) == "skipped"
 
 
 def test_json_logs_carry_the_ids_of_the_reply_path_and_nothing_else() -> None:

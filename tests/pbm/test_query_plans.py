@@ -139,7 +139,7 @@ def run_hot_paths(eng: sa.Engine, seats: list[tuple[int, int, str, str]]) -> Non
                                          eng).id)
     stored.append(db.run_transaction(lambda s: inbound.store_sms(
         s, {"MessageSid": "SMplan", "From": "+15550001111", "Body": "STATUS"}, now), eng).id)
-    outcomes = [inbound.process(i, now) for i in stored]
+    outcomes = [str(inbound.process(i, now)) for i in stored]
     assert outcomes[0] == "done" and outcomes[1] == "done", outcomes
 
     with db.session_scope(eng, write=False) as session:

@@ -79,7 +79,7 @@ def test_processing_a_valid_reply_reads_each_thing_once_in_two_commits(
         s, _reply_to_the_open_decision(service, game_id, later), later), service)
 
     with Statements(service) as seen:
-        assert inbound.process(stored.id, later) == "done"
+        assert str(inbound.process(stored.id, later)) == "done"
 
     assert seen.commits == 2, "the claim, then everything else in one transaction"
     # the seats: once to route the reply, once more under the game's lock (another

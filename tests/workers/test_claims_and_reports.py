@@ -124,7 +124,7 @@ def test_an_inbound_claim_is_a_lease_and_processed_at_says_when_it_was_finished(
     assert row_id not in candidates(NOW + lease - timedelta(seconds=1))
     later = NOW + lease + timedelta(seconds=1)
     assert row_id in candidates(later)
-    assert inbound.process(row_id, later).startswith("ignored: unknown number")
+    assert str(inbound.process(row_id, later)).startswith("ignored: unknown number")
     done = row()
     assert (done.status, done.attempts, done.claimed_at, done.processed_at) == (
         "ignored", 2, later, later)

@@ -38,7 +38,7 @@ def game_and_reply(body: str | None = None, **headers: str) -> tuple[int, int, s
 def test_a_reply_is_applied_once_however_often_it_is_processed(setup: Env) -> None:
     game_id, seat, command, row_id = game_and_reply()
 
-    outcomes = [inbound.process(row_id, h.utcnow()) for _ in range(3)]
+    outcomes = [str(inbound.process(row_id, h.utcnow())) for _ in range(3)]
 
     assert outcomes == ["done", "skipped", "skipped"]
     assert h.commands(game_id) == [(seat, command, f"inbound:{row_id}")]
@@ -54,7 +54,7 @@ def test_an_auto_reply_changes_nothing(setup: Env, header: dict[str, str]) -> No
     game_id, _, _, row_id = game_and_reply(**header)
     before = len(h.outbox(game_id))
 
-    assert inbound.process(row_id, h.utcnow()).startswith("ignored: automatic message")
+    assert str(inbound.process(row_id, h.utcnow())).startswith("ignored: automatic message")
 
     assert h.commands(game_id) == []
     assert len(h.outbox(game_id)) == before  # and nobody is answered
@@ -75,7 +75,7 @@ def test_a_bounce_marks_the_address_failing_and_changes_nothing(setup: Env) -> N
         "--B--\r\n").encode()
     row_id = h.store_email(bounce).id
 
-    assert inbound.process(row_id, h.utcnow()).startswith("ignored: bounce")
+    assert str(inbound.process(row_id, h.utcnow())).startswith("ignored: bounce")
 
     assert h.commands(game_id) == []
     assert h.player(first.player_id).email_failing
@@ -90,7 +90,7 @@ def test_a_stranger_using_a_players_reply_address_gets_nothing(setup: Env) -> No
     raw = h.reply_email("mallory@evil.example", seat.reply_token, str(decision.legal[0]), DOMAIN)
     before = len(h.outbox(game_id))
 
-    outcome = inbound.process(h.store_email(raw).id, h.utcnow())
+    outcome = str(inbound.process(h.store_email(raw).id, h.utcnow()))
 
     assert "is not the player of this seat" in outcome
     assert h.commands(game_id) == [] and len(h.outbox(game_id)) == before
@@ -99,7 +99,7 @@ def test_a_stranger_using_a_players_reply_address_gets_nothing(setup: Env) -> No
 def test_a_reply_not_understood_changes_nothing_and_is_answered(setup: Env) -> None:
     game_id, seat, _, row_id = game_and_reply("reveel the fourth thingy pls")
 
-    assert inbound.process(row_id, h.utcnow()) == "done"
+    assert str(inbound.process(row_id, h.utcnow())) == "done"
 
     assert h.commands(game_id) == []
     [answer] = h.outbox(game_id, seat=seat, kind="reply")
@@ -110,7 +110,7 @@ def test_our_own_messages_are_never_commands(setup: Env) -> None:
     game_id, _, _, _ = game_and_reply()
     looped = h.reply_email(f"play@{DOMAIN}", "whatever1", "REVEAL 1", DOMAIN)
 
-    assert inbound.process(h.store_email(looped).id, h.utcnow()).startswith("ignored")
+    assert str(inbound.process(h.store_email(looped).id, h.utcnow())).startswith("ignored")
     assert h.commands(game_id) == []
 
 
@@ -120,7 +120,7 @@ def test_a_message_that_crashes_processing_is_quarantined_and_the_admin_told(
     with db.session_scope() as session:  # a broken snapshot makes processing fail
         session.execute(sa.update(Game).where(Game.id == game_id).values(state_json="{oops"))
 
-    assert inbound.process(row_id, h.utcnow()) == "quarantined"
+    assert str(inbound.process(row_id, h.utcnow())) == "quarantined"
 
     row = h.inbound_row(row_id)
     assert row.status == "quarantined" and row.error and row.raw  # kept for the admin
@@ -133,7 +133,7 @@ def test_a_reply_to_a_question_closed_since_it_was_sent_changes_nothing(setup: E
         session.execute(sa.text("UPDATE inbound_messages SET received_at = received_at - "
                                 "interval '1 hour' WHERE id = :id"), {"id": row_id})
 
-    assert inbound.process(row_id, h.utcnow()) == "done"
+    assert str(inbound.process(row_id, h.utcnow())) == "done"
 
     assert h.commands(game_id) == []
     assert h.outbox(game_id, seat=seat, kind="reply")
@@ -145,7 +145,7 @@ def test_a_flood_from_one_sender_is_kept_but_not_acted_on(setup: Env) -> None:
     ids = [h.store_email(h.reply_email(player.email, seat_row.reply_token, "STATUS", DOMAIN)).id
            for _ in range(7)]
 
-    outcomes = [inbound.process(i, h.utcnow()) for i in ids]
+    outcomes = [str(inbound.process(i, h.utcnow())) for i in ids]
 
     assert outcomes[-1].startswith("ignored: rate limited")
     assert sum(o == "done" for o in outcomes) == 4  # 5 per hour, the first reply counts too
@@ -160,7 +160,7 @@ def test_sms_goes_to_the_game_that_texted_the_player_last(setup: Env) -> None:
     command = str(h.pending(second)[0].legal[0])
 
     row = h.store_sms("+15557771234", "+15005550006", command)
-    assert inbound.process(row.id, h.utcnow()) == "done"
+    assert str(inbound.process(row.id, h.utcnow())) == "done"
 
     assert h.commands(first) == []
     assert h.commands(second) == [(0, command, f"inbound:{row.id}")]

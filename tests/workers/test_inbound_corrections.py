@@ -51,11 +51,11 @@ def reply(game_id: int, seat: int, body: str, *, threaded: bool = True) -> str:
     headers = {"In-Reply-To": str(prompts[-1].message_id)} if threaded and prompts else {}
     stored = h.store_email(h.reply_email(player.email, row.reply_token, body, DOMAIN,
                                          headers=headers))
-    return inbound.process(stored.id, h.utcnow())
+    return str(inbound.process(stored.id, h.utcnow()))
 
 
 def sms(phone: str, body: str) -> str:
-    return inbound.process(h.store_sms(phone, "+15005550006", body).id, h.utcnow())
+    return str(inbound.process(h.store_sms(phone, "+15005550006", body).id, h.utcnow()))
 
 
 def answers(game_id: int, seat: int) -> list[str]:

@@ -125,7 +125,7 @@ def test_an_out_of_office_without_headers_is_never_answered(
                                         "access to email.\nFor urgent matters call +1 555 0100.")):
         raw = robot_mail(str(player.email), str(seat.reply_token), subject, body, now, None)
         stored = db.run_transaction(lambda s, raw=raw: inbound.store_email(s, raw, now))
-        outcome = inbound.process(stored.id, now)
+        outcome = str(inbound.process(stored.id, now))
         assert outcome.startswith("ignored: automatic message"), (subject, outcome)
     deliver_all(now)
     assert len(smtp.to(str(player.email))) == before

@@ -1,6 +1,7 @@
 """Each process that writes outbox rows installs the outbox hook at its start-up, not on
 importing a module: the web app in its lifespan, ``pbm game ...``, and the Celery worker.
-A process that only imports them publishes nothing.
+A process that only imports them publishes nothing. Likewise the JSON log set-up (the web
+app's lifespan) and the worker's kombu patch (``worker_init``) wait for the start-up.
 
 The web app and the CLI are run in processes of their own (a hook is process-wide) on a
 SQLite file and the filesystem broker, whose queued messages are files one can count."""
@@ -99,6 +100,52 @@ def test_pbm_game_hands_its_messages_to_the_workers(tmp_path: Path) -> None:
     assert queued(tmp_path) == 0  # nothing to send yet
     pbm("game", "invite", "harbour")
     assert queued(tmp_path) == 1
+
+
+BUILD_A_WORKER = """
+import logging
+from kombu.transport import redis as kombu_redis
+
+import workers.app
+
+def state():
+    json_logs = any(type(h.formatter).__name__ == "JsonFormatter"
+                    for h in logging.getLogger().handlers)
+    return getattr(kombu_redis.QoS.ack, "_pbm_tolerant", False), json_logs
+
+print("imported", *state(), flush=True)
+workers.app.app.WorkController(pool_cls="solo", concurrency=1)  # its start-up, not started
+print("worker", *state()[:1], flush=True)
+"""
+
+
+def test_the_worker_patches_kombu_at_its_start_up_not_on_import(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-c", BUILD_A_WORKER], capture_output=True,
+                          text=True, timeout=120, cwd=tmp_path,
+                          env={**embedded_env(tmp_path), "LOG_FORMAT": "json"})
+    assert done.stdout.splitlines() == ["imported False False", "worker True"], done.stderr
+
+
+START_THE_WEB_APP = """
+import logging
+from fastapi.testclient import TestClient
+from pbm.web import app
+
+def json_logs():
+    return any(type(h.formatter).__name__ == "JsonFormatter"
+               for h in logging.getLogger().handlers)
+
+print("imported", json_logs(), flush=True)
+with TestClient(app):  # runs the lifespan: the app's start-up
+    print("started", json_logs(), flush=True)
+"""
+
+
+def test_the_web_app_sets_up_json_logs_at_start_up_not_on_import(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-c", START_THE_WEB_APP], capture_output=True,
+                          text=True, timeout=120, cwd=tmp_path,
+                          env={**embedded_env(tmp_path), "LOG_FORMAT": "json"})
+    assert done.stdout.splitlines() == ["imported False", "started True"], done.stderr
 
 
 @pytest.fixture(scope="module")
