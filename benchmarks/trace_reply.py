@@ -7,7 +7,8 @@ Usage (from the repository root)::
     .venv/bin/python benchmarks/trace_reply.py --profile    # and where the worker time goes
 
 The same work as ``bench_pipeline.py`` without the processes, so it is exact and quick:
-``--games`` 5-player games in a private PostgreSQL database ``bench_trace_reply`` on
+``--games`` 5-player games in a private PostgreSQL database ``bench_trace_reply`` (or
+``$BENCH_TRACE_DB``) on
 ``--server`` (created afresh), each reply a random legal command by email, put through the
 three phases the service runs - **store** (the webhook's ``inbound.store_email``), **process**
 (the worker's ``inbound.process``) and **send** (``workers.delivery.deliver`` of every outbox
@@ -116,12 +117,13 @@ def main() -> None:
                              "what memory grew by, by source line (what stays allocated)")
     args = parser.parse_args()
 
+    name = os.environ.get("BENCH_TRACE_DB", "bench_trace_reply")  # two runs at once: two names
     url = make_url(db.normalise_url(args.server)).set(
-        database="bench_trace_reply").render_as_string(hide_password=False)
+        database=name).render_as_string(hide_password=False)
     admin = sa.create_engine(db.normalise_url(args.server), isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
-        conn.exec_driver_sql('DROP DATABASE IF EXISTS "bench_trace_reply" WITH (FORCE)')
-        conn.exec_driver_sql('CREATE DATABASE "bench_trace_reply"')
+        conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
     admin.dispose()
     folder = tempfile.mkdtemp(prefix="trace-reply-")
     os.environ.update(DATABASE_URL=url, MAIL_DOMAIN=DOMAIN, DATA_DIR=folder,

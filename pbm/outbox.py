@@ -24,6 +24,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.orm import make_transient_to_detached
+from sqlalchemy.orm.attributes import flag_modified
 from sqlmodel import Session, SQLModel, col, select
 
 import engine
@@ -250,12 +251,17 @@ def _insert_once(session: Session, row: OutboundMessage | BoardImage, unique: li
     session's with its id."""
     dialect = session.get_bind().dialect.name
     statement, names = _insert_statement(dialect, type(row), tuple(unique))
-    new_id = session.execute(statement, {name: getattr(row, name) for name in names}).scalar()
+    # on the session's connection: no autoflush (the seats this transaction told are written
+    # together at its next flush, not one UPDATE before each message) and no ORM layer; the
+    # memo learns a picture below (``txcache.inserted``), an outbox row it does not keep
+    new_id = session.connection().execute(
+        statement, {name: getattr(row, name) for name in names}).scalar()
     if new_id is None:
         return False
     row.id = int(new_id)
     make_transient_to_detached(row)
     session.add(row)
+    txcache.inserted(session, [row])
     if isinstance(row, OutboundMessage):
         session.info.setdefault(NEW_OUTBOX_IDS, []).append(row.id)
     return True
@@ -428,7 +434,11 @@ def _mark_told(session: Session, game_id: int, seat: Seat, ctx: MessageContext, 
         e.seq for e in announced}, whole_recap=bool(shown) and whole_recap)
     if ctx.kind in {MessageKind.PROMPT, MessageKind.REMINDER, MessageKind.FINAL_WARNING}:
         seat.last_prompted_at = now
-    session.add(seat)  # written with the next flush (the seats of one reply in one go)
+    # both columns written for every seat told, changed or not: the seats of one reply then
+    # share one UPDATE's shape and go in one executemany at the next flush
+    flag_modified(seat, "last_event_seq")
+    flag_modified(seat, "last_prompted_at")
+    session.add(seat)
 
 
 def _add_parts(session: Session, row: OutboundMessage, game: Game, seat: Seat, player: Player,

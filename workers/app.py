@@ -14,12 +14,18 @@ from typing import Any
 
 import redis
 from celery import Celery
-from celery.signals import after_setup_logger, after_setup_task_logger, worker_process_init
+from celery.signals import (
+    after_setup_logger,
+    after_setup_task_logger,
+    task_postrun,
+    worker_process_init,
+)
 from kombu import pools as kombu_pools
 
 from pbm.config import Settings, get_settings
 from pbm.db import dispose_engines
 from pbm.logs import configure as configure_logs
+from workers import memory
 
 TASK_PROCESS_INBOUND = "pbm.process_inbound"
 TASK_SEND_OUTBOUND = "pbm.send_outbound"
@@ -210,5 +216,6 @@ def _fresh_connections_after_fork(**_: Any) -> None:
     dispose_engines()
 
 
+task_postrun.connect(memory.after_task, weak=False)  # RSS flat: free heap given back
 _tolerate_lost_connection()
 app = make_celery()

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
+import sqlalchemy as sa
 from sqlalchemy import BindParameter, bindparam
 from sqlalchemy.orm import object_session
 from sqlmodel import Session, col, func, select
@@ -243,29 +244,58 @@ def record_events(
     state_version: int | None = None,
 ) -> list[GameEvent]:
     """Store events with their audience; returns the stored rows."""
+    version = game.state_version if state_version is None else state_version
+    return insert_events(session, game, [(e, command_seq, version) for e in events], now=now)
+
+
+def insert_events(session: Session, game: Game,
+                  events: Sequence[tuple[engine.Event, int | None, int]], *, now: datetime
+                  ) -> list[GameEvent]:
+    """Store events (each with the ``command_seq`` that made it and its state version) in
+    one multi-row INSERT ... RETURNING, without the unit of work; returns the stored rows
+    (this session's, as a flush would have made them; ``pbm.txcache`` learns them)."""
     assert game.id is not None
+    if not events:
+        return []
     seq = next_seq(session, GameEvent, game.id)
-    rows = []
-    for event in events:
+    values = []
+    for i, (event, command_seq, version) in enumerate(events):
         audience = None if event.audience is None else ",".join(
-            str(s) for s in sorted(event.audience)
-        )
-        row = GameEvent(
-            game_id=game.id,
-            seq=seq,
-            command_seq=command_seq,
-            kind=event.kind,
-            text=event.text,
-            audience=audience,
-            data_json=json.dumps(dict(event.data), default=str, sort_keys=True),
-            state_version=game.state_version if state_version is None else state_version,
-            created_at=now,
-        )
-        session.add(row)
-        rows.append(row)
-        seq += 1
-    session.flush()
+            str(s) for s in sorted(event.audience))
+        values.append({
+            "game_id": game.id, "seq": seq + i, "command_seq": command_seq,
+            "kind": event.kind, "text": event.text, "audience": audience,
+            "data_json": json.dumps(dict(event.data), default=str, sort_keys=True),
+            "state_version": version, "created_at": now})
+    rows = list(session.exec(_events_insert(), params=values,  # NULLs kept: one batch
+                             execution_options={txcache.NOTED: True, "render_nulls": True}
+                             ).scalars())
+    txcache.inserted(session, rows)
     return rows
+
+
+@functools.cache
+def _events_insert() -> Any:
+    """``insert_events``' statement, built once per process: an ORM bulk INSERT whose
+    RETURNING gives the rows as this session's objects, in the order of their values."""
+    return sa.insert(GameEvent).returning(GameEvent, sort_by_parameter_order=True)
+
+
+def insert_commands(session: Session, rows: list[dict[str, Any]]) -> None:
+    """Write command log rows (mappings of their columns but the id) in one INSERT, without
+    the unit of work (nothing reads them back as objects; ``pbm.txcache`` learns their
+    numbers)."""
+    if not rows:
+        return
+    session.exec(_commands_insert(), params=rows,
+                 execution_options={txcache.NOTED: True, "render_nulls": True})
+    txcache.inserted(session, rows)
+
+
+@functools.cache
+def _commands_insert() -> Any:
+    """``insert_commands``' statement, built once per process."""
+    return sa.insert(CommandLog.__table__)  # type: ignore[attr-defined]
 
 
 def service_event(kind_: str, sentence: str, audience_: Iterable[int] | None = None,
