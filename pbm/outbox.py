@@ -144,9 +144,10 @@ def event_dict(event: GameEvent) -> dict[str, Any]:
 
 
 def events_for(session: Session, game_id: int, seat: int, *, after: int = 0,
-               limit: int | None = RECAP_LIMIT) -> list[GameEvent]:
-    """The stored events ``seat`` may see with ``seq > after``, oldest first."""
-    rows = _events_after(session, game_id, after)
+               limit: int | None = RECAP_LIMIT, ledger: bool = False) -> list[GameEvent]:
+    """The stored events ``seat`` may see with ``seq > after``, oldest first. ``ledger``:
+    the caller reads the vote ledger next (read in the same statement if it must be read)."""
+    rows = _events_after(session, game_id, after, ledger=ledger)
     visible = [e for e in rows if e.visible_to(seat)]
     return visible[-limit:] if limit else visible
 
@@ -155,9 +156,12 @@ def events_for(session: Session, game_id: int, seat: int, *, after: int = 0,
 _EVENTS_AHEAD = 60
 
 
-def _events_after(session: Session, game_id: int, after: int) -> list[GameEvent]:
+def _events_after(session: Session, game_id: int, after: int, *, ledger: bool = False
+                  ) -> list[GameEvent]:
     """The game's events with ``seq > after``, oldest first. Read once per transaction
-    (``pbm.txcache``) from the earliest any seat may need, when that is a few events."""
+    (``pbm.txcache``) from the earliest any seat may need, when that is a few events; with
+    ``ledger``, the vote ledger's events come in the same statement when the transaction
+    has not read them (``vote_ledger.remember``: a prompt's two reads in one)."""
     txcache.flush_pending(session, GameEvent)
     entries = txcache.memo(session)
     cached = entries.get(("events", game_id))
@@ -170,18 +174,25 @@ def _events_after(session: Session, game_id: int, after: int) -> list[GameEvent]
         lowest = min(s.last_event_seq for s, _ in seats)
         if next_seq - lowest <= _EVENTS_AHEAD:
             floor = min(floor, lowest)
-    rows = list(session.exec(_events_statement(),
+    with_ledger = ledger and not vote_ledger.remembered(session, game_id)
+    rows = list(session.exec(_events_statement(with_ledger),
                              params={"game_id": game_id, "after": floor}).all())
+    if with_ledger:
+        vote_ledger.remember(session, game_id, rows)
+        rows = [e for e in rows if e.seq > floor]
     entries[("events", game_id)] = (floor, rows)
     return [e for e in rows if e.seq > after]
 
 
-@functools.cache
-def _events_statement() -> Any:
-    """A game's events after a number (``game_id``, ``after``), built once per process."""
+@functools.lru_cache(maxsize=2)
+def _events_statement(with_ledger: bool = False) -> Any:
+    """A game's events after a number (``game_id``, ``after``), and with ``with_ledger``
+    those of the vote ledger (``vote_ledger.KINDS``) too, built once per process."""
+    after = col(GameEvent.seq) > sa.bindparam("after")
+    wanted = sa.or_(after, col(GameEvent.kind).in_(vote_ledger.KINDS)) if with_ledger \
+        else after
     return (select(GameEvent)
-            .where(GameEvent.game_id == sa.bindparam("game_id"),
-                   col(GameEvent.seq) > sa.bindparam("after"))
+            .where(GameEvent.game_id == sa.bindparam("game_id"), wanted)
             .order_by(col(GameEvent.seq)))
 
 
@@ -499,7 +510,8 @@ def build_context(
     """The ``MessageContext`` of one message to one seat (nothing is written)."""
     assert game.id is not None
     if events is None:
-        events = events_for(session, game.id, seat.seat_index, after=seat.last_event_seq) \
+        events = events_for(session, game.id, seat.seat_index, after=seat.last_event_seq,
+                            ledger=kind in LEDGER_KINDS and state is not None) \
             if recap else []
     data: dict[str, Any] = {
         "seat_number": seat.seat_index + 1,
