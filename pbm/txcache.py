@@ -13,10 +13,10 @@ session (the same object a fresh query would return from the identity map) and:
 - rows this session inserts are added to it at flush, rows it deletes removed
   (``after_flush``), so a memo of open deadlines or events includes the new ones;
 - a statement run through ``session.execute`` that writes a remembered table (a bulk
-  UPDATE, a Core INSERT) forgets that table's entries, unless it is run with the execution
-  option ``NOTED`` and its rows are given to ``inserted`` (the command log and events of a
-  move: written without the unit of work, learnt here as a flush would tell them). A write
-  on ``session.connection()`` bypasses the session's events: its writer must do the same.
+  UPDATE, a Core INSERT) forgets that table's entries;
+- a write on ``session.connection()`` bypasses the session's events: its writer gives the
+  rows it inserted to ``inserted`` (the command log and events of a move, the outbox and
+  board picture rows), which learns them as a flush would.
 
 Writes by other transactions are no concern inside a transaction that holds the game's row
 lock (``pbm.games.lock_game``), which every writer of a game takes first.
@@ -110,19 +110,14 @@ def _after_flush(session: Session, _flush: UOWTransaction) -> None:
 
 
 def inserted(session: Session, rows: Iterable[Any]) -> None:
-    """Rows this session just inserted without a flush (a bulk or Core INSERT run with
-    ``execution_options(NOTED)``): the memo learns them as a flush would have told it. A
+    """Rows this session just inserted without a flush (a Core INSERT on
+    ``session.connection()``): the memo learns them as a flush would have told it. A
     command log row may be given as its ``CommandLog`` or as a mapping of its columns."""
     entries = session.info.get(KEY)
     if not entries:
         return
     for row in rows:
         _note_new(session, entries, row)
-
-
-#: execution option of a write whose rows are given to ``inserted`` (the memo is kept true
-#: by hand, so the write does not make it forget the table's entries)
-NOTED = "pbm_txcache_noted"
 
 
 def _note_new(session: Session, entries: dict[tuple[Any, ...], Any], obj: Any) -> None:
@@ -161,7 +156,7 @@ def _bump(entries: dict[tuple[Any, ...], Any], key: tuple[Any, ...], seq: int) -
 
 
 def _on_execute(state: ORMExecuteState) -> None:
-    if state.is_select or not state.session.info.get(KEY) or state.execution_options.get(NOTED):
+    if state.is_select or not state.session.info.get(KEY):
         return
     table = getattr(state.statement, "table", None)
     name = getattr(table, "name", None)

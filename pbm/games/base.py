@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import BindParameter, bindparam
-from sqlalchemy.orm import object_session
+from sqlalchemy.orm import make_transient_to_detached, object_session
+from sqlalchemy.orm.attributes import manager_of_class
 from sqlmodel import Session, col, func, select
 from sqlmodel.sql.expression import Select
 
@@ -243,22 +244,25 @@ def record_events(
     command_seq: int | None = None,
     state_version: int | None = None,
 ) -> list[GameEvent]:
-    """Store events with their audience; returns the stored rows."""
+    """Store events with their audience; returns the stored rows (what the session had
+    pending is flushed first, as before)."""
     version = game.state_version if state_version is None else state_version
+    session.flush()
     return insert_events(session, game, [(e, command_seq, version) for e in events], now=now)
 
 
 def insert_events(session: Session, game: Game,
-                  events: Sequence[tuple[engine.Event, int | None, int]], *, now: datetime
-                  ) -> list[GameEvent]:
-    """Store events (each with the ``command_seq`` that made it and its state version) in
-    one multi-row INSERT ... RETURNING, without the unit of work; returns the stored rows
-    (this session's, as a flush would have made them; ``pbm.txcache`` learns them)."""
+                  events: Sequence[tuple[engine.Event, int | None, int]], *, now: datetime,
+                  commands: Sequence[Mapping[str, Any]] = ()) -> list[GameEvent]:
+    """Store events (each with the ``command_seq`` that made it and its state version) and
+    the ``commands`` (command log rows: mappings of their columns but the id) that made
+    them, without the unit of work: on PostgreSQL one statement (the command log's INSERT
+    in a CTE of the events' multi-row INSERT ... RETURNING id, seq), elsewhere one per table.
+    Returns the stored events as this session's objects, made as a SELECT makes them
+    (``pbm.txcache`` learns the rows)."""
     assert game.id is not None
-    if not events:
-        return []
     seq = next_seq(session, GameEvent, game.id)
-    values = []
+    values: list[dict[str, Any]] = []
     for i, (event, command_seq, version) in enumerate(events):
         audience = None if event.audience is None else ",".join(
             str(s) for s in sorted(event.audience))
@@ -267,35 +271,64 @@ def insert_events(session: Session, game: Game,
             "kind": event.kind, "text": event.text, "audience": audience,
             "data_json": json.dumps(dict(event.data), default=str, sort_keys=True),
             "state_version": version, "created_at": now})
-    rows = list(session.exec(_events_insert(), params=values,  # NULLs kept: one batch
-                             execution_options={txcache.NOTED: True, "render_nulls": True}
-                             ).scalars())
+    connection = session.connection()
+    if not values:
+        if commands:
+            connection.execute(_insert_statement(CommandLog), list(commands))
+        found: dict[int, int] = {}
+    elif commands and connection.dialect.name == "postgresql":
+        params = {f"c{i}_{k}": v for i, row in enumerate(commands) for k, v in row.items()}
+        params.update({f"e{i}_{k}": v for i, row in enumerate(values) for k, v in row.items()})
+        found = {seq: row_id for seq, row_id in connection.execute(
+            _move_statement(len(commands), len(values)), params)}
+    else:
+        if commands:
+            connection.execute(_insert_statement(CommandLog), list(commands))
+        found = {seq: row_id for seq, row_id in connection.execute(
+            _insert_statement(GameEvent), values)}
+    txcache.inserted(session, commands)
+    new = manager_of_class(GameEvent).new_instance
+    rows = []
+    for row_values in values:
+        row: GameEvent = new()
+        row.__dict__.update(row_values, id=found[row_values["seq"]])  # as loaded
+        make_transient_to_detached(row)
+        session.add(row)  # persistent, in the identity map (a later SELECT finds it)
+        rows.append(row)
     txcache.inserted(session, rows)
     return rows
 
 
-@functools.cache
-def _events_insert() -> Any:
-    """``insert_events``' statement, built once per process: an ORM bulk INSERT whose
-    RETURNING gives the rows as this session's objects, in the order of their values."""
-    return sa.insert(GameEvent).returning(GameEvent, sort_by_parameter_order=True)
+def _columns(model: type[CommandLog] | type[GameEvent]) -> list[sa.Column[Any]]:
+    """The table's columns but the id."""
+    table: sa.Table = model.__table__  # type: ignore[union-attr]
+    return [c for c in table.columns if c.name != "id"]
 
 
-def insert_commands(session: Session, rows: list[dict[str, Any]]) -> None:
-    """Write command log rows (mappings of their columns but the id) in one INSERT, without
-    the unit of work (nothing reads them back as objects; ``pbm.txcache`` learns their
-    numbers)."""
-    if not rows:
-        return
-    session.exec(_commands_insert(), params=rows,
-                 execution_options={txcache.NOTED: True, "render_nulls": True})
-    txcache.inserted(session, rows)
+@functools.lru_cache(maxsize=2)
+def _insert_statement(model: type[CommandLog] | type[GameEvent]) -> Any:
+    """An INSERT of ``model``'s rows (executemany), built once per process; for events it
+    returns (seq, id)."""
+    table: sa.Table = model.__table__  # type: ignore[union-attr]
+    statement = sa.insert(table)
+    return statement.returning(table.c.seq, table.c.id) if model is GameEvent else statement
 
 
-@functools.cache
-def _commands_insert() -> Any:
-    """``insert_commands``' statement, built once per process."""
-    return sa.insert(CommandLog.__table__)  # type: ignore[attr-defined]
+@functools.lru_cache(maxsize=32)
+def _move_statement(commands: int, events: int) -> Any:
+    """PostgreSQL: ``WITH logged AS (INSERT INTO command_log VALUES ...) INSERT INTO
+    game_events VALUES ... RETURNING seq, id`` for this many rows of each (parameters
+    ``c<i>_<column>`` and ``e<i>_<column>``), built once per process and shape."""
+    def rows(model: type[CommandLog] | type[GameEvent], prefix: str, count: int
+             ) -> list[dict[str, Any]]:
+        return [{c.name: sa.bindparam(f"{prefix}{i}_{c.name}", type_=c.type)
+                 for c in _columns(model)} for i in range(count)]
+
+    log_table: sa.Table = CommandLog.__table__  # type: ignore[attr-defined]
+    event_table: sa.Table = GameEvent.__table__  # type: ignore[attr-defined]
+    logged = sa.insert(log_table).values(rows(CommandLog, "c", commands)).cte("logged")
+    return (sa.insert(event_table).values(rows(GameEvent, "e", events))
+            .add_cte(logged).returning(event_table.c.seq, event_table.c.id))
 
 
 def service_event(kind_: str, sentence: str, audience_: Iterable[int] | None = None,

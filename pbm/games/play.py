@@ -16,7 +16,6 @@ from pbm import outbox, txcache
 from pbm.games.base import (
     Result,
     due_at_of,
-    insert_commands,
     insert_events,
     load_state,
     lock_game,
@@ -100,8 +99,7 @@ def submit(
         failure = not_done[0]
         return make_result(session, game, seat, ok=False, code=failure["code"], state=pre,
                            not_done=not_done, ignored=ignored, message=failure["reason"])
-    insert_commands(session, logged)  # two statements for the whole batch
-    stored = insert_events(session, game, happened, now=now)
+    stored = insert_events(session, game, happened, now=now, commands=logged)  # one statement
     save_state(game, state, now)
     session.add(game)
     session.flush()
