@@ -256,11 +256,13 @@ def insert_events(session: Session, game: Game,
                   commands: Sequence[Mapping[str, Any]] = ()) -> list[GameEvent]:
     """Store events (each with the ``command_seq`` that made it and its state version) and
     the ``commands`` (command log rows: mappings of their columns but the id) that made
-    them, without the unit of work: on PostgreSQL one statement (the command log's INSERT
-    in a CTE of the events' multi-row INSERT ... RETURNING id, seq), elsewhere one per table.
-    Returns the stored events as this session's objects, made as a SELECT makes them
-    (``pbm.txcache`` learns the rows)."""
+    them, without the unit of work: on PostgreSQL one statement (``_move_statement``: the
+    command log's INSERT in a CTE of the events' INSERT ... RETURNING seq, id), elsewhere
+    one executemany per table. Returns the stored events as this session's objects, made
+    as a SELECT makes them (``pbm.txcache`` learns the rows)."""
     assert game.id is not None
+    if now.tzinfo is None:  # as ``UTCDateTime`` refuses it (these writes bypass the type)
+        raise ValueError(f"naive datetime {now!r}: pass an aware UTC time")
     seq = next_seq(session, GameEvent, game.id)
     values: list[dict[str, Any]] = []
     for i, (event, command_seq, version) in enumerate(events):
@@ -277,10 +279,10 @@ def insert_events(session: Session, game: Game,
             connection.execute(_insert_statement(CommandLog), list(commands))
         found: dict[int, int] = {}
     elif commands and connection.dialect.name == "postgresql":
-        params = {f"c{i}_{k}": v for i, row in enumerate(commands) for k, v in row.items()}
-        params.update({f"e{i}_{k}": v for i, row in enumerate(values) for k, v in row.items()})
-        found = {seq: row_id for seq, row_id in connection.execute(
-            _move_statement(len(commands), len(values)), params)}
+        params = {f"c_{c.name}": [row[c.name] for row in commands] for c in _columns(CommandLog)}
+        params.update({f"e_{c.name}": [row[c.name] for row in values]
+                       for c in _columns(GameEvent)})
+        found = {seq: row_id for seq, row_id in connection.execute(_move_statement(), params)}
     else:
         if commands:
             connection.execute(_insert_statement(CommandLog), list(commands))
@@ -314,21 +316,25 @@ def _insert_statement(model: type[CommandLog] | type[GameEvent]) -> Any:
     return statement.returning(table.c.seq, table.c.id) if model is GameEvent else statement
 
 
-@functools.lru_cache(maxsize=32)
-def _move_statement(commands: int, events: int) -> Any:
-    """PostgreSQL: ``WITH logged AS (INSERT INTO command_log VALUES ...) INSERT INTO
-    game_events VALUES ... RETURNING seq, id`` for this many rows of each (parameters
-    ``c<i>_<column>`` and ``e<i>_<column>``), built once per process and shape."""
-    def rows(model: type[CommandLog] | type[GameEvent], prefix: str, count: int
-             ) -> list[dict[str, Any]]:
-        return [{c.name: sa.bindparam(f"{prefix}{i}_{c.name}", type_=c.type)
-                 for c in _columns(model)} for i in range(count)]
+@functools.cache
+def _move_statement() -> sa.TextClause:
+    """PostgreSQL: ``WITH logged AS (INSERT INTO command_log SELECT * FROM unnest(...))
+    INSERT INTO game_events SELECT * FROM unnest(...) RETURNING seq, id``: each column's
+    values as one array parameter (``c_<column>``, ``e_<column>``), so one statement of one
+    shape, built and prepared once per process, writes any number of rows."""
+    from sqlalchemy.dialects import postgresql
 
-    log_table: sa.Table = CommandLog.__table__  # type: ignore[attr-defined]
-    event_table: sa.Table = GameEvent.__table__  # type: ignore[attr-defined]
-    logged = sa.insert(log_table).values(rows(CommandLog, "c", commands)).cte("logged")
-    return (sa.insert(event_table).values(rows(GameEvent, "e", events))
-            .add_cte(logged).returning(event_table.c.seq, event_table.c.id))
+    dialect = postgresql.dialect()  # type: ignore[no-untyped-call]
+
+    def insert(model: type[CommandLog] | type[GameEvent], prefix: str) -> str:
+        columns = _columns(model)
+        arrays = ", ".join(f"CAST(:{prefix}_{c.name} AS {c.type.compile(dialect=dialect)}[])"
+                           for c in columns)
+        return (f"INSERT INTO {model.__tablename__} ({', '.join(c.name for c in columns)}) "
+                f"SELECT * FROM unnest({arrays})")
+
+    return sa.text(f"WITH logged AS ({insert(CommandLog, 'c')}) {insert(GameEvent, 'e')} "
+                   "RETURNING seq, id")
 
 
 def service_event(kind_: str, sentence: str, audience_: Iterable[int] | None = None,
