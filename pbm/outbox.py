@@ -447,8 +447,9 @@ def _mark_told(session: Session, game_id: int, seat: Seat, ctx: MessageContext, 
         seat.last_prompted_at = now
     # both columns written for every seat told, changed or not: the seats of one reply then
     # share one UPDATE's shape and go in one executemany at the next flush
-    flag_modified(seat, "last_event_seq")
-    flag_modified(seat, "last_prompted_at")
+    for column in ("last_event_seq", "last_prompted_at"):
+        if column in seat.__dict__:  # loaded (flag_modified refuses an expired one)
+            flag_modified(seat, column)
     session.add(seat)
 
 
