@@ -8,8 +8,9 @@ Usage (from the repository root)::
 Started here: the web app (uvicorn) and one Celery worker (prefork, 2 processes, acks_late,
 prefetch 1) on the system Redis at ``--redis`` (default ``redis://127.0.0.1:6379/13``,
 flushed at the start: it must be a database nobody else uses), a private PostgreSQL
-database ``bench_pipeline`` on ``--server`` (created afresh), and an SMTP sink (aiosmtpd)
-that notes when each message arrives. Outbound rate limits are raised for the run.
+database ``bench_pipeline`` (or ``$BENCH_PIPELINE_DB``) on ``--server`` (created
+afresh), and an SMTP sink (aiosmtpd) that notes when each message arrives. Outbound
+rate limits are raised for the run.
 ``--games`` 5-player games are started through ``pbm.games``; their players answer by
 email through the raw-MIME webhook (``POST /webhooks/email``), each reply a random legal
 command of the game's open decision (``engine.simulate.random_command``).
@@ -64,6 +65,7 @@ from tests.workers.servers import SmtpSink, free_port, wait_http
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_SERVER = "postgresql://postgres@127.0.0.1:5432/postgres"
+DATABASE = os.environ.get("BENCH_PIPELINE_DB", "bench_pipeline")  # two runs at once: two names
 DOMAIN = "tortuga.localhost"
 
 
@@ -83,7 +85,7 @@ class Bench:
         self.rng = random.Random(1667)
         self.dir = Path(tempfile.mkdtemp(prefix="bench-pipeline-"))
         self.url = make_url(db.normalise_url(args.server)).set(
-            database="bench_pipeline").render_as_string(hide_password=False)
+            database=DATABASE).render_as_string(hide_password=False)
         self.redis = redis.Redis.from_url(args.redis)
         self.sink = SmtpSink().start()
         self.port = free_port()
@@ -110,8 +112,8 @@ class Bench:
     def setup(self) -> None:
         admin = sa.create_engine(db.normalise_url(self.args.server), isolation_level="AUTOCOMMIT")
         with admin.connect() as conn:
-            conn.exec_driver_sql('DROP DATABASE IF EXISTS "bench_pipeline" WITH (FORCE)')
-            conn.exec_driver_sql('CREATE DATABASE "bench_pipeline"')
+            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
+            conn.exec_driver_sql(f'CREATE DATABASE "{DATABASE}"')
         admin.dispose()
         db.upgrade(self.url)
         self.redis.flushdb()

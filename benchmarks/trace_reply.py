@@ -7,7 +7,8 @@ Usage (from the repository root)::
     .venv/bin/python benchmarks/trace_reply.py --profile    # and where the worker time goes
 
 The same work as ``bench_pipeline.py`` without the processes, so it is exact and quick:
-``--games`` 5-player games in a private PostgreSQL database ``bench_trace_reply`` on
+``--games`` 5-player games in a private PostgreSQL database ``bench_trace_reply`` (or
+``$BENCH_TRACE_DB``) on
 ``--server`` (created afresh), each reply a random legal command by email, put through the
 three phases the service runs - **store** (the webhook's ``inbound.store_email``), **process**
 (the worker's ``inbound.process``) and **send** (``workers.delivery.deliver`` of every outbox
@@ -105,7 +106,7 @@ def outcome_is_valid(outcome: Any) -> bool:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--server", default=DEFAULT_SERVER)
-    parser.add_argument("--database", default="bench_trace_reply",
+    parser.add_argument("--database", default=os.environ.get("BENCH_TRACE_DB", "bench_trace_reply"),
                         help="the private database made afresh on --server (another name "
                              "lets two people measure on one server at once)")
     parser.add_argument("--games", type=int, default=20)

@@ -24,6 +24,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.orm import make_transient_to_detached
+from sqlalchemy.orm.attributes import flag_modified
 from sqlmodel import Session, SQLModel, col, select
 
 import engine
@@ -144,9 +145,10 @@ def event_dict(event: GameEvent) -> dict[str, Any]:
 
 
 def events_for(session: Session, game_id: int, seat: int, *, after: int = 0,
-               limit: int | None = RECAP_LIMIT) -> list[GameEvent]:
-    """The stored events ``seat`` may see with ``seq > after``, oldest first."""
-    rows = _events_after(session, game_id, after)
+               limit: int | None = RECAP_LIMIT, ledger: bool = False) -> list[GameEvent]:
+    """The stored events ``seat`` may see with ``seq > after``, oldest first. ``ledger``:
+    the caller reads the vote ledger next (read in the same statement if it must be read)."""
+    rows = _events_after(session, game_id, after, ledger=ledger)
     visible = [e for e in rows if e.visible_to(seat)]
     return visible[-limit:] if limit else visible
 
@@ -155,9 +157,12 @@ def events_for(session: Session, game_id: int, seat: int, *, after: int = 0,
 _EVENTS_AHEAD = 60
 
 
-def _events_after(session: Session, game_id: int, after: int) -> list[GameEvent]:
+def _events_after(session: Session, game_id: int, after: int, *, ledger: bool = False
+                  ) -> list[GameEvent]:
     """The game's events with ``seq > after``, oldest first. Read once per transaction
-    (``pbm.txcache``) from the earliest any seat may need, when that is a few events."""
+    (``pbm.txcache``) from the earliest any seat may need, when that is a few events; with
+    ``ledger``, the vote ledger's events come in the same statement when the transaction
+    has not read them (``vote_ledger.remember``: a prompt's two reads in one)."""
     txcache.flush_pending(session, GameEvent)
     entries = txcache.memo(session)
     cached = entries.get(("events", game_id))
@@ -170,18 +175,25 @@ def _events_after(session: Session, game_id: int, after: int) -> list[GameEvent]
         lowest = min(s.last_event_seq for s, _ in seats)
         if next_seq - lowest <= _EVENTS_AHEAD:
             floor = min(floor, lowest)
-    rows = list(session.exec(_events_statement(),
+    with_ledger = ledger and not vote_ledger.remembered(session, game_id)
+    rows = list(session.exec(_events_statement(with_ledger),
                              params={"game_id": game_id, "after": floor}).all())
+    if with_ledger:
+        vote_ledger.remember(session, game_id, rows)
+        rows = [e for e in rows if e.seq > floor]
     entries[("events", game_id)] = (floor, rows)
     return [e for e in rows if e.seq > after]
 
 
-@functools.cache
-def _events_statement() -> Any:
-    """A game's events after a number (``game_id``, ``after``), built once per process."""
+@functools.lru_cache(maxsize=2)
+def _events_statement(with_ledger: bool = False) -> Any:
+    """A game's events after a number (``game_id``, ``after``), and with ``with_ledger``
+    those of the vote ledger (``vote_ledger.KINDS``) too, built once per process."""
+    after = col(GameEvent.seq) > sa.bindparam("after")
+    wanted = sa.or_(after, col(GameEvent.kind).in_(vote_ledger.KINDS)) if with_ledger \
+        else after
     return (select(GameEvent)
-            .where(GameEvent.game_id == sa.bindparam("game_id"),
-                   col(GameEvent.seq) > sa.bindparam("after"))
+            .where(GameEvent.game_id == sa.bindparam("game_id"), wanted)
             .order_by(col(GameEvent.seq)))
 
 
@@ -251,12 +263,17 @@ def _insert_once(session: Session, row: OutboundMessage | BoardImage, unique: li
     session's with its id."""
     dialect = session.get_bind().dialect.name
     statement, names = _insert_statement(dialect, type(row), tuple(unique))
-    new_id = session.execute(statement, {name: getattr(row, name) for name in names}).scalar()
+    # on the session's connection: no autoflush (the seats this transaction told are written
+    # together at its next flush, not one UPDATE before each message) and no ORM layer; the
+    # memo learns a picture below (``txcache.inserted``), an outbox row it does not keep
+    new_id = session.connection().execute(
+        statement, {name: getattr(row, name) for name in names}).scalar()
     if new_id is None:
         return False
     row.id = int(new_id)
     make_transient_to_detached(row)
     session.add(row)
+    txcache.inserted(session, [row])
     if isinstance(row, OutboundMessage):
         session.info.setdefault(NEW_OUTBOX_IDS, []).append(row.id)
     return True
@@ -429,7 +446,12 @@ def _mark_told(session: Session, game_id: int, seat: Seat, ctx: MessageContext, 
         e.seq for e in announced}, whole_recap=bool(shown) and whole_recap)
     if ctx.kind in {MessageKind.PROMPT, MessageKind.REMINDER, MessageKind.FINAL_WARNING}:
         seat.last_prompted_at = now
-    session.add(seat)  # written with the next flush (the seats of one reply in one go)
+    # both columns written for every seat told, changed or not: the seats of one reply then
+    # share one UPDATE's shape and go in one executemany at the next flush
+    for column in ("last_event_seq", "last_prompted_at"):
+        if column in seat.__dict__:  # loaded (flag_modified refuses an expired one)
+            flag_modified(seat, column)
+    session.add(seat)
 
 
 def _add_parts(session: Session, row: OutboundMessage, game: Game, seat: Seat, player: Player,
@@ -490,7 +512,8 @@ def build_context(
     """The ``MessageContext`` of one message to one seat (nothing is written)."""
     assert game.id is not None
     if events is None:
-        events = events_for(session, game.id, seat.seat_index, after=seat.last_event_seq) \
+        events = events_for(session, game.id, seat.seat_index, after=seat.last_event_seq,
+                            ledger=kind in LEDGER_KINDS and state is not None) \
             if recap else []
     data: dict[str, Any] = {
         "seat_number": seat.seat_index + 1,

@@ -13,7 +13,10 @@ session (the same object a fresh query would return from the identity map) and:
 - rows this session inserts are added to it at flush, rows it deletes removed
   (``after_flush``), so a memo of open deadlines or events includes the new ones;
 - a statement run through ``session.execute`` that writes a remembered table (a bulk
-  UPDATE, a Core INSERT) forgets that table's entries.
+  UPDATE, a Core INSERT) forgets that table's entries;
+- a write on ``session.connection()`` bypasses the session's events: its writer gives the
+  rows it inserted to ``inserted`` (the command log and events of a move, the outbox and
+  board picture rows), which learns them as a flush would.
 
 Writes by other transactions are no concern inside a transaction that holds the game's row
 lock (``pbm.games.lock_game``), which every writer of a game takes first.
@@ -22,7 +25,7 @@ lock (``pbm.games.lock_game``), which every writer of a game takes first.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 from sqlalchemy import bindparam, event
@@ -107,32 +110,53 @@ def _after_flush(session: Session, _flush: UOWTransaction) -> None:
     entries = session.info.get(KEY)
     if not entries:
         return
-
     for obj in session.new:
-        if isinstance(obj, Seat | Player):
-            forget(session, "seats")
-        elif isinstance(obj, Deadline):
-            rows = entries.get(("deadlines", obj.game_id))
-            if rows is not None:
-                rows.append(obj)
-        elif isinstance(obj, GameEvent):
-            entries.pop(("ledger", obj.game_id), None)  # vote ledgers read it again
-            cached = entries.get(("events", obj.game_id))
-            if cached is not None and obj.seq > cached[0]:
-                cached[1].append(obj)
-                cached[1].sort(key=lambda e: e.seq)
-            _bump(entries, ("seq", "game_events", obj.game_id), obj.seq)
-        elif isinstance(obj, CommandLog):
-            _bump(entries, ("seq", "command_log", obj.game_id), obj.seq)
-            key = ("last_command", obj.game_id, obj.seat)
-            if entries.get(key, (-1, ""))[0] < obj.seq:  # the seat's newest command
-                entries[key] = (obj.seq, obj.command)
-        elif isinstance(obj, BoardImage):
-            entries[("board", obj.game_id, obj.version, obj.language)] = True
+        _note_new(session, entries, obj)
     for obj in session.deleted:
         table = getattr(obj, "__tablename__", None)
         if table in _KINDS_OF_TABLE:
             forget(session, *_KINDS_OF_TABLE[table])
+
+
+def inserted(session: Session, rows: Iterable[Any]) -> None:
+    """Rows this session just inserted without a flush (a Core INSERT on
+    ``session.connection()``): the memo learns them as a flush would have told it. A
+    command log row may be given as its ``CommandLog`` or as a mapping of its columns."""
+    entries = session.info.get(KEY)
+    if not entries:
+        return
+    for row in rows:
+        _note_new(session, entries, row)
+
+
+def _note_new(session: Session, entries: dict[tuple[Any, ...], Any], obj: Any) -> None:
+    if isinstance(obj, Mapping):  # a command log row written by a Core INSERT
+        _note_command(entries, obj["game_id"], obj["seq"], obj["seat"], obj["command"])
+    elif isinstance(obj, Seat | Player):
+        forget(session, "seats")
+    elif isinstance(obj, Deadline):
+        rows = entries.get(("deadlines", obj.game_id))
+        if rows is not None:
+            rows.append(obj)
+    elif isinstance(obj, GameEvent):
+        entries.pop(("ledger", obj.game_id), None)  # vote ledgers read it again
+        cached = entries.get(("events", obj.game_id))
+        if cached is not None and obj.seq > cached[0]:
+            cached[1].append(obj)
+            cached[1].sort(key=lambda e: e.seq)
+        _bump(entries, ("seq", "game_events", obj.game_id), obj.seq)
+    elif isinstance(obj, CommandLog):
+        _note_command(entries, obj.game_id, obj.seq, obj.seat, obj.command)
+    elif isinstance(obj, BoardImage):
+        entries[("board", obj.game_id, obj.version, obj.language)] = True
+
+
+def _note_command(entries: dict[tuple[Any, ...], Any], game_id: int, seq: int, seat: int,
+                  command: str) -> None:
+    _bump(entries, ("seq", "command_log", game_id), seq)
+    key = ("last_command", game_id, seat)
+    if entries.get(key, (-1, ""))[0] < seq:  # the seat's newest command
+        entries[key] = (seq, command)
 
 
 def _bump(entries: dict[tuple[Any, ...], Any], key: tuple[Any, ...], seq: int) -> None:

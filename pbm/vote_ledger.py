@@ -23,7 +23,7 @@ from pbm import txcache
 from pbm.models import GameEvent
 
 LEDGER_SIZE = 5  # the last votes shown
-_KINDS = ("turn.started", "vote.called", "vote.cast", "vote.changed", "vote.result")
+KINDS = ("turn.started", "vote.called", "vote.cast", "vote.changed", "vote.result")
 
 
 def ledger(session: Session, game_id: int, seat: int, *, size: int = LEDGER_SIZE
@@ -84,10 +84,22 @@ def _ledger_events(session: Session, game_id: int) -> list[tuple[GameEvent, dict
         for event in session.exec(_ledger_statement(), params={"game_id": game_id}).all()])
 
 
+def remembered(session: Session, game_id: int) -> bool:
+    """True if this transaction has the game's ledger events (``_ledger_events``)."""
+    return ("ledger", game_id) in txcache.memo(session)
+
+
+def remember(session: Session, game_id: int, events: Iterable[GameEvent]) -> None:
+    """Remember the game's ledger events from a read that brought every event of ``KINDS``
+    (among others, in ``seq`` order): ``pbm.outbox`` reads them with the recap's events."""
+    txcache.memo(session)[("ledger", game_id)] = [
+        (event, json.loads(event.data_json or "{}")) for event in events if event.kind in KINDS]
+
+
 @functools.cache
 def _ledger_statement() -> Any:
-    """The events of ``_KINDS`` of a game (``game_id`` a parameter), built once."""
+    """The events of ``KINDS`` of a game (``game_id`` a parameter), built once."""
     return (select(GameEvent)
             .where(GameEvent.game_id == sa.bindparam("game_id"),
-                   col(GameEvent.kind).in_(_KINDS))
+                   col(GameEvent.kind).in_(KINDS))
             .order_by(col(GameEvent.seq)))

@@ -17,6 +17,7 @@ from celery import Celery
 from celery.signals import (
     after_setup_logger,
     after_setup_task_logger,
+    task_postrun,
     worker_init,
     worker_process_init,
 )
@@ -25,6 +26,7 @@ from kombu import pools as kombu_pools
 from pbm.config import Settings, get_settings
 from pbm.db import dispose_engines
 from pbm.logs import configure as configure_logs
+from workers import memory
 
 TASK_PROCESS_INBOUND = "pbm.process_inbound"
 TASK_SEND_OUTBOUND = "pbm.send_outbound"
@@ -217,6 +219,12 @@ def _compiled_templates(**_: Any) -> None:
     from pbm.render.email import warm  # here: beat and the web never render
 
     warm()
+
+
+@task_postrun.connect
+def _give_back_free_heap(**kwargs: Any) -> None:
+    """After a task: every few tasks, free heap handed back to the system (RSS flat)."""
+    memory.after_task(**kwargs)
 
 
 @worker_process_init.connect

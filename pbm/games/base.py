@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
+import sqlalchemy as sa
 from sqlalchemy import BindParameter, bindparam
-from sqlalchemy.orm import object_session
+from sqlalchemy.orm import make_transient_to_detached, object_session
+from sqlalchemy.orm.attributes import manager_of_class
 from sqlmodel import Session, col, func, select
 from sqlmodel.sql.expression import Select
 
@@ -242,30 +244,97 @@ def record_events(
     command_seq: int | None = None,
     state_version: int | None = None,
 ) -> list[GameEvent]:
-    """Store events with their audience; returns the stored rows."""
-    assert game.id is not None
-    seq = next_seq(session, GameEvent, game.id)
-    rows = []
-    for event in events:
-        audience = None if event.audience is None else ",".join(
-            str(s) for s in sorted(event.audience)
-        )
-        row = GameEvent(
-            game_id=game.id,
-            seq=seq,
-            command_seq=command_seq,
-            kind=event.kind,
-            text=event.text,
-            audience=audience,
-            data_json=json.dumps(dict(event.data), default=str, sort_keys=True),
-            state_version=game.state_version if state_version is None else state_version,
-            created_at=now,
-        )
-        session.add(row)
-        rows.append(row)
-        seq += 1
+    """Store events with their audience; returns the stored rows (what the session had
+    pending is flushed first, as before)."""
+    version = game.state_version if state_version is None else state_version
     session.flush()
+    return insert_events(session, game, [(e, command_seq, version) for e in events], now=now)
+
+
+def insert_events(session: Session, game: Game,
+                  events: Sequence[tuple[engine.Event, int | None, int]], *, now: datetime,
+                  commands: Sequence[Mapping[str, Any]] = ()) -> list[GameEvent]:
+    """Store events (each with the ``command_seq`` that made it and its state version) and
+    the ``commands`` (command log rows: mappings of their columns but the id) that made
+    them, without the unit of work: on PostgreSQL one statement (``_move_statement``: the
+    command log's INSERT in a CTE of the events' INSERT ... RETURNING seq, id), elsewhere
+    one executemany per table. Returns the stored events as this session's objects, made
+    as a SELECT makes them (``pbm.txcache`` learns the rows)."""
+    assert game.id is not None
+    if now.tzinfo is None:  # as ``UTCDateTime`` refuses it (these writes bypass the type)
+        raise ValueError(f"naive datetime {now!r}: pass an aware UTC time")
+    seq = next_seq(session, GameEvent, game.id)
+    values: list[dict[str, Any]] = []
+    for i, (event, command_seq, version) in enumerate(events):
+        audience = None if event.audience is None else ",".join(
+            str(s) for s in sorted(event.audience))
+        values.append({
+            "game_id": game.id, "seq": seq + i, "command_seq": command_seq,
+            "kind": event.kind, "text": event.text, "audience": audience,
+            "data_json": json.dumps(dict(event.data), default=str, sort_keys=True),
+            "state_version": version, "created_at": now})
+    connection = session.connection()
+    if not values:
+        if commands:
+            connection.execute(_insert_statement(CommandLog), list(commands))
+        found: dict[int, int] = {}
+    elif commands and connection.dialect.name == "postgresql":
+        params = {f"c_{c.name}": [row[c.name] for row in commands] for c in _columns(CommandLog)}
+        params.update({f"e_{c.name}": [row[c.name] for row in values]
+                       for c in _columns(GameEvent)})
+        found = {seq: row_id for seq, row_id in connection.execute(_move_statement(), params)}
+    else:
+        if commands:
+            connection.execute(_insert_statement(CommandLog), list(commands))
+        found = {seq: row_id for seq, row_id in connection.execute(
+            _insert_statement(GameEvent), values)}
+    txcache.inserted(session, commands)
+    new = manager_of_class(GameEvent).new_instance
+    rows = []
+    for row_values in values:
+        row: GameEvent = new()
+        row.__dict__.update(row_values, id=found[row_values["seq"]])  # as loaded
+        make_transient_to_detached(row)
+        session.add(row)  # persistent, in the identity map (a later SELECT finds it)
+        rows.append(row)
+    txcache.inserted(session, rows)
     return rows
+
+
+def _columns(model: type[CommandLog] | type[GameEvent]) -> list[sa.Column[Any]]:
+    """The table's columns but the id."""
+    table: sa.Table = model.__table__  # type: ignore[union-attr]
+    return [c for c in table.columns if c.name != "id"]
+
+
+@functools.lru_cache(maxsize=2)
+def _insert_statement(model: type[CommandLog] | type[GameEvent]) -> Any:
+    """An INSERT of ``model``'s rows (executemany), built once per process; for events it
+    returns (seq, id)."""
+    table: sa.Table = model.__table__  # type: ignore[union-attr]
+    statement = sa.insert(table)
+    return statement.returning(table.c.seq, table.c.id) if model is GameEvent else statement
+
+
+@functools.cache
+def _move_statement() -> sa.TextClause:
+    """PostgreSQL: ``WITH logged AS (INSERT INTO command_log SELECT * FROM unnest(...))
+    INSERT INTO game_events SELECT * FROM unnest(...) RETURNING seq, id``: each column's
+    values as one array parameter (``c_<column>``, ``e_<column>``), so one statement of one
+    shape, built and prepared once per process, writes any number of rows."""
+    from sqlalchemy.dialects import postgresql
+
+    dialect = postgresql.dialect()  # type: ignore[no-untyped-call]
+
+    def insert(model: type[CommandLog] | type[GameEvent], prefix: str) -> str:
+        columns = _columns(model)
+        arrays = ", ".join(f"CAST(:{prefix}_{c.name} AS {c.type.compile(dialect=dialect)}[])"
+                           for c in columns)
+        return (f"INSERT INTO {model.__tablename__} ({', '.join(c.name for c in columns)}) "
+                f"SELECT * FROM unnest({arrays})")
+
+    return sa.text(f"WITH logged AS ({insert(CommandLog, 'c')}) {insert(GameEvent, 'e')} "
+                   "RETURNING seq, id")
 
 
 def service_event(kind_: str, sentence: str, audience_: Iterable[int] | None = None,

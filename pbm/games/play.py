@@ -16,12 +16,12 @@ from pbm import outbox, txcache
 from pbm.games.base import (
     Result,
     due_at_of,
+    insert_events,
     load_state,
     lock_game,
     make_result,
     next_seq,
     policy_of,
-    record_events,
     save_state,
     seats_of,
     sync_deadlines,
@@ -76,7 +76,8 @@ def submit(
     done: list[str] = []
     not_done: list[dict[str, str]] = []
     ignored: list[str] = []
-    stored: list[GameEvent] = []
+    logged: list[dict[str, Any]] = []  # command log rows, written together below
+    happened: list[tuple[engine.Event, int | None, int]] = []  # and their events
     seq = next_seq(session, CommandLog, game_id)
     for i, raw in enumerate(batch):
         try:
@@ -86,19 +87,19 @@ def submit(
             not_done.append({"command": str(raw), "reason": exc.message, "code": exc.code})
             ignored = [str(c) for c in batch[i + 1 :]]
             break
-        session.add(CommandLog(
-            game_id=game_id, seq=seq, seat=seat, command=str(command),
-            state_version=state.version, origin=origin[:64],
-            inbound_message_id=inbound_message_id, created_at=now,
-        ))
-        stored += record_events(session, game, events, now=now, command_seq=seq,
-                                state_version=state.version)
+        logged.append({
+            "game_id": game_id, "seq": seq, "seat": seat, "command": str(command),
+            "state_version": state.version, "origin": origin[:64],
+            "inbound_message_id": inbound_message_id, "created_at": now,
+        })
+        happened += [(e, seq, state.version) for e in events]
         done.append(str(command))
         seq += 1
     if not done:
         failure = not_done[0]
         return make_result(session, game, seat, ok=False, code=failure["code"], state=pre,
                            not_done=not_done, ignored=ignored, message=failure["reason"])
+    stored = insert_events(session, game, happened, now=now, commands=logged)  # one statement
     save_state(game, state, now)
     session.add(game)
     session.flush()

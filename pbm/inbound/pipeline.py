@@ -11,10 +11,12 @@ anyone is asked to answer the game's email instead.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 from collections.abc import Callable, Iterator
-from datetime import datetime
+from datetime import datetime, timedelta
+from typing import Any
 
 import sqlalchemy as sa
 from sqlmodel import Session
@@ -60,21 +62,47 @@ Step = tuple[str, Callable[[Work], Disposition]]
 
 
 def stored(work: Work) -> Disposition:
-    """The stored row, read again under lock: still this worker's to process?"""
-    table = inbound_table()
-    work.row = work.session.execute(sa.select(table).where(table.c.id == work.inbound_id)
-                                    .with_for_update()).first()
+    """The stored row, read again under lock: still this worker's to process? (On
+    PostgreSQL the same statement counts the sender's messages of the hour before it, for
+    ``rate_limited``.)"""
+    dialect = work.session.get_bind().dialect.name
+    work.row = work.session.execute(_stored_statement(dialect == "postgresql"),
+                                    {"inbound_id": work.inbound_id}).first()
     if work.row is None or work.row.status != InboundStatus.PROCESSING.value:
         work.result = Processed(ProcessResult.SKIPPED)  # another worker finished it first
         return Disposition.SKIPPED
     return Disposition.CONTINUE
 
 
+@functools.lru_cache(maxsize=2)
+def _stored_statement(count_earlier: bool) -> sa.Select[Any]:
+    """``stored``'s SELECT ... FOR UPDATE (``inbound_id`` a parameter), built once per
+    process; with ``count_earlier`` also ``earlier_count``: the sender's messages on the
+    channel received in the hour before this one (``inbound_count``, in the same read)."""
+    table = inbound_table()
+    columns: list[Any] = list(table.c)
+    if count_earlier:
+        earlier = table.alias("earlier")
+        columns.append(sa.select(sa.func.count()).select_from(earlier).where(
+            earlier.c.channel == table.c.channel, earlier.c.sender == table.c.sender,
+            earlier.c.received_at >= table.c.received_at - sa.literal(HOUR, sa.Interval()),
+            earlier.c.id < table.c.id,
+        ).scalar_subquery().label("earlier_count"))
+    return (sa.select(*columns).where(table.c.id == sa.bindparam("inbound_id"))
+            .with_for_update(of=table))
+
+
+HOUR = timedelta(hours=1)
+
+
 def rate_limited(work: Work) -> Disposition:
     """Too many messages from this sender in the last hour: kept, not read."""
     row = work.row
-    if not inbound_allowed(work.session, row.channel, row.sender, row.received_at,
-                           work.settings, message_id=row.id):
+    earlier = getattr(row, "earlier_count", None)  # counted by ``stored`` (PostgreSQL)
+    allowed = earlier < work.settings.inbound_per_sender_per_hour if earlier is not None \
+        else inbound_allowed(work.session, row.channel, row.sender, row.received_at,
+                             work.settings, message_id=row.id)
+    if not allowed:
         return work.finish(Disposition.IGNORED, "rate limited: too many messages from "
                            f"{row.sender} in the last hour")
     return Disposition.CONTINUE

@@ -1,0 +1,71 @@
+"""A worker's resident memory stays flat: the encoded picture parts are remembered under a
+digest of the PNG, and freed heap is given back to the system between tasks."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from pbm.transports import mail
+from workers import memory
+
+PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 80
+
+
+def test_a_picture_part_is_remembered_under_a_digest_not_the_png() -> None:
+    first = mail._picture_part("board-1-2@tortuga.test", "png", PNG)
+    again = mail._picture_part("board-1-2@tortuga.test", "png", bytes(bytearray(PNG)))
+    assert again is first, "the same picture (another bytes object) is encoded once"
+    assert len(mail._PICTURE_PARTS) <= mail._PICTURE_PARTS_KEPT
+    for key in mail._PICTURE_PARTS:
+        assert all(len(k) < 100 for k in key), "no key holds the picture's bytes"
+    other = mail._picture_part("board-1-2@tortuga.test", "png", PNG[:-1] + b"\x00")
+    assert other != first
+
+
+def test_the_heap_is_trimmed_after_every_few_tasks(monkeypatch: pytest.MonkeyPatch) -> None:
+    trims: list[int] = []
+    monkeypatch.setattr(memory, "_TRIM", lambda pad: trims.append(pad) or 1)
+    monkeypatch.setattr(memory, "_since_trim", 0)
+    for _ in range(memory.TRIM_EVERY * 3 - 1):
+        memory.after_task()
+    assert trims == [0, 0], "once every TRIM_EVERY tasks"
+
+
+def test_celery_calls_the_trim_after_each_task() -> None:
+    from celery.signals import task_postrun
+
+    import workers.app  # noqa: F401 - connects the signal
+
+    receivers = [r() if callable(r) and not hasattr(r, "__name__") else r
+                 for *_, r in task_postrun.receivers]
+    assert memory.after_task in receivers
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or memory._TRIM is None,
+                    reason="malloc_trim is glibc's")
+def test_a_trim_gives_freed_heap_back_to_the_system() -> None:
+    """Many blocks freed between a few kept (a fragmented heap, as after a reply): the
+    resident size stays up until ``trim`` returns the free pages."""
+    script = textwrap.dedent("""
+        import gc
+        from workers import memory
+
+        def rss():
+            with open("/proc/self/statm") as f:
+                return int(f.read().split()[1]) * 4096
+
+        blocks = [bytes(4000) + bytes([i % 256]) for i in range(20000)]  # about 80 MB
+        kept = blocks[::64]  # a few stay: the heap cannot shrink from its top
+        del blocks
+        gc.collect()
+        before = rss()
+        memory.trim()
+        print(before - rss(), len(kept))
+    """)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert int(out[0]) > 40 * 2**20, f"only {int(out[0]) / 2**20:.1f} MB given back"
