@@ -221,10 +221,8 @@ def _compiled_templates(**_: Any) -> None:
     warm()
 
 
-@task_postrun.connect
-def _give_back_free_heap(**kwargs: Any) -> None:
-    """After a task: every few tasks, free heap handed back to the system (RSS flat)."""
-    memory.after_task(**kwargs)
+# after a task, every few tasks: free heap handed back to the system (RSS flat)
+task_postrun.connect(memory.after_task, weak=False)
 
 
 @worker_process_init.connect
