@@ -47,7 +47,7 @@ _MENU_PICK = re.compile(r"\W{0,3}\d{1,2}\W{0,3}")
 def parse_reply(work: Work) -> Disposition:
     """Lock the game, read the extracted text for the seat's view of it (an open invitation:
     YES / NO answer it). Text that breaks the reader, or a phone reaction, ends here."""
-    seat, row = work.seat, work.row
+    seat, row = work.seat, work.stored
     assert seat is not None and work.extracted is not None
     work.answered = answered_question(work.session, row, seat, work.message)
     game = work.game = games.lock_game(work.session, seat.game_id)  # once: games finds it locked
@@ -76,7 +76,7 @@ READER_ERRORS = (ValueError, LookupError, TypeError, AttributeError, IndexError,
 
 def unreadable(work: Work, exc: Exception) -> Disposition:
     """End a reply whose text broke the reader (``READER_ERRORS``)."""
-    log.exception("inbound message %s: reply unreadable", work.row.id)
+    log.exception("inbound message %s: reply unreadable", work.stored.id)
     return work.finish_at_seat(Disposition.IGNORED,
                                f"unreadable reply: {type(exc).__name__}: {exc}"[:4000])
 
@@ -86,7 +86,7 @@ def apply_reply(work: Work) -> Disposition:
     the commands trigger uses them), the commands (refused when they answer a question
     settled since), what they took back, the other meta commands, and SAY within limits."""
     session, row, game, seat, player, state, parsed, now, outcome = (
-        work.session, work.row, work.game, work.seat, work.player, work.state, work.parsed,
+        work.session, work.stored, work.game, work.seat, work.player, work.state, work.parsed,
         work.now, work.outcome)
     assert game is not None and seat is not None and player is not None and parsed is not None
     says = [meta for meta in parsed.meta if meta.name == "SAY"]
@@ -121,7 +121,7 @@ def answer_reply(work: Work) -> Disposition:
     """The REPLY message, when the reply needs one (a reply that did nothing is answered
     briefly, then not at all: ``_may_answer_idle``); the row is done."""
     session, row, game, seat, player, parsed, now, outcome = (
-        work.session, work.row, work.game, work.seat, work.player, work.parsed, work.now,
+        work.session, work.stored, work.game, work.seat, work.player, work.parsed, work.now,
         work.outcome)
     assert game is not None and seat is not None and player is not None and parsed is not None
     if outcome.needs_reply(parsed, seat.seat_index):

@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
-from sqlmodel import Session
+from sqlmodel import Session, col
 
 from pbm import logs
 from pbm.config import Settings, get_settings
@@ -68,7 +68,7 @@ def stored(work: Work) -> Disposition:
     dialect = work.session.get_bind().dialect.name
     work.row = work.session.execute(_stored_statement(dialect == "postgresql"),
                                     {"inbound_id": work.inbound_id}).first()
-    if work.row is None or work.row.status != InboundStatus.PROCESSING.value:
+    if work.row is None or work.stored.status != InboundStatus.PROCESSING.value:
         work.result = Processed(ProcessResult.SKIPPED)  # another worker finished it first
         return Disposition.SKIPPED
     return Disposition.CONTINUE
@@ -97,7 +97,7 @@ HOUR = timedelta(hours=1)
 
 def rate_limited(work: Work) -> Disposition:
     """Too many messages from this sender in the last hour: kept, not read."""
-    row = work.row
+    row = work.stored
     earlier = getattr(row, "earlier_count", None)  # counted by ``stored`` (PostgreSQL)
     allowed = earlier < work.settings.inbound_per_sender_per_hour if earlier is not None \
         else inbound_allowed(work.session, row.channel, row.sender, row.received_at,
@@ -109,13 +109,13 @@ def rate_limited(work: Work) -> Disposition:
 
 
 def unknown_channel(work: Work) -> Disposition:
-    return work.finish(Disposition.IGNORED, f"unknown channel {work.row.channel!r}")
+    return work.finish(Disposition.IGNORED, f"unknown channel {work.stored.channel!r}")
 
 
 def hostile_mime(work: Work) -> Disposition:
     """Parse the email; refuse a hostile size or structure (IMAP mail skipped the
     webhook's check)."""
-    work.raw = decode_raw(work.row.raw)
+    work.raw = decode_raw(work.stored.raw)
     work.message = parse_email(work.raw)
     problem = mime_problem(work.raw, work.settings, work.message)
     if problem:
@@ -143,7 +143,7 @@ def authenticate_email(work: Work) -> Disposition:
     """The seat, by a secret only its player received; the sender must be that player
     (and pass DKIM / SPF / DMARC when required). Else the known sender is asked to answer
     the game's email."""
-    session, row, now, message = work.session, work.row, work.now, work.message
+    session, row, now, message = work.session, work.stored, work.now, work.message
     assert message is not None
     seat = route_email(session, message, row.sender)
     if seat is None:
@@ -179,11 +179,11 @@ def extract_email_text(work: Work) -> Disposition:
 
 def authenticate_sms(work: Work) -> Disposition:
     """The number must be a player's."""
-    work.body = str(json.loads(work.row.raw).get("Body", ""))
+    work.body = str(json.loads(work.stored.raw).get("Body", ""))
     work.player = work.session.execute(
-        sa.select(Player).where(Player.phone == work.row.sender)).scalar()
+        sa.select(Player).where(col(Player.phone) == work.stored.sender)).scalar()
     if work.player is None:
-        return work.finish(Disposition.IGNORED, f"unknown number {work.row.sender}")
+        return work.finish(Disposition.IGNORED, f"unknown number {work.stored.sender}")
     return Disposition.CONTINUE
 
 
@@ -207,7 +207,7 @@ def route_sms_seat(work: Work) -> Disposition:
     assert work.player is not None
     work.seat = route_sms(work.session, work.player.id)  # type: ignore[arg-type]
     if work.seat is None:
-        return work.finish(Disposition.IGNORED, f"{work.row.sender} has no game in progress")
+        return work.finish(Disposition.IGNORED, f"{work.stored.sender} has no game in progress")
     return Disposition.CONTINUE
 
 
@@ -264,7 +264,7 @@ UNKNOWN_CHANNEL: tuple[Step, ...] = (
 def steps_of(work: Work) -> Iterator[Step]:
     """STORE, then the steps of the stored row's channel."""
     yield STORE
-    yield from PIPELINES.get(work.row.channel, UNKNOWN_CHANNEL)
+    yield from PIPELINES.get(work.stored.channel, UNKNOWN_CHANNEL)
 
 
 def run_steps(work: Work) -> Processed:

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import EmailMessage
 from enum import StrEnum
-from typing import Any
 
 from sqlmodel import Session
 
@@ -15,7 +14,7 @@ import engine
 from pbm.config import Settings
 from pbm.inbound.answered import Answered
 from pbm.inbound.answering import Outcome
-from pbm.inbound.storage import finish
+from pbm.inbound.storage import InboundRow, finish
 from pbm.models import Game, Player, Processed, ProcessResult, Seat
 from pbm.replies import Extracted, Meta, ReplyResult
 
@@ -38,7 +37,7 @@ class Work:
     inbound_id: int
     now: datetime
     settings: Settings
-    row: Any = None  # the stored row (``InboundMessage`` columns), read under lock
+    row: InboundRow | None = None  # the stored row, read under lock by the first step
     result: Processed | None = None  # what became of it, as ``process`` returns it
     raw: bytes = b""  # an email's bytes
     body: str = ""  # an SMS's text
@@ -53,10 +52,16 @@ class Work:
     relayed: list[Meta] = field(default_factory=list)  # the SAY lines relayed
     outcome: Outcome = field(default_factory=Outcome)
 
+    @property
+    def stored(self) -> InboundRow:
+        """The stored row (every step after the first has it)."""
+        assert self.row is not None, "the stored row is read by the first step"
+        return self.row
+
     def finish(self, status: Disposition, error: str | None = None, *,
                game_id: int | None = None, seat: int | None = None) -> Disposition:
         """End the message with ``status`` (IGNORED or DONE) and ``error`` on its row."""
-        finish(self.session, self.row.id, status.value, self.now, error=error,
+        finish(self.session, self.stored.id, status.value, self.now, error=error,
                game_id=game_id, seat=seat)
         self.result = Processed(ProcessResult(status.value), error)
         return status
