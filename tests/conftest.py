@@ -31,7 +31,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     - slow tests (``@pytest.mark.slow``) and such groups with a slow test in them first,
       in file order; other tests keep their order. xdist hands out the groups first,
       largest first, then the single tests in this order: every worker starts on the long
-      ones and end on short ones, so they finish together. A serial run goes in this
+      ones and ends on short ones, so they finish together. A serial run goes in this
       order too.
     """
     slow_groups: set[str] = set()

