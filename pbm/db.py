@@ -157,8 +157,17 @@ def is_conflict(exc: BaseException) -> bool:
         return True
     if isinstance(exc, DBAPIError):
         sqlstate = getattr(exc.orig, "sqlstate", None)
+        if sqlstate == "23505":  # unique violation: only a game's numbering is a conflict
+            diag = getattr(exc.orig, "diag", None)
+            return getattr(diag, "constraint_name", None) in NUMBERING_CONSTRAINTS
         return sqlstate in {"40001", "40P01"}  # serialization failure, deadlock
     return False
+
+
+#: A game's command and event numbers: two writers that read the same "last number" (on
+#: PostgreSQL a lock that waited inside its statement re-reads the game row but not that
+#: statement's subqueries) collide here; the later one retries from fresh numbers.
+NUMBERING_CONSTRAINTS = frozenset({"uq_command_log_game_seq", "uq_game_events_game_seq"})
 
 
 def run_transaction(
