@@ -13,6 +13,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import BindParameter, bindparam
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.orm import make_transient_to_detached, object_session
 from sqlalchemy.orm.attributes import manager_of_class
 from sqlmodel import Session, col, func, select
@@ -322,8 +323,6 @@ def _move_statement() -> sa.TextClause:
     INSERT INTO game_events SELECT * FROM unnest(...) RETURNING seq, id``: each column's
     values as one array parameter (``c_<column>``, ``e_<column>``), so one statement of one
     shape, built and prepared once per process, writes any number of rows."""
-    from sqlalchemy.dialects import postgresql
-
     dialect = postgresql.dialect()  # type: ignore[no-untyped-call]
 
     def insert(model: type[CommandLog] | type[GameEvent], prefix: str) -> str:
