@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from email import message_from_bytes
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -106,6 +107,8 @@ class Bench:
         self.http = httpx.Client(base_url=f"http://127.0.0.1:{self.port}", timeout=30)
         self.eng: sa.Engine | None = None
         self.next_table = 0
+        self.backends: set[int] = set()
+        self.backend_seen: dict[int, float] = {}
 
     # ---------------------------------------------------------------- setup and teardown
 
@@ -157,6 +160,39 @@ class Bench:
                 continue
             total += times.user + times.system
         return total
+
+    def cpu_by_process(self) -> dict[str, float]:
+        """CPU seconds used so far, by who used them: the worker (main and pool), the web
+        app, this database's PostgreSQL backends, the Redis server (its own INFO) and this
+        process (the driver posting replies and the SMTP sink receiving messages)."""
+        import psutil
+
+        def tree(pid: int) -> float:
+            main = psutil.Process(pid)
+            return sum(_cpu(p) for p in [main, *main.children(recursive=True)])
+
+        assert self.eng is not None
+        with self.eng.connect() as conn:
+            pids = conn.execute(sa.text("SELECT pid FROM pg_stat_activity WHERE datname = :d"),
+                                {"d": DATABASE}).scalars().all()
+        self.backends.update(int(pid) for pid in pids)
+        info = self.redis.info("cpu")
+        return {
+            "worker": tree(self.processes[1].pid),
+            "web": tree(self.processes[0].pid),
+            "postgres": sum(self.backend_cpu(pid) for pid in self.backends),
+            "redis": float(info["used_cpu_user"]) + float(info["used_cpu_sys"]),
+            "driver+smtp": _cpu(psutil.Process()),
+        }
+
+    def backend_cpu(self, pid: int) -> float:
+        """A PostgreSQL backend's CPU so far (the last figure seen once it has exited)."""
+        import psutil
+
+        if psutil.pid_exists(pid):
+            self.backend_seen[pid] = max(_cpu(psutil.Process(pid)),
+                                         self.backend_seen.get(pid, 0.0))
+        return self.backend_seen.get(pid, 0.0)
 
     def worker_rss(self) -> tuple[int, int]:
         """Resident bytes of the worker: its largest process, and all of them together."""
@@ -346,11 +382,17 @@ def main() -> None:
         if args.warmup:  # templates, fonts, statement caches of every process: unreported
             bench.replies_round(args.warmup)
         statements = commits = replies = 0
+        noop_cpu: list[dict[str, float]] = []
+        reply_cpu: list[dict[str, float]] = []
         for r in range(args.rounds):
+            spent = bench.cpu_by_process()
             noop_s = bench.noop(args.noop)
+            noop_cpu.append(_spent(spent, bench.cpu_by_process(), args.noop))
             before = bench.sql_counts()
             cpu = bench.worker_cpu()
+            spent = bench.cpu_by_process()
             reply_s, n = bench.replies_round(args.batch)
+            reply_cpu.append(_spent(spent, bench.cpu_by_process(), n))
             cpu_per_reply.append((bench.worker_cpu() - cpu) / max(n, 1))
             after = bench.sql_counts()
             statements += after[0] - before[0]
@@ -369,6 +411,10 @@ def main() -> None:
         print(f"worker CPU per reply (batches, all worker processes): median "
               f"{quantile(cpu_per_reply, 0.5) * 1000:.1f} ms, min "
               f"{min(cpu_per_reply) * 1000:.1f} ms")
+        # the ratio's ceiling: the machine's cores shared by every process of the pipeline
+        print("CPU by process, median of the rounds (the SMTP sink runs in the driver):")
+        print("  " + _cpu_line("per reply", reply_cpu))
+        print("  " + _cpu_line("per no-op task", noop_cpu))
         print(f"SQL per reply (batches): {statements / replies:.1f} statements, "
               f"{commits / replies:.2f} commits")
 
@@ -395,6 +441,29 @@ def main() -> None:
             memory(bench, args.memory, args.batch)
     finally:
         bench.teardown()
+
+
+def _cpu(process: Any) -> float:
+    """User + system CPU seconds of a psutil process (0 if it is gone)."""
+    import psutil
+
+    try:
+        times = process.cpu_times()
+    except psutil.Error:
+        return 0.0
+    return float(times.user + times.system)
+
+
+def _spent(before: dict[str, float], after: dict[str, float], per: int) -> dict[str, float]:
+    """Milliseconds of CPU per unit by process group between two samples."""
+    return {k: (after[k] - before[k]) * 1000 / max(per, 1) for k in after}
+
+
+def _cpu_line(label: str, samples: list[dict[str, float]]) -> str:
+    groups = list(samples[0])
+    median = {g: quantile([s[g] for s in samples], 0.5) for g in groups}
+    parts = ", ".join(f"{g} {median[g]:.2f}" for g in groups)
+    return f"{label}: {sum(median.values()):.2f} ms ({parts})"
 
 
 def memory(bench: Bench, total: int, batch: int) -> None:
