@@ -81,9 +81,35 @@ def worker(concurrency: int) -> None:
         _noop_client().incr(NOOP_KEY)
 
     install_counter()
+    if os.environ.get("BENCH_PROFILE_DIR"):
+        profile_pool_processes(os.environ["BENCH_PROFILE_DIR"])
     app.worker_main(["worker", "--loglevel=WARNING", f"--concurrency={concurrency}",
                      "--pool=prefork", "--without-gossip", "--without-mingle",
                      "--without-heartbeat", "-n", f"bench-{os.getpid()}@%h"])
+
+
+def profile_pool_processes(folder: str, every: int = 200) -> None:
+    """cProfile each pool process from its start, in CPU time; write its stats to
+    ``folder/worker-<pid>.pstats`` every ``every`` tasks (the whole task as Celery runs it:
+    what ``trace_reply.py`` does not see)."""
+    import cProfile
+    import time
+
+    from celery.signals import task_postrun, worker_process_init
+
+    state: dict[str, Any] = {}
+
+    def start(**_: Any) -> None:
+        state["profile"], state["tasks"] = cProfile.Profile(time.process_time), 0
+        state["profile"].enable()
+
+    def dump(**_: Any) -> None:
+        state["tasks"] += 1
+        if state["tasks"] % every == 0:
+            state["profile"].dump_stats(f"{folder}/worker-{os.getpid()}.pstats")
+
+    worker_process_init.connect(start, weak=False)
+    task_postrun.connect(dump, weak=False)
 
 
 _CLIENT: Any = None
