@@ -27,7 +27,7 @@ def _layout(tp: type) -> tuple[tuple[str, ...], bool]:
 
 
 def _encode(value: Any) -> Any:
-    tp = type(value)
+    tp: Any = type(value)
     if tp in _PLAIN:
         return value
     if tp is list or tp is tuple:
@@ -79,7 +79,8 @@ def _decoder(tp: Any) -> Decoder:
             if value is None:
                 return None
             if isinstance(value, dict) and "type" in value:
-                return _decoder(STAGE_TYPES[value["type"]])(value)
+                stage: Any = STAGE_TYPES[value["type"]]
+                return _decoder(stage)(value)
             if plain is None:
                 raise ValueError(f"cannot tell which of {tp} {value!r} is")
             return plain(value)
