@@ -150,19 +150,21 @@ def _reread_after_lock(session: Session, game_id: int) -> None:
     """Read again the game's seats (with their players) and deadlines that the session read
     before the game's lock was taken.
 
-    A reply is routed (its seat and the table's seats read) before ``lock_game``; another
-    writer may commit between that read and the lock: two JOINs at once each saw the other
-    seat still invited, and nobody started the game. Every "are all X?" question must be
-    asked of rows read under the lock. The seats come back in one statement (refreshing the
-    session's objects in place); deadlines held by the session are read again on next use."""
+    A command's seats may be read before ``lock_game``; another writer may commit between
+    that read and the lock: two JOINs at once each saw the other seat still invited, and
+    nobody started the game. Every "are all X?" question must be asked of rows read under
+    the lock. Seats of the game or players (of any game: one may sit at this one) held by
+    the session come back in one statement (refreshing its objects in place); deadlines
+    held are read again on next use; with none held, the seats are read on first use."""
     held = [obj for obj in session.identity_map.values()
-            if isinstance(obj, Seat | Deadline) and obj.game_id == game_id]
+            if isinstance(obj, Player) or (isinstance(obj, Seat | Deadline)
+                                           and obj.game_id == game_id)]
     txcache.forget_game(session, game_id)
     if not held:
-        return
+        return  # the seats are read on first use, after the lock
     for deadline in (d for d in held if isinstance(d, Deadline)):
         session.expire(deadline)
-    if any(isinstance(s, Seat) for s in held):
+    if any(isinstance(s, Seat | Player) for s in held):  # a player: of this game, maybe
         txcache.seats_of(session, game_id, fresh=True)
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from email.message import Message
+from typing import Protocol
 
 import sqlalchemy as sa
 from sqlmodel import Session, col
@@ -35,12 +36,22 @@ from sqlmodel import Session, col
 import engine
 from pbm.inbound.mime import header
 from pbm.inbound.storage import SMS, InboundRow
-from pbm.models import OutboundMessage, Seat
+from pbm.models import OutboundMessage
 from pbm.replies.mime import message_text
 
 #: the footer reference of our messages, as quoted back (``Ref: Q12.3``)
 REF_RE = re.compile(r"\bRef:\s*Q(\d{1,9})\.(\d{1,2})\b")
 _MESSAGE_ID_RE = re.compile(r"<[^<>\s]+>")
+
+
+class SeatRef(Protocol):
+    """A seat as far as this module needs it (a ``Seat`` row, or a routed seat)."""
+
+    @property
+    def game_id(self) -> int: ...
+
+    @property
+    def seat_index(self) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -55,7 +66,7 @@ class Answered:
         return int(self.question.split(".", 1)[0])
 
 
-def answered_question(session: Session, row: InboundRow, seat: Seat,
+def answered_question(session: Session, row: InboundRow, seat: SeatRef,
                       message: Message | None = None) -> Answered | None:
     """The question this stored reply (``row``) from ``seat`` answers, or None if unknown."""
     if row.channel == SMS:
@@ -70,7 +81,7 @@ def is_stale(answered: Answered | None, state: engine.GameState) -> bool:
     return answered is not None and answered.stage_serial != state.stage_serial
 
 
-def _questions_of(session: Session, seat: Seat, ids: list[str]) -> dict[str, str | None]:
+def _questions_of(session: Session, seat: SeatRef, ids: list[str]) -> dict[str, str | None]:
     if not ids:
         return {}
     rows = session.execute(
@@ -81,7 +92,7 @@ def _questions_of(session: Session, seat: Seat, ids: list[str]) -> dict[str, str
     return {str(m): q for m, q in rows}
 
 
-def _by_headers(session: Session, message: Message, seat: Seat) -> Answered | None:
+def _by_headers(session: Session, message: Message, seat: SeatRef) -> Answered | None:
     parent = _MESSAGE_ID_RE.findall(header(message, "In-Reply-To"))[:5]
     chain = _MESSAGE_ID_RE.findall(header(message, "References"))[-50:]
     known = _questions_of(session, seat, [i[:255] for i in [*parent, *chain]])
@@ -96,7 +107,7 @@ def _by_headers(session: Session, message: Message, seat: Seat) -> Answered | No
     return None
 
 
-def _by_quote(message: Message, seat: Seat) -> Answered | None:
+def _by_quote(message: Message, seat: SeatRef) -> Answered | None:
     try:
         text = message_text(message)  # type: ignore[arg-type]
     except (ValueError, LookupError, TypeError, AttributeError, UnicodeError):
@@ -107,7 +118,7 @@ def _by_quote(message: Message, seat: Seat) -> Answered | None:
     return None
 
 
-def _by_sms_timing(session: Session, row: InboundRow, seat: Seat) -> Answered | None:
+def _by_sms_timing(session: Session, row: InboundRow, seat: SeatRef) -> Answered | None:
     question = session.execute(
         sa.select(col(OutboundMessage.question))
         .where(col(OutboundMessage.game_id) == seat.game_id,

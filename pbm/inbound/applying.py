@@ -47,11 +47,17 @@ _MENU_PICK = re.compile(r"\W{0,3}\d{1,2}\W{0,3}")
 def parse_reply(work: Work) -> Disposition:
     """Lock the game, read the extracted text for the seat's view of it (an open invitation:
     YES / NO answer it). Text that breaks the reader, or a phone reaction, ends here."""
-    seat, row = work.seat, work.stored
-    assert seat is not None and work.extracted is not None
-    work.answered = answered_question(work.session, row, seat, work.message)
-    game = work.game = games.lock_game(work.session, seat.game_id)  # once: games finds it locked
-    logs.bind(game_id=game.id, seat=seat.seat_index)  # on every log line from here on
+    routed, row = work.routed, work.stored
+    assert routed is not None and work.extracted is not None
+    work.answered = answered_question(work.session, row, routed, work.message)
+    game = work.game = games.lock_game(work.session, routed.game_id)  # once: games finds it locked
+    logs.bind(game_id=game.id, seat=routed.seat_index)  # on every log line from here on
+    # The seat and its player as the lock leaves them (``routed`` was read before it).
+    seat, player = games.seat_of(work.session, routed.game_id, routed.seat_index)
+    if seat.player_id != routed.player_id:  # the seat changed hands before the lock
+        return work.finish_at_seat(Disposition.IGNORED, f"sender {row.sender} is no "
+                                   "longer the player of this seat")
+    work.seat, work.player = seat, player
     state = work.state = games.load_state(game) if game.state_json else None
     view = engine.view(state, seat.seat_index).to_dict() if state is not None else None
     invited = state is None and seat.invitation_status in (

@@ -36,7 +36,7 @@ from pbm.inbound.applying import (
     unreadable,
 )
 from pbm.inbound.mime import automatic_reason, decode_raw, header, parse_email
-from pbm.inbound.routing import player_by_id, route_email, route_sms, sender_authenticated
+from pbm.inbound.routing import Routed, route_email, route_sms, sender_authenticated
 from pbm.inbound.storage import (
     EMAIL,
     MAX_PROCESS_ATTEMPTS,
@@ -145,14 +145,13 @@ def authenticate_email(work: Work) -> Disposition:
     the game's email."""
     session, row, now, message = work.session, work.stored, work.now, work.message
     assert message is not None
-    seat = route_email(session, message, row.sender)
-    if seat is None:
+    routed = route_email(session, message, row.sender)
+    if routed is None:
         ask_to_answer_the_game(session, row.sender, now)
         return work.finish(Disposition.IGNORED,
                            f"no reply token of a seat in this message from {row.sender}")
-    work.seat = seat
-    player = work.player = player_by_id(session, seat.player_id)
-    if player is None or (player.email or "").lower() != row.sender.lower():
+    work.routed = routed
+    if (routed.player_email or "").lower() != row.sender.lower():
         ask_to_answer_the_game(session, row.sender, now)
         return work.finish_at_seat(Disposition.IGNORED,
                                    f"sender {row.sender} is not the player of this seat")
@@ -204,10 +203,12 @@ def de_loop_sms(work: Work) -> Disposition:
 
 def route_sms_seat(work: Work) -> Disposition:
     """The seat of the number's player the SMS is for (their game in progress)."""
-    assert work.player is not None
-    work.seat = route_sms(work.session, work.player.id)  # type: ignore[arg-type]
-    if work.seat is None:
+    player = work.player
+    assert player is not None and player.id is not None
+    seat = route_sms(work.session, player.id)
+    if seat is None:
         return work.finish(Disposition.IGNORED, f"{work.stored.sender} has no game in progress")
+    work.routed = Routed(seat.game_id, seat.seat_index, seat.player_id, player.email)
     return Disposition.CONTINUE
 
 

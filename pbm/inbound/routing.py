@@ -3,14 +3,16 @@ SMS: the player's phone) and checking that the sender is who they claim to be.""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from email.message import Message
+from typing import Any
 
 import sqlalchemy as sa
 from sqlmodel import Session, col
 
-from pbm import games
 from pbm.config import Settings
 from pbm.inbound.mime import header, recipient_addresses
 from pbm.inbound.storage import SMS
@@ -20,20 +22,29 @@ from pbm.replies import find_reply_token
 ACTIVE_GAMES = (GameStatus.RUNNING, GameStatus.INVITING, GameStatus.PAUSED, GameStatus.CREATED)
 
 
-def player_by_id(session: Session, player_id: int) -> Player | None:
-    return session.get(Player, player_id)
+@dataclass(frozen=True, slots=True)
+class Routed:
+    """The seat a message was routed to, as read before its game is locked: what checking
+    the sender needs, and no more. The seat and its player are read under the game's lock
+    (``pbm.inbound.applying.parse_reply``), where everything about them is decided."""
+
+    game_id: int
+    seat_index: int
+    player_id: int
+    player_email: str | None  # the seat's player's address, to compare with the sender's
 
 
-def route_email(session: Session, message: Message, sender: str) -> Seat | None:
+def route_email(session: Session, message: Message, sender: str) -> Routed | None:
     """The seat a reply is for, by a secret only that seat's player received: the reply
     token of its address, else a Message-ID of ours it answers (``In-Reply-To`` /
     ``References``) that was sent to the seat's present player. None otherwise: ``From``
     alone never names a seat, it is trivially forged. (The caller checks the sender.)"""
     token = find_reply_token(recipient_addresses(message))
     if token:
-        seat: Seat | None = games.find_seat_by_token(session, token)  # with seats, players
-        if seat is not None:
-            return seat
+        found = session.execute(_routed_statement("reply_token"),
+                                {"token": token.strip().lower()}).first()
+        if found is not None:
+            return Routed(*found)
     referenced = " ".join([header(message, "In-Reply-To"), header(message, "References")])
     ids = [i[:255] for i in re.findall(r"<[^<>\s]+>", referenced)][-50:]
     if ids:
@@ -43,11 +54,25 @@ def route_email(session: Session, message: Message, sender: str) -> Seat | None:
             .where(col(OutboundMessage.message_id).in_(ids), col(OutboundMessage.seat).is_not(None))
             .order_by(col(OutboundMessage.id).desc()).limit(1)).first()
         if hit is not None:
-            seat = session.scalars(sa.select(Seat).where(
-                col(Seat.game_id) == hit.game_id, col(Seat.seat_index) == hit.seat)).first()
+            seat = session.execute(_routed_statement("game_seat"),
+                                   {"game_id": hit.game_id, "seat_index": hit.seat}).first()
             if seat is not None and seat.player_id == hit.player_id:
-                return seat
+                return Routed(*seat)
     return None
+
+
+@functools.lru_cache(maxsize=2)
+def _routed_statement(by: str) -> sa.Select[Any]:
+    """A seat's ``Routed`` columns (plain columns, no ORM objects), by its reply token
+    (``token``) or by ``game_id`` and ``seat_index``; built once per process."""
+    seats, players = Seat.__table__, Player.__table__  # type: ignore[attr-defined]
+    statement = (sa.select(seats.c.game_id, seats.c.seat_index, seats.c.player_id,
+                           players.c.email)
+                 .join_from(seats, players, seats.c.player_id == players.c.id))
+    if by == "reply_token":
+        return statement.where(seats.c.reply_token == sa.bindparam("token"))
+    return statement.where(seats.c.game_id == sa.bindparam("game_id"),
+                           seats.c.seat_index == sa.bindparam("seat_index"))
 
 
 def route_sms(session: Session, player_id: int) -> Seat | None:

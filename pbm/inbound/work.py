@@ -14,6 +14,7 @@ import engine
 from pbm.config import Settings
 from pbm.inbound.answered import Answered
 from pbm.inbound.answering import Outcome
+from pbm.inbound.routing import Routed
 from pbm.inbound.storage import InboundRow, finish
 from pbm.models import Game, Player, Processed, ProcessResult, Seat
 from pbm.replies import Extracted, Meta, ReplyResult
@@ -42,8 +43,9 @@ class Work:
     raw: bytes = b""  # an email's bytes
     body: str = ""  # an SMS's text
     message: EmailMessage | None = None  # an email, parsed
-    player: Player | None = None
-    seat: Seat | None = None
+    routed: Routed | None = None  # the seat the message is for, as routed before the lock
+    player: Player | None = None  # the seat's player (SMS: the number's, before routing)
+    seat: Seat | None = None  # the seat, read under the game's lock
     extracted: Extracted | None = None
     answered: Answered | None = None  # the question the reply answers, if known
     game: Game | None = None  # locked
@@ -68,5 +70,6 @@ class Work:
 
     def finish_at_seat(self, status: Disposition, error: str | None = None) -> Disposition:
         """:meth:`finish`, the row marked with the game and seat it was routed to."""
-        assert self.seat is not None
-        return self.finish(status, error, game_id=self.seat.game_id, seat=self.seat.seat_index)
+        assert self.routed is not None
+        return self.finish(status, error, game_id=self.routed.game_id,
+                           seat=self.routed.seat_index)

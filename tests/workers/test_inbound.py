@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 import sqlalchemy as sa
+from sqlmodel import Session
 
 from pbm import db, games, inbound
 from pbm.models import Game, Player
@@ -94,6 +95,28 @@ def test_a_stranger_using_a_players_reply_address_gets_nothing(setup: Env) -> No
 
     assert "is not the player of this seat" in outcome
     assert h.commands(game_id) == [] and len(h.outbox(game_id)) == before
+
+
+def test_a_reply_from_a_player_whose_seat_was_given_away_meanwhile_plays_nothing(
+        setup: Env, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Routed by its token, then the seat given to someone else before the game is locked:
+    the reply is its former player's, and nothing of it is played for the newcomer."""
+    game_id, seat, _, row_id = game_and_reply()
+    newcomer = games.PlayerSpec("Zed", f"zed.{row_id}@example.org")
+    lock_game = games.lock_game
+
+    def seat_replaced_first(session: Session, locked_id: int) -> Game:
+        db.run_transaction(lambda other: games.replace_seat(other, game_id, seat, newcomer,
+                                                            now=h.utcnow()))
+        return lock_game(session, locked_id)
+
+    monkeypatch.setattr(games, "lock_game", seat_replaced_first)
+
+    outcome = str(inbound.process(row_id, h.utcnow()))
+
+    assert outcome == "ignored: sender " + h.inbound_row(row_id).sender + \
+        " is no longer the player of this seat"
+    assert h.commands(game_id) == []
 
 
 def test_a_reply_not_understood_changes_nothing_and_is_answered(setup: Env) -> None:
