@@ -101,8 +101,7 @@ def submit(
                            not_done=not_done, ignored=ignored, message=failure["reason"])
     stored = insert_events(session, game, happened, now=now, commands=logged)  # one statement
     save_state(game, state, now)
-    session.add(game)
-    session.flush()
+    session.add(game)  # its UPDATE goes with the deadlines' flush (``sync_deadlines``)
     if state.version != pre.version:  # a version of our own making: no picture stored yet
         txcache.memo(session)[("board", game_id, state.version)] = False
     notified = _after_change(session, game, pre, state, stored, actor=seat, now=now,
