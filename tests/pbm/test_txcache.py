@@ -83,9 +83,11 @@ def test_processing_a_valid_reply_reads_each_thing_once_in_two_commits(
         assert str(inbound.process(stored.id, later)) == "done"
 
     assert seen.commits == 2, "the claim, then everything else in one transaction"
-    # the seats: once to route the reply, once more under the game's lock (another
-    # transaction may have changed them in between: two JOINs at once)
-    assert seen.count("FROM seats") == 2 and seen.count("FROM deadlines") == 1
+    # the reply's seat: one row of plain columns to route it and check its sender; the
+    # game's seats with their players once, under the game's lock (another transaction
+    # may change them before it: two JOINs at once)
+    assert seen.count("FROM seats") == 2 and seen.count("FROM seats, players") == 1
+    assert seen.count("FROM deadlines") == 1
     assert seen.count("FROM games") == 1, "the game is read (and locked) once"
     assert seen.count("max(") <= 2 and seen.count("FROM board_images") == 0
     assert seen.count("SELECT outbound_messages.id") == 0, "no check before an INSERT"
