@@ -22,7 +22,9 @@ English picture is drawn exactly as before.
 Fast and small (issue 15): fonts are loaded once, text is measured once per string and
 size, the picture is drawn in RGB, mapped onto a fixed palette of its own colours and their
 anti-aliasing shades, and saved as an 8-bit PNG with only the colours it uses, compressed by
-libdeflate (:func:`palette_png`).
+libdeflate (:func:`palette_png`). Issue 26: text is anti-aliased in three shades
+(background, halfway, ink: :data:`_SHADES`), which makes the PNG small enough for a fast
+compression level.
 """
 
 from __future__ import annotations
@@ -329,7 +331,7 @@ def _ink_runs(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int]:
     box = canvas.getbbox()
     if box is None:
         return Image.new("L", (0, 0), 0), 0, 0
-    return canvas.crop(box), box[0] - pad, box[1] - pad
+    return _three_shades(canvas.crop(box)), box[0] - pad, box[1] - pad
 
 
 @lru_cache(maxsize=INKS_KEPT)
@@ -339,7 +341,21 @@ def _ink_en(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int]:
     mask = Image.new("L", (max(0, right - left), max(0, bottom - top)), 0)
     if mask.width and mask.height:
         ImageDraw.Draw(mask).text((-left, -top), text, font=font, fill=255)
-    return mask, left, top
+    return _three_shades(mask), left, top
+
+
+#: a text mask's coverage (0-255) rounded to background, halfway and ink, the three colours
+#: the palette has for each pair that meets (:data:`_PAIRS`). Blending every coverage and
+#: mapping it to the nearest palette colour (before issue 26) edged a letter with whatever
+#: colours lay near the blend, 10 to 16 per pair, many of them other pairs' shades (a brown
+#: on a navy and white edge): noise the eye does not see at this size (the same picture at
+#: 1:1, the old one a shade softer at 4x) but that took a fifth of the compressed PNG:
+#: 19.8 KB at libdeflate level 8 then, 17.2 KB at level 5 now. 3% of the pixels changed.
+_SHADES = [0] * 64 + [128] * 128 + [255] * 64
+
+
+def _three_shades(mask: Image.Image) -> Image.Image:
+    return mask.point(_SHADES)
 
 
 @dataclass(frozen=True)
@@ -768,19 +784,15 @@ def draw_board(public_view: Mapping[str, Any], language: str = "en") -> bytes:
     """Draw the public board for a reader of ``language`` ("en", "ko"); returns PNG bytes
     (8-bit palette)."""
     image = _paint(public_view, language).image
-    return palette_png(image.quantize(palette=_palette(), dither=Image.Dither.NONE),
-                       DEFLATE_LEVEL if language == "en" else DEFLATE_LEVEL_HANGUL)
+    return palette_png(image.quantize(palette=_palette(), dither=Image.Dither.NONE))
 
 
-#: libdeflate's level 8: about 7% smaller than zlib's level 6, in about the same time
-#: (zlib's own level 8 is 2.5 times slower for the same size). Level 6 would take 1.8 ms
-#: instead of 4.7 for a 5-player picture (a tenth of a reply's worker time), but the
-#: mean picture would grow from 20.0 to 21.2 KB, over the 20 KB the pictures are held to.
-DEFLATE_LEVEL = 8
-#: A Korean picture's level: Hangul has more edges than Latin letters, and at level 8 the
-#: mean Korean picture of 5 players was 20.6 KB; level 9 takes it to 19.9 KB, for about
-#: twice the compression time (benchmarks/README.md, issue 24).
-DEFLATE_LEVEL_HANGUL = 9
+#: libdeflate's level 5, for both languages: with text in three shades (:data:`_SHADES`)
+#: a 5-player picture is 17.2 KB mean at level 5 in 1.3 ms (Korean 16.6 KB), where the
+#: shades mapped by nearest colour made 19.8 KB at level 8 in 4.0 ms (Korean 20.5 KB at
+#: level 9 in 5.7 ms). Level 6 would be 16.3 KB in 1.5 ms; level 4 18.1 KB for 0.1 ms
+#: less (benchmarks/README.md, issue 26).
+DEFLATE_LEVEL = 5
 
 
 def palette_png(image: Image.Image, level: int = DEFLATE_LEVEL) -> bytes:

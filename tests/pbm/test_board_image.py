@@ -146,3 +146,21 @@ def test_the_png_holds_exactly_the_drawn_pixels_and_only_the_colours_used(case: 
     assert decoded.convert("RGB").tobytes() == drawn.convert("RGB").tobytes()
     used = max(decoded.tobytes()) + 1
     assert len(decoded.getpalette() or []) == 3 * used
+
+
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_text_is_edged_only_in_the_halfway_shade_of_its_two_colours(language: str) -> None:
+    """A letter's anti-aliased edge is its background, its ink or the one shade halfway
+    between them: no other palette colour that happens to lie near the blend (issue 26:
+    those scattered colours cost a fifth of the PNG)."""
+    view = _crowded()
+    picture = Image.open(io.BytesIO(draw_board(view, language))).convert("RGB")
+    navy, white = board_image.NAVY, board_image.WHITE
+    halfway = tuple((a + b + 1) // 2 for a, b in zip(navy, white, strict=True))
+    header = [t for t in texts(view, language)[1] if t.frame[:2] == (0, 0)
+              and t.box[1] >= board_image.HEADER_TOP]  # whose turn: white on navy
+    assert header
+    for text in header:
+        colours = {colour for _, colour in picture.crop(text.box).getcolors(1 << 16) or []}
+        assert colours <= {navy, white, halfway}, (text.text, colours)
+        assert halfway in colours, text.text
