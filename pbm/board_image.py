@@ -42,7 +42,7 @@ from typing import Any
 
 import deflate
 from anyascii import anyascii
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from engine.cards import EventTitle
 from pbm.i18n.glossary import event_name, term
@@ -396,6 +396,51 @@ class _Painter:
             y += _line_height(size)
         return y
 
+    def rounded(self, box: Box, radius: int, fill: Color | None = None,
+                outline: Color | None = None, width: int = 1) -> None:
+        """``ImageDraw.rounded_rectangle`` pixel for pixel (tests compare them), faster:
+        Pillow draws each corner as a pie slice and an arc, most of the time the picture's
+        painting took (1.3 of 2.7 ms); here the corners are pasted from tiles drawn once
+        and the straight parts filled by ``paste`` (corners are ``radius + 1`` px square:
+        every rectangle wider and taller than two of them is drawn this way)."""
+        x0, y0, x1, y1 = box
+        r = radius
+        if min(x1 - x0, y1 - y0) <= 2 * r + 1:  # corners that meet: Pillow's other cases
+            self.draw.rounded_rectangle(box, radius, fill, outline, width)
+            return
+        if fill is not None:
+            self.image.paste(fill, (x0 + r + 1, y0, x1 - r, y1 + 1))
+            self.image.paste(fill, (x0, y0 + r + 1, x1 + 1, y1 - r))
+        if outline is not None and outline != fill and width:
+            for side in ((x0 + r + 1, y0, x1 - r, y0 + width),
+                         (x0 + r + 1, y1 - width + 1, x1 - r, y1 + 1),
+                         (x0, y0 + r + 1, x0 + width, y1 - r),
+                         (x1 - width + 1, y0 + r + 1, x1 + 1, y1 - r)):
+                self.image.paste(outline, side)
+        for (tile, mask), corner in zip(_corners(r, fill, outline, width),
+                                        ((x0, y0), (x1 - r, y0), (x0, y1 - r), (x1 - r, y1 - r)),
+                                        strict=True):
+            self.image.paste(tile, corner, mask)
+
+
+@cache
+def _corners(radius: int, fill: Color | None, outline: Color | None, width: int
+             ) -> tuple[tuple[Image.Image, Image.Image], ...]:
+    """The four corners (top left, top right, bottom left, bottom right) of a rounded
+    rectangle as Pillow draws it: each its pixels and a mask of those it paints."""
+    side = 4 * radius + 3  # a square whose corners do not meet
+    drawn = []
+    for background in ((0, 0, 0), (1, 2, 3)):  # painted pixels are the same on both
+        canvas = Image.new("RGB", (side, side), background)
+        ImageDraw.Draw(canvas).rounded_rectangle((0, 0, side - 1, side - 1), radius, fill,
+                                                 outline, width)
+        drawn.append(canvas)
+    unpainted = ImageChops.difference(*drawn).convert("L")
+    painted = unpainted.point([255] + [0] * 255)
+    far = side - 1 - radius
+    return tuple((drawn[0].crop(box), painted.crop(box)) for box in (
+        (x, y, x + radius + 1, y + radius + 1) for y in (0, far) for x in (0, far)))
+
 
 def _line_height(size: int) -> int:
     return size + size // 3
@@ -451,7 +496,7 @@ def _draw_header(p: _Painter, public: Mapping[str, Any], lines: Sequence[str]) -
                          (f"{_team('British')} {score['british']}", BRITISH)):
         w = _width(label, 21, True) + 20
         pill = (x - w, 8, x, 42)
-        p.draw.rounded_rectangle(pill, radius=16, fill=color)
+        p.rounded(pill, radius=16, fill=color)
         p.text(x - w + 10, 13, label, 21, WHITE, pill, bold=True)
         x -= w + 8
     p.lines(MARGIN, HEADER_TOP, lines, 22, WHITE, frame)
@@ -473,12 +518,12 @@ def _draw_row(p: _Painter, y: int, public: Mapping[str, Any]) -> int:
         label = str(i + 1)
         lx = cx + (CARD_W - _width(label, 28, True)) // 2
         if i + 1 in down:
-            p.draw.rounded_rectangle(card, radius=6, fill=CARD_BACK, outline=INK)
-            p.draw.rounded_rectangle((cx + 4, cy + 4, cx + CARD_W - 4, cy + CARD_H - 4),
+            p.rounded(card, radius=6, fill=CARD_BACK, outline=INK)
+            p.rounded((cx + 4, cy + 4, cx + CARD_W - 4, cy + CARD_H - 4),
                                      radius=4, outline=GOLD)
             p.text(lx, cy + 22, label, 28, CARD_TEXT, card, bold=True)
         else:
-            p.draw.rounded_rectangle(card, radius=6, outline=SEA_LINE, width=2)
+            p.rounded(card, radius=6, outline=SEA_LINE, width=2)
             p.text(lx, cy + 22, label, 28, SEA_LINE, card, bold=True)
     info = _label("Deck: {n}", n=public["deck_size"])
     if public.get("exhausted"):
@@ -511,7 +556,7 @@ def _chests(p: _Painter, x: int, y: int, count: int, color: Color, right: int) -
         cx = x + i * 19
         if cx + 16 > right:
             return
-        p.draw.rounded_rectangle((cx, y, cx + 16, y + 13), radius=2, fill=color, outline=INK)
+        p.rounded((cx, y, cx + 16, y + 13), radius=2, fill=color, outline=INK)
         p.draw.line((cx, y + 5, cx + 16, y + 5), fill=INK)
         p.draw.rectangle((cx + 7, y + 4, cx + 9, y + 8), fill=GOLD if color != GOLD else INK)
 
@@ -561,7 +606,7 @@ def _draw_crew(p: _Painter, x: int, y: int, player: Mapping[str, Any], width: in
         tag_w = _width(tags, MIN_TEXT, True) + 16
         ty = y + len(lines) * _line_height(CREW_SIZE) if below else y
         pill = (x + width - tag_w, ty + 1, x + width, ty + CIRCLE - 1)
-        p.draw.rounded_rectangle(pill, radius=14, fill=GOLD)
+        p.rounded(pill, radius=14, fill=GOLD)
         p.text(pill[0] + 8, ty + 4, tags, MIN_TEXT, INK, pill, bold=True)
     return y + height
 
@@ -586,9 +631,9 @@ def _draw_ship(p: _Painter, x: int, y: int, height: int, ship: Mapping[str, Any]
                players: Mapping[int, Mapping[str, Any]],
                occupant: Mapping[str, Any] | None) -> None:
     panel = (x, y, x + SHIP_W, y + height)
-    p.draw.rounded_rectangle(panel, radius=12, fill=DECK, outline=WOOD, width=4)
+    p.rounded(panel, radius=12, fill=DECK, outline=WOOD, width=4)
     code = ship["ship"]
-    p.draw.rounded_rectangle((x, y, x + SHIP_W, y + 42), radius=12, fill=WOOD)
+    p.rounded((x, y, x + SHIP_W, y + 42), radius=12, fill=WOOD)
     name = _word("ships", code, SHIP_NAMES[code]) if code in SHIP_NAMES else code
     title = f"{name} ({code})"  # the code is what replies say: ROW FD
     p.text(x + 12, y + 8, title, 22 if _width(title, 22, True) <= SHIP_W - 24 else MIN_TEXT,
@@ -606,7 +651,7 @@ def _draw_ship(p: _Painter, x: int, y: int, height: int, ship: Mapping[str, Any]
                                                ("French", ship["french"], FRENCH))):
         hx = x + 12 + i * (half + 8)
         hold = (hx, cy, hx + half, cy + HOLD_H)
-        p.draw.rounded_rectangle(hold, radius=6, fill=WHITE, outline=color, width=2)
+        p.rounded(hold, radius=6, fill=WHITE, outline=color, width=2)
         text = f"{_team(label)} {count}"
         right = p.text(hx + 8, cy + 7, text, MIN_TEXT, color, hold, bold=True)
         _chests(p, hx + 14 + right, cy + 14, count, color, hx + half - 4)
@@ -637,7 +682,7 @@ def _tortuga_height(public: Mapping[str, Any], players: Mapping[int, Mapping[str
 def _draw_tortuga(p: _Painter, y: int, height: int, public: Mapping[str, Any],
                   players: Mapping[int, Mapping[str, Any]]) -> None:
     panel = (MARGIN, y, WIDTH - MARGIN, y + height)
-    p.draw.rounded_rectangle(panel, radius=24, fill=SAND, outline=SAND_EDGE, width=3)
+    p.rounded(panel, radius=24, fill=SAND, outline=SAND_EDGE, width=3)
     title = _word("places", "TORTUGA", "Tortuga")
     p.text(MARGIN + 16, y + 12, title, 22, NAVY, panel, bold=True)
     x = WIDTH - MARGIN - 16

@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from engine import apply, new_game, pending, public_view
 from engine.simulate import random_command
@@ -164,3 +164,27 @@ def test_text_is_edged_only_in_the_halfway_shade_of_its_two_colours(language: st
         colours = {colour for _, colour in picture.crop(text.box).getcolors(1 << 16) or []}
         assert colours <= {navy, white, halfway}, (text.text, colours)
         assert halfway in colours, text.text
+
+
+@pytest.mark.parametrize(("radius", "fill", "outline", "width"), [
+    (2, board_image.GOLD, board_image.INK, 1), (4, None, board_image.GOLD, 1),
+    (6, board_image.CARD_BACK, board_image.INK, 1), (6, None, board_image.SEA_LINE, 2),
+    (6, board_image.WHITE, board_image.BRITISH, 2), (12, board_image.DECK, board_image.WOOD, 4),
+    (12, board_image.WOOD, None, 1), (14, board_image.GOLD, None, 1),
+    (16, board_image.FRENCH, None, 1), (24, board_image.SAND, board_image.SAND_EDGE, 3),
+    (5, board_image.NAVY, board_image.NAVY, 2), (3, board_image.INK, board_image.WHITE, 5),
+])
+def test_a_rounded_rectangle_is_drawn_as_pillow_draws_it(
+        radius: int, fill: board_image.Color | None, outline: board_image.Color | None,
+        width: int) -> None:
+    """The painter's rounded rectangles (corners pasted from tiles, issue 26) have every
+    pixel of ``ImageDraw.rounded_rectangle``'s, at every size from corners that meet up."""
+    for w in range(0, 4 * radius + 8):
+        for h in (*range(0, 4 * radius + 8, 3), 120):
+            box = (3, 5, 3 + w, 5 + h)
+            ours = board_image._Painter(140)
+            ours.rounded(box, radius, fill, outline, width)
+            pillows = Image.new("RGB", ours.image.size, board_image.SEA)
+            ImageDraw.Draw(pillows).rounded_rectangle(box, radius, fill, outline, width)
+            same = ours.image.tobytes() == pillows.tobytes()  # no diff of the bytes
+            assert same, (box, radius)
