@@ -8,8 +8,9 @@ What we send is marked as automatic so that auto-responders do not answer it.
 
 from __future__ import annotations
 
-import email.contentmanager
+import binascii
 import email.policy
+import email.quoprimime as quoprimime
 import functools
 import hashlib
 import os
@@ -227,10 +228,53 @@ def _boundary(*texts: str) -> str:
             return boundary
 
 
+#: base64 characters per line: ``email.contentmanager._encode_base64`` encodes
+#: ``max_line_length // 4 * 3`` bytes a line (57 for 78), each to 4/3 of it plus "\n"
+_MAX_LINE = int(_POLICY.max_line_length or 0)  # 78
+_BASE64_LINE = _MAX_LINE // 4 * 4
+
+
+def base64_lines(data: bytes) -> str:
+    """``email.contentmanager._encode_base64(data, 78)``: the same lines, encoded by one
+    ``binascii`` call and cut into lines, instead of one call and one string a line (a
+    picture is 300 to 400 lines, an HTML body about as many)."""
+    encoded = binascii.b2a_base64(data, newline=False).decode("ascii")
+    step = _BASE64_LINE
+    return "".join([encoded[at:at + step] + "\n" for at in range(0, len(encoded), step)])
+
+
+#: the bytes quoted-printable writes as they are in a body (``quoprimime``), and newlines
+_QP_KEPT = (b" !\"#$%&'()*+,-./0123456789:;<>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`"
+            b"abcdefghijklmnopqrstuvwxyz{|}~\t\n")
+
+
+def _encode_text(text: str) -> tuple[str, str]:
+    """``email.contentmanager._encode_text(text, "utf-8", None, policy)`` for our policy
+    (``cte_type`` 8bit, lines of 78, "\n"): the same choice of transfer encoding and the
+    same body, with base64 written by ``base64_lines``. The choice between
+    quoted-printable and base64 compares both encodings of the first ten lines; when the
+    bytes that quoted-printable must quote (3 characters each) already make it longer than
+    base64, it is base64 without writing the quoted-printable."""
+    lines = text.encode("utf-8").splitlines()
+    if max(map(len, lines), default=0) <= _MAX_LINE:
+        body = b"\n".join(lines) + b"\n"
+        return ("7bit" if body.isascii() else "8bit"), body.decode("ascii", "surrogateescape")
+    sniff = b"\n".join(lines[:10]) + b"\n"
+    base64_size = len(binascii.b2a_base64(sniff))
+    sniff_qp: str | None = None
+    if len(sniff) + 2 * len(sniff.translate(None, _QP_KEPT)) <= base64_size:
+        sniff_qp = quoprimime.body_encode(sniff.decode("latin-1"), _MAX_LINE)
+    if sniff_qp is None or len(sniff_qp) > base64_size:
+        return "base64", base64_lines(b"\n".join(lines) + b"\n")
+    if len(lines) <= 10:
+        return "quoted-printable", sniff_qp
+    return "quoted-printable", quoprimime.body_encode(
+        (b"\n".join(lines) + b"\n").decode("latin-1"), _MAX_LINE)
+
+
 def _text_part(text: str, subtype: str) -> tuple[str, str]:
     """The Content-* headers and the body of a text part, as ``set_content`` makes them."""
-    cte, payload = email.contentmanager._encode_text(  # type: ignore[attr-defined]
-        text, "utf-8", None, _POLICY)
+    cte, payload = _encode_text(text)
     return (f'Content-Type: text/{subtype}; charset="utf-8"\n'
             f"Content-Transfer-Encoding: {cte}\n"), payload
 
@@ -252,8 +296,7 @@ def _picture_part(cid: str, subtype: str, content: bytes) -> str:
             _PICTURE_PARTS.move_to_end(key)
             return part
     name = f"{cid.split('@')[0]}.{subtype}"
-    body: str = email.contentmanager._encode_base64(  # type: ignore[attr-defined]
-        content, _POLICY.max_line_length)
+    body = base64_lines(content)
     part = (f"Content-Type: image/{subtype}\n"
             "Content-Transfer-Encoding: base64\n"
             + _folded("Content-Disposition", f'inline; filename="{name}"')
@@ -284,10 +327,7 @@ def _attachment_part(attachment: Attachment) -> str | None:
     if maintype != "text":
         return None
     params = dict(p.strip().split("=", 1) for p in param_text.split(";") if "=" in p)
-    cte: str
-    payload: str
-    cte, payload = email.contentmanager._encode_text(  # type: ignore[attr-defined]
-        attachment.content.decode("utf-8"), "utf-8", None, _POLICY)
+    cte, payload = _encode_text(attachment.content.decode("utf-8"))
     extra = "".join(f'; {key}="{value}"' for key, value in params.items())
     return (f"Content-Transfer-Encoding: {cte}\n"
             + _folded("Content-Disposition", f'attachment; filename="{attachment.filename}"')

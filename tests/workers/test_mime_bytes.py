@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import email.contentmanager
+import random
 import re
 from email import message_from_bytes, policy
 
 import pytest
 
 from pbm.config import Settings
-from pbm.transports import Attachment, InlineImage, OutgoingMessage
-from pbm.transports.mail import build_email, email_bytes
+from pbm.transports import Attachment, InlineImage, OutgoingMessage, mail
+from pbm.transports.mail import base64_lines, build_email, email_bytes
 
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 9
 CALENDAR = ("BEGIN:VCALENDAR\r\nMETHOD:REQUEST\r\nBEGIN:VEVENT\r\nSUMMARY:Tortuga – "
@@ -68,6 +70,14 @@ CASES = {
     "many references": {"references": tuple(f"<ref-{i}-abcdefghij@tortuga.test>"
                                             for i in range(6))},
     "empty text": {"text": ""},
+    "html in base64 (quoted bytes in its first lines)":
+        {"html": '<div style="color: #fff;">Zoë \u034f&zwnj;</div>' * 40
+                 + '<img src="cid:board-1-7@t">'},
+    "html in quoted-printable, over ten lines": {"html": f"<p>{LONG}é</p>\n" * 14},
+    "a picture of one line and of none": {"images": (InlineImage("board-1-7@t", PNG[:57]),
+                                                     InlineImage("chart-1@t", b"")),
+                                          "html": '<img src="cid:board-1-7@t">'
+                                                  '<img src="cid:chart-1@t">'},
     "two pictures": {"images": (InlineImage("board-1-7@t", PNG),
                                 InlineImage("chart-1@t", PNG[:100])),
                      "html": '<img src="cid:board-1-7@t"><img src="cid:chart-1@t">'},
@@ -99,3 +109,27 @@ def test_a_message_without_message_id_gets_one_and_says_which() -> None:
     parsed = message_from_bytes(after, policy=policy.default)
     assert parsed["Message-ID"] == message_id
     assert message_id.endswith("@tortuga.test>")
+
+
+def test_base64_lines_are_the_email_packages_lines_at_every_length() -> None:
+    data = bytes(random.Random(26).randrange(256) for _ in range(1200))
+    for size in [*range(0, 240), 1140, 1199, 1200]:
+        assert base64_lines(data[:size]) == email.contentmanager._encode_base64(  # type: ignore[attr-defined]
+            data[:size], 78), size
+
+
+def test_the_transfer_encoding_is_the_one_the_email_package_chooses() -> None:
+    """Over random texts of every kind the heuristic meets: short and long lines, ASCII,
+    accents, ``=``, few and many lines (7bit, 8bit, quoted-printable and base64)."""
+    chosen = set()
+    pieces = ["a", "word ", "=", "é", "Ёж", "\u034f&zwnj;", '<p style="x: y;">', "\t", " "]
+    rng = random.Random(26)
+    for _ in range(400):
+        lines = ["".join(rng.choice(pieces) for _ in range(rng.choice([3, 20, 60, 150])))
+                 for _ in range(rng.choice([1, 5, 10, 11, 30]))]
+        text = "\n".join(lines) + rng.choice(["", "\n"])
+        expected = email.contentmanager._encode_text(  # type: ignore[attr-defined]
+            text, "utf-8", None, policy.default)
+        assert mail._encode_text(text) == expected, text
+        chosen.add(expected[0])
+    assert chosen == {"7bit", "8bit", "quoted-printable", "base64"}
