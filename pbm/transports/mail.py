@@ -295,18 +295,31 @@ def _picture_part(cid: str, subtype: str, content: bytes) -> str:
         if part is not None:
             _PICTURE_PARTS.move_to_end(key)
             return part
-    name = f"{cid.split('@')[0]}.{subtype}"
-    body = base64_lines(content)
     part = (f"Content-Type: image/{subtype}\n"
             "Content-Transfer-Encoding: base64\n"
-            + _folded("Content-Disposition", f'inline; filename="{name}"')
-            + _folded("Content-ID", f"<{cid}>")
-            + "MIME-Version: 1.0\n\n" + body)
+            + _picture_headers(cid, subtype)
+            + "MIME-Version: 1.0\n\n" + base64_lines(content))
     with _PICTURE_PARTS_LOCK:
         _PICTURE_PARTS[key] = part
         while len(_PICTURE_PARTS) > _PICTURE_PARTS_KEPT:
             _PICTURE_PARTS.popitem(last=False)
     return part
+
+
+#: a Content-ID the policy writes as it is (``board-1-7@board.tortuga``), with its name
+_PLAIN_CID = re.compile(r"[a-z]+(-[0-9]+)*@[a-z]+(\.[a-z]+)*")
+
+
+def _picture_headers(cid: str, subtype: str) -> str:
+    """The picture's Content-Disposition and Content-ID as the policy folds them: a plain
+    short Content-ID (ours) is written as it is, without parsing both headers (0.08 ms a
+    picture); any other is folded by the policy."""
+    name = f"{cid.split('@')[0]}.{subtype}"
+    disposition = f'inline; filename="{name}"'
+    if (_PLAIN_CID.fullmatch(cid) and subtype.isalnum() and subtype.isascii()
+            and len(disposition) <= 50 and len(cid) <= 60):
+        return f"Content-Disposition: {disposition}\nContent-ID: <{cid}>\n"
+    return _folded("Content-Disposition", disposition) + _folded("Content-ID", f"<{cid}>")
 
 
 def _multipart(kind: str, parts: list[str], head: str = "") -> str:

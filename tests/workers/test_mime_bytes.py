@@ -133,3 +133,16 @@ def test_the_transfer_encoding_is_the_one_the_email_package_chooses() -> None:
         assert mail._encode_text(text) == expected, text
         chosen.add(expected[0])
     assert chosen == {"7bit", "8bit", "quoted-printable", "base64"}
+
+
+@pytest.mark.parametrize("cid", ["board-1-7@board.tortuga", "chart-12@board.tortuga",
+                                 "board-123456789-987654321-5@board.tortuga",
+                                 "b" * 40 + "@" + "t" * 19, "b" * 41 + "@" + "t" * 30,
+                                 "Board_1.x@t", "board-1@t-x.org", "a b@t", "ünï@t"])
+def test_a_pictures_headers_are_the_ones_the_policy_folds(cid: str) -> None:
+    names = ("Content-Disposition", "Content-ID")
+    for subtype in ("png", "svg+xml"):
+        name = f"{cid.split('@')[0]}.{subtype}"
+        expected = (mail._folded(names[0], f'inline; filename="{name}"')
+                    + mail._folded(names[1], f"<{cid}>"))
+        assert mail._picture_headers(cid, subtype) == expected
