@@ -21,11 +21,33 @@ TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
 
 
+#: what a dict itself answers to (``d.items``, ``d.get``): Jinja gives these before keys
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+
+
+class _Environment(Environment):
+    """Jinja's environment, with ``model.key`` on a plain dict read as a key at once.
+
+    The models are plain dicts, and Jinja reads ``board.turn_number`` as
+    ``getattr(board, "turn_number")`` first: for a dict that raises AttributeError (about
+    0.6 microseconds, 135 times an email) before ``board["turn_number"]``. A plain dict has
+    no attributes but its methods, so for any other name the key is what Jinja returns;
+    the methods' names, a missing key and every other object go Jinja's way."""
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
+
+
 @cache
 def env_for(lang: str) -> Environment:
     """The templates of one reader's language: Jinja2's i18n extension with that
     language's catalogue (``pbm.i18n.translate``; English: the ids themselves)."""
-    env = Environment(
+    env = _Environment(
         loader=FileSystemLoader(TEMPLATES),
         autoescape=select_autoescape(["html"]),
         undefined=StrictUndefined,
