@@ -6,7 +6,8 @@ Usage (from the repository root; any tree that has ``benchmarks/trace_reply.py``
 
 Runs ``trace_reply.py`` with the given arguments, with a CPU-time counter around
 ``pbm.render.render`` (and inside it the text, the HTML, CSS inlining, the model), the board
-picture (``pbm.outbox._board_picture``) and ``pbm.outbox.build_context``; prints each one's
+picture (``pbm.outbox._board_picture``), ``pbm.outbox.build_context`` and the MIME bytes of
+each email sent (``email_bytes``, as the file transport calls it); prints each one's
 total, calls and ms per call. ``--loop N`` then renders every message of the run again, N
 passes in a tight loop, checks each is the same as in the run, and prints the best pass's ms
 per message. cProfile inflates Jinja's many small calls about tenfold against C code: these
@@ -29,6 +30,7 @@ sys.path.insert(0, str(Path.cwd()))
 import pbm.outbox as outbox
 import pbm.render as render
 import pbm.render.email as email
+import pbm.transports.files as files
 
 SPENT: Counter[str] = Counter()
 CALLS: Counter[str] = Counter()
@@ -60,6 +62,7 @@ def main() -> None:
     timed(email.css_inline, "inline", "css_inline")
     timed(outbox, "_board_picture")
     timed(outbox, "build_context")
+    timed(files, "email_bytes")  # the MIME of each email the file transport writes
     rendering = render.render
 
     def kept(ctx: Any, channel: Any) -> Any:
