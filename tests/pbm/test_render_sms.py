@@ -4,6 +4,7 @@ every prompt of thousands of random game states (engine.simulate) and 2 to 9 pla
 from __future__ import annotations
 
 import dataclasses
+import random
 import re
 from collections.abc import Iterator
 
@@ -47,6 +48,19 @@ def test_extended_characters_take_two_septets_and_segments_follow_the_standard()
     assert sms_segments("x" * 307) == 3
     assert sms_segments("€" * 80) == 1 and sms_segments("€" * 81) == 2
     assert sms_segments("ë" * 70) == 1 and sms_segments("ë" * 71) == 2  # UCS-2
+
+
+def test_septets_and_the_alphabet_check_count_character_by_character() -> None:
+    """Counted in C (``str.count``, ``frozenset.issuperset``): the same as one character
+    at a time, for texts of every mix of basic, extended and other characters."""
+    from pbm.render.gsm7 import _GSM7_BASIC, _GSM7_EXTENDED, _GSM7_SET
+
+    rng = random.Random(26)
+    pool = _GSM7_BASIC + _GSM7_EXTENDED * 3 + "ëЖ\u2019\U0001F3F4"
+    for size in [0, 1, 2, 5, 40, 160, 400] * 30:
+        text = "".join(rng.choice(pool) for _ in range(size))
+        assert gsm7_septets(text) == sum(2 if ch in _GSM7_EXTENDED else 1 for ch in text)
+        assert is_gsm7(text) == all(ch in _GSM7_SET for ch in text)
 
 
 def test_text_is_made_gsm7_safe_without_losing_plain_letters() -> None:
