@@ -4,6 +4,8 @@ Usage (from the repository root)::
 
     .venv/bin/python benchmarks/bench_pipeline.py           # 5 rounds + 30 s at 40/s (~3 min)
     .venv/bin/python benchmarks/bench_pipeline.py --quick   # 3 rounds + 12 s at 40/s
+    .venv/bin/python benchmarks/bench_pipeline.py --rounds 1 --seconds 5 --memory 5000 \
+        --memwatch 500 --memwatch-frames 0  # the workers' RSS, and what it is made of
 
 Started here: the web app (uvicorn) and one Celery worker (prefork, 2 processes, acks_late,
 prefetch 1) on the system Redis at ``--redis`` (default ``redis://127.0.0.1:6379/13``,
