@@ -4,6 +4,8 @@ Usage (from the repository root)::
 
     .venv/bin/python benchmarks/bench_pipeline.py           # 5 rounds + 30 s at 40/s (~3 min)
     .venv/bin/python benchmarks/bench_pipeline.py --quick   # 3 rounds + 12 s at 40/s
+    .venv/bin/python benchmarks/bench_pipeline.py --rounds 1 --seconds 5 --memory 5000 \
+        --memwatch 500 --memwatch-frames 0  # the workers' RSS, and what it is made of
 
 Started here: the web app (uvicorn) and one Celery worker (prefork, 2 processes, acks_late,
 prefetch 1) on the system Redis at ``--redis`` (default ``redis://127.0.0.1:6379/13``,
@@ -102,6 +104,10 @@ class Bench:
             "OUTBOUND_EMAIL_PER_SECOND": "100000", "OUTBOUND_SMS_PER_SECOND": "100000",
             "INBOUND_PER_SENDER_PER_HOUR": "1000000",
         }
+        if args.memwatch:  # workers.memwatch in every pool process
+            self.env.update(WORKER_MEMORY_WATCH=str(self.dir / "memwatch"),
+                            WORKER_MEMORY_EVERY=str(args.memwatch),
+                            WORKER_MEMORY_FRAMES=str(args.memwatch_frames))
         self.processes: list[subprocess.Popen[bytes]] = []
         self.tables: list[Table] = []
         self.http = httpx.Client(base_url=f"http://127.0.0.1:{self.port}", timeout=30)
@@ -363,6 +369,11 @@ def main() -> None:
     parser.add_argument("--web", type=int, default=1, help="web (uvicorn) processes")
     parser.add_argument("--memory", type=int, default=0,
                         help="then this many more replies, sampling the workers' RSS")
+    parser.add_argument("--memwatch", type=int, default=0, metavar="TASKS",
+                        help="each pool process reports its memory every TASKS tasks "
+                        "(workers.memwatch; tracing slows it: CPU figures mean nothing)")
+    parser.add_argument("--memwatch-frames", type=int, default=1,
+                        help="tracemalloc frames for --memwatch (0: no tracemalloc)")
     parser.add_argument("--warmup", type=int, default=20,
                         help="replies of an unreported first batch (0: none)")
     args = parser.parse_args()
@@ -441,6 +452,8 @@ def main() -> None:
             memory(bench, args.memory, args.batch)
     finally:
         bench.teardown()
+    if args.memwatch:
+        memwatch_summary(bench.dir / "memwatch")
 
 
 def _cpu(process: Any) -> float:
@@ -485,6 +498,36 @@ def memory(bench: Bench, total: int, batch: int) -> None:
     first, last = samples[1] if len(samples) > 2 else samples[0], samples[-1]
     print(f"worker RSS growth after the first tenth: largest process "
           f"{(last[1] - first[1]) / 2**20:+.1f} MB, all {(last[2] - first[2]) / 2**20:+.1f} MB")
+    if len(samples) >= 5:  # a high-water mark levels off, a leak keeps its pace
+        middle = samples[1 + (len(samples) - 1) // 2]
+        halves = [(a, b) for a, b in ((first, middle), (middle, last)) if b[0] > a[0]]
+        print("largest process's growth per 1,000 replies, after the first tenth: "
+              + " then ".join(f"{(b[1] - a[1]) / 2**20 / (b[0] - a[0]) * 1000:+.2f} MB "
+                              f"(replies {a[0]}-{b[0]})" for a, b in halves))
+
+
+def memwatch_summary(folder: Path) -> None:
+    """Each pool process's reports (``workers.memwatch``) as one line per report, and the
+    last report of the largest process in full."""
+    logs = sorted(folder.glob("memwatch-*.log"))
+    if not logs:
+        print(f"memwatch: no reports in {folder}")
+        return
+    largest, largest_rss = logs[0], 0
+    for log in logs:
+        print(f"memwatch {log.name} (kB): tasks rss heap anon libs glibc_in_use glibc_free "
+              "traced")
+        rss = 0
+        for block in log.read_text().split("== task ")[1:]:
+            fields = dict(item.split("=", 1) for item in block.split()
+                          if "=" in item and item.split("=", 1)[1].isdigit())
+            rss = int(fields.get("Rss", 0))
+            print(f"  {block.split()[0]:>6} " + " ".join(fields.get(k, "-").rjust(7) for k in (
+                "Rss", "heap", "anon", "libs", "in_use", "free_kept", "traced")))
+        if rss > largest_rss:
+            largest, largest_rss = log, rss
+    print(f"memwatch: the last report of {largest} (the largest process):")
+    print("== task " + largest.read_text().split("== task ")[-1].rstrip())
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ from kombu import pools as kombu_pools
 from pbm.config import Settings, get_settings
 from pbm.db import dispose_engines
 from pbm.logs import configure as configure_logs
-from workers import memory
+from workers import memory, memwatch
 
 TASK_PROCESS_INBOUND = "pbm.process_inbound"
 TASK_SEND_OUTBOUND = "pbm.send_outbound"
@@ -223,6 +223,11 @@ def _compiled_templates(**_: Any) -> None:
 
 # after a task, every few tasks: free heap handed back to the system (RSS flat)
 task_postrun.connect(memory.after_task, weak=False)
+
+
+if memwatch.enabled():  # a diagnostic, only when WORKER_MEMORY_WATCH names a folder
+    worker_process_init.connect(memwatch.start, weak=False)
+    task_postrun.connect(memwatch.after_task, weak=False)
 
 
 @worker_process_init.connect

@@ -26,6 +26,16 @@ def test_a_picture_part_is_remembered_under_a_digest_not_the_png() -> None:
     assert other != first
 
 
+def test_a_pictures_headers_are_not_kept_by_the_folded_header_memo() -> None:
+    """A picture's Content-ID and file name are written once (its part is remembered whole):
+    they would only fill the memo of headers that recur."""
+    mail._folded.cache_clear()
+    for n in range(3):
+        mail._picture_part(f"board-9-{n}@tortuga.test", "png", PNG + bytes([n]))
+    assert mail._folded.cache_info().currsize == 0
+    assert mail._folded.cache_info().maxsize == mail.FOLDED_KEPT <= 256
+
+
 def test_the_heap_is_trimmed_after_every_few_tasks(monkeypatch: pytest.MonkeyPatch) -> None:
     trims: list[int] = []
     monkeypatch.setattr(memory, "_TRIM", lambda pad: trims.append(pad) or 1)
