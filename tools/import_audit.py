@@ -14,40 +14,39 @@ import ast
 import sys
 from pathlib import Path
 
+from tools import service_sources
+
 PROJECT = ("engine", "pbm", "workers")
 
 
 def audit(root: Path) -> dict[str, int]:
     """The counts for the tree at ``root``."""
     counts = {"inside": 0, "inside_project": 0, "inside_with_reason": 0, "underscore": 0}
-    for package in ("pbm", "workers"):
-        for path in sorted((root / package).rglob("*.py")):
-            if "migrations" in path.parts:
+    for path in service_sources(root):
+        source = path.read_text()
+        lines = source.splitlines()
+        tree = ast.parse(source)
+        for function in ast.walk(tree):
+            if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
                 continue
-            source = path.read_text()
-            lines = source.splitlines()
-            tree = ast.parse(source)
-            for function in ast.walk(tree):
-                if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            for node in ast.walk(function):
+                if not isinstance(node, ast.Import | ast.ImportFrom):
                     continue
-                for node in ast.walk(function):
-                    if not isinstance(node, ast.Import | ast.ImportFrom):
-                        continue
-                    counts["inside"] += 1
-                    module = node.module if isinstance(node, ast.ImportFrom) \
-                        else node.names[0].name
-                    relative = isinstance(node, ast.ImportFrom) and node.level > 0
-                    if relative or (module or "").split(".")[0] in PROJECT:
-                        counts["inside_project"] += 1
-                    near = lines[max(0, node.lineno - 2):node.lineno]
-                    if any("# here:" in line for line in near):
-                        counts["inside_with_reason"] += 1
-            for node in ast.walk(tree):
-                if isinstance(node, ast.ImportFrom) and \
-                        (node.module or "").split(".")[0] in PROJECT:
-                    counts["underscore"] += sum(
-                        1 for alias in node.names
-                        if alias.name.startswith("_") and not alias.name.startswith("__"))
+                counts["inside"] += 1
+                module = node.module if isinstance(node, ast.ImportFrom) \
+                    else node.names[0].name
+                relative = isinstance(node, ast.ImportFrom) and node.level > 0
+                if relative or (module or "").split(".")[0] in PROJECT:
+                    counts["inside_project"] += 1
+                near = lines[max(0, node.lineno - 2):node.lineno]
+                if any("# here:" in line for line in near):
+                    counts["inside_with_reason"] += 1
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and \
+                    (node.module or "").split(".")[0] in PROJECT:
+                counts["underscore"] += sum(
+                    1 for alias in node.names
+                    if alias.name.startswith("_") and not alias.name.startswith("__"))
     return counts
 
 

@@ -16,6 +16,8 @@ import ast
 import sys
 from pathlib import Path
 
+from tools import service_sources
+
 KINDS = {
     "MessageKind": ("invitation", "game_started", "prompt", "notice", "vote_result",
                     "reminder", "final_warning", "timed_out", "paused", "resumed",
@@ -46,23 +48,20 @@ def _about_a_kind(compare: ast.Compare) -> bool:
 def kind_literals(root: Path) -> list[str]:
     """``path:line: 'word' (Enum)`` for each kind word compared as a bare string."""
     found = []
-    for package in ("pbm", "workers"):
-        for path in sorted((root / package).rglob("*.py")):
-            if "migrations" in path.parts:
+    for path in service_sources(root):
+        for node in ast.walk(ast.parse(path.read_text())):
+            words: list[ast.Constant] = []
+            if isinstance(node, ast.Compare):
+                words = [w for side in [node.left, *node.comparators] for w in _words(side)
+                         if w.value not in AMBIGUOUS or _about_a_kind(node)]
+            elif isinstance(node, ast.Call) and ast.unparse(node.func) == "SWEEPS.labels":
+                words = [w for arg in node.args for w in ast.walk(arg)
+                         if isinstance(w, ast.Constant) and w.value in ("ok", "error")]
+                found += [f"{path.relative_to(root)}:{w.lineno}: {w.value!r} (SWEEPS)"
+                          for w in words]
                 continue
-            for node in ast.walk(ast.parse(path.read_text())):
-                words: list[ast.Constant] = []
-                if isinstance(node, ast.Compare):
-                    words = [w for side in [node.left, *node.comparators] for w in _words(side)
-                             if w.value not in AMBIGUOUS or _about_a_kind(node)]
-                elif isinstance(node, ast.Call) and ast.unparse(node.func) == "SWEEPS.labels":
-                    words = [w for arg in node.args for w in ast.walk(arg)
-                             if isinstance(w, ast.Constant) and w.value in ("ok", "error")]
-                    found += [f"{path.relative_to(root)}:{w.lineno}: {w.value!r} (SWEEPS)"
-                              for w in words]
-                    continue
-                found += [f"{path.relative_to(root)}:{w.lineno}: {w.value!r} ({WORDS[w.value]})"
-                          for w in words if w.value in WORDS]
+            found += [f"{path.relative_to(root)}:{w.lineno}: {w.value!r} ({WORDS[w.value]})"
+                      for w in words if w.value in WORDS]
     return found
 
 

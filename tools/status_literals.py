@@ -14,6 +14,8 @@ import ast
 import sys
 from pathlib import Path
 
+from tools import service_sources
+
 WORDS = frozenset({
     "new", "processing", "done", "ignored", "quarantined", "pending", "sending", "sent",
     "failed", "accepted", "scheduled", "queued", "delivery_unknown", "delivered",
@@ -48,16 +50,13 @@ def _not_values(tree: ast.AST) -> set[int]:
 def status_literals(root: Path) -> list[str]:
     """``path:line: 'word'`` for each bare status word under ``root``."""
     found = []
-    for package in ("pbm", "workers"):
-        for path in sorted((root / package).rglob("*.py")):
-            if "migrations" in path.parts:
-                continue
-            tree = ast.parse(path.read_text())
-            skip = _not_values(tree)
-            found += [f"{path.relative_to(root)}:{node.lineno}: {node.value!r}"
-                      for node in ast.walk(tree)
-                      if isinstance(node, ast.Constant) and isinstance(node.value, str)
-                      and node.value in WORDS and id(node) not in skip]
+    for path in service_sources(root):
+        tree = ast.parse(path.read_text())
+        skip = _not_values(tree)
+        found += [f"{path.relative_to(root)}:{node.lineno}: {node.value!r}"
+                  for node in ast.walk(tree)
+                  if isinstance(node, ast.Constant) and isinstance(node.value, str)
+                  and node.value in WORDS and id(node) not in skip]
     return found
 
 
