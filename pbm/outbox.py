@@ -548,10 +548,11 @@ def build_context(
         "reply_to": reply_address(seat),
         "seats": player_list(session, game.id),
     }
-    talk = [e for e in events if e.kind == ServiceEventKind.TABLE_TALK]
+    talk = [json.loads(e.data_json) for e in events if e.kind == ServiceEventKind.TABLE_TALK]
+    talk = [said for said in talk if said.get("seat") != seat.seat_index]  # not one's own words
     if talk and kind is not MessageKind.TABLE_TALK and not hears_talk_live(player):
-        data["table_talk"] = [{"name": json.loads(e.data_json).get("name", ""),
-                               "text": json.loads(e.data_json).get("text", "")} for e in talk]
+        data["table_talk"] = [{"name": said.get("name", ""), "text": said.get("text", "")}
+                              for said in talk]
     data.update(extra or {})
     if kind in LEDGER_KINDS and state is not None and "vote_ledger" not in data:
         data["vote_ledger"] = vote_ledger.ledger(session, game.id, seat.seat_index)

@@ -125,6 +125,8 @@ def _sms_menu(menu: Sequence[MenuOption], width: int | None, collapse: bool,
 
 #: At most this many news lines at the top of one SMS (the most important first).
 SMS_NEWS_LINES = 4
+#: the event kind of a SAY line (``pbm.models.ServiceEventKind.TABLE_TALK``)
+TALK_KIND = "table.talk"
 
 
 def _news_parts(lines: Sequence[Mapping[str, Any]], talk: Sequence[Mapping[str, Any]] = (),
@@ -134,6 +136,8 @@ def _news_parts(lines: Sequence[Mapping[str, Any]], talk: Sequence[Mapping[str, 
     happened to the reader first, then table talk, votes, the rest; newer before older.
     Each line comes with its card's effect when that fits, else alone, else not at all."""
     ranked: list[tuple[tuple[int, int], list[str]]] = []
+    # talk is said once, as "X says:" below; the recap's own line of it would repeat it
+    lines = [line for line in lines if line.get("kind") != TALK_KIND]
     for i, line in enumerate(lines):
         text = to_gsm7(str(line["text"]))
         effects = " ".join(f"({to_gsm7(c)})" for c in line.get("cards") or [])
