@@ -163,7 +163,8 @@ def read_sms_reply(
 ) -> ReplyResult:
     """An SMS body -> what the player said (see :func:`read_email_reply`)."""
     return parse_extracted(extract_sms(body, max_lines=max_lines, max_bytes=max_bytes),
-                           seat_view, menu=menu, invited=invited)
+                           seat_view, menu=menu, invited=invited, max_lines=max_lines,
+                           max_bytes=max_bytes)
 
 
 def _reaction(lines: Sequence[str]) -> ReplyResult:
