@@ -20,7 +20,6 @@ from pbm.render.names import command_words
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
 
-
 #: what a dict itself answers to (``d.items``, ``d.get``): Jinja gives these before keys
 _DICT_ATTRIBUTES = frozenset(dir(dict))
 
@@ -85,8 +84,20 @@ def render_text(model: Mapping[str, Any]) -> str:
     return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
 
 
+#: the email stylesheet (``templates/email/message.css``), given to one inliner once per
+#: process: the HTML carries no ``<style>`` for css_inline to find, parse and drop each time
+_INLINER = css_inline.CSSInliner(extra_css=(TEMPLATES / "email" / "message.css").read_text())
+
+
+def inline_css(html: str) -> str:
+    """``html`` with the email stylesheet inlined into its elements' ``style`` attributes
+    (the same bytes as css_inline given the stylesheet as a ``<style>`` element in the
+    head)."""
+    return _INLINER.inline(html)
+
+
 def render_html(model: Mapping[str, Any]) -> str:
-    return css_inline.inline(
+    return inline_css(
         env_for(translate.current()).get_template("email/message.html").render(**model))
 
 
