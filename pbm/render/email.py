@@ -64,6 +64,7 @@ def env_for(lang: str) -> Environment:
         keep_trailing_newline=True,
         extensions=["jinja2.ext.i18n", FoldGettext],
         auto_reload=False,  # templates are part of the release: compiled once per process
+        cache_size=-1,  # and kept in a plain dict: no LRU (its lock and reordering) per include
     )
     translate.install_jinja(env, lang)
     env.extend(fold_gettext=translate.translations(lang).gettext)  # before any compile
