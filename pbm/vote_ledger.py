@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Iterable, Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
@@ -31,8 +31,7 @@ def ledger(session: Session, game_id: int, seat: int, *, size: int = LEDGER_SIZE
     """``[{"turn", "vote", "called", "played", "shown", "outcome"}]``, oldest first; with
     the data behind the words (``key``, ``cards``, ``result``) for readers of another
     language (``pbm.render.mail_words.ledger``)."""
-    return ledger_of(((event.kind, event.text, event.audience_seats(), data)
-                      for event, data in _ledger_events(session, game_id)), seat, size=size)
+    return ledger_of(_ledger_events(session, game_id), seat, size=size)
 
 
 def ledger_of(events: Iterable[tuple[str, str, frozenset[int] | None, Mapping[str, Any]]],
@@ -44,44 +43,46 @@ def ledger_of(events: Iterable[tuple[str, str, frozenset[int] | None, Mapping[st
     for kind, text, audience, data in events:
         if audience is not None and seat not in audience:
             continue
-        event = _Said(kind, text, audience)
-        if event.kind == "turn.started":
+        if kind == "turn.started":
             turn = int(data.get("turn") or turn)
-        elif event.kind == "vote.called":
+        elif kind == "vote.called":
             current = None
             if seat in (data.get("participants") or []):
                 current = {"turn": turn, "vote": str(data.get("vote", "")).capitalize(),
-                           "called": event.text, "played": "", "shown": "",
+                           "called": text, "played": "", "shown": "",
                            "outcome": "waiting for the other votes",
                            "key": str(data.get("vote", "")), "cards": [], "result": None}
                 votes.append(current)
-        elif event.kind in ("vote.cast", "vote.changed") and current is not None \
-                and event.audience == frozenset({seat}):
+        elif kind in ("vote.cast", "vote.changed") and current is not None \
+                and audience == frozenset({seat}):
             cards = [VOTE_DECK[c].describe() for c in data.get("cards") or []]
             current["played"] = " and ".join(cards)
             current["cards"] = list(data.get("cards") or [])
-        elif event.kind == "vote.result" and current is not None:
+        elif kind == "vote.result" and current is not None:
             current["shown"] = ", ".join(s.lower() for s in data.get("symbols") or []) or "no cards"
-            current["outcome"] = event.text.rsplit(": ", 1)[-1].rstrip(".")
-            current["result"] = {"kind": event.kind, "data": {
+            current["outcome"] = text.rsplit(": ", 1)[-1].rstrip(".")
+            current["result"] = {"kind": kind, "data": {
                 k: data.get(k) for k in ("vote", "outcome", "symbols")}}
             current = None
     return votes[-size:]
 
 
-class _Said(NamedTuple):
-    kind: str
-    text: str
-    audience: frozenset[int] | None
+#: one event as ``ledger_of`` reads it: (kind, text, audience or None, data)
+_Event = tuple[str, str, frozenset[int] | None, dict[str, Any]]
 
 
-def _ledger_events(session: Session, game_id: int) -> list[tuple[GameEvent, dict[str, Any]]]:
-    """The game's turn and vote events with their data, read once per transaction for
-    every seat's ledger (``pbm.txcache``: an event flushed since is read again)."""
+def _ledger_events(session: Session, game_id: int) -> list[_Event]:
+    """The game's turn and vote events as ``ledger_of`` reads them, read once per
+    transaction for every seat's ledger (``pbm.txcache``: an event flushed since is read
+    again); each event's fields are taken from its row once, not once per seat."""
     txcache.flush_pending(session, GameEvent)
-    return txcache.remember(session, ("ledger", game_id), lambda: [
-        (event, json.loads(event.data_json or "{}"))
-        for event in session.exec(_ledger_statement(), params={"game_id": game_id}).all()])
+    return txcache.remember(session, ("ledger", game_id), lambda: _as_read(
+        session.exec(_ledger_statement(), params={"game_id": game_id}).all()))
+
+
+def _as_read(events: Iterable[GameEvent]) -> list[_Event]:
+    return [(event.kind, event.text, event.audience_seats(), json.loads(event.data_json or "{}"))
+            for event in events]
 
 
 def remembered(session: Session, game_id: int) -> bool:
@@ -92,8 +93,8 @@ def remembered(session: Session, game_id: int) -> bool:
 def remember(session: Session, game_id: int, events: Iterable[GameEvent]) -> None:
     """Remember the game's ledger events from a read that brought every event of ``KINDS``
     (among others, in ``seq`` order): ``pbm.outbox`` reads them with the recap's events."""
-    txcache.memo(session)[("ledger", game_id)] = [
-        (event, json.loads(event.data_json or "{}")) for event in events if event.kind in KINDS]
+    txcache.memo(session)[("ledger", game_id)] = _as_read(
+        event for event in events if event.kind in KINDS)
 
 
 @functools.cache

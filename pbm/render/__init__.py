@@ -160,14 +160,16 @@ def _render(ctx: MessageContext, channel: Channel) -> RenderedMessage:
     model["sections"] = sections_of(ctx, model)
     subject = subject_for(ctx.game_name)
     shows_board = "board" in model["sections"]
+    public = None
     if shows_board:  # the public part shared by every seat (pbm.render.shared)
-        model["board_text"] = shared.board_text(model)
+        public = shared.public_board(model) if model["board"] else None
+        model["board_text"] = shared.board_text(model, public)
     text = render_text(model)
     if channel is Channel.SMS:
         first, *more = sms_messages(ctx, model)
         return RenderedMessage(subject=subject, text=text, sms=first, sms_more=tuple(more))
     if shows_board:
-        model["board_html"] = shared.board_html(model)
+        model["board_html"] = shared.board_html(model, public)
     html = render_html(model)
     key = board_key_of(ctx)
     if key is None or f'src="cid:{board_content_id(key)}"' not in html:

@@ -4,7 +4,7 @@ HTML of a message, and which sections each kind of message shows."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -18,7 +18,6 @@ from pbm.render.folding import FoldGettext
 from pbm.render.names import command_words
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
-
 
 
 #: what a dict itself answers to (``d.items``, ``d.get``): Jinja gives these before keys
@@ -42,6 +41,15 @@ class _Environment(Environment):
                 pass
         return super().getattr(obj, attribute)
 
+    def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
+        """A template's globals as one plain dict (the environment's, ``d``'s over them)
+        instead of Jinja's ChainMap of the two: each render and each ``{% include %}`` (a
+        dozen an email) copies them into a new context and iterates them twice, and
+        iterating a ChainMap builds a dict each time. The same names and values: an email
+        environment's globals are all set before its first template is compiled
+        (``env_for``) and never after."""
+        return {**self.globals, **(d or {})}
+
 
 @cache
 def env_for(lang: str) -> Environment:
@@ -56,6 +64,7 @@ def env_for(lang: str) -> Environment:
         keep_trailing_newline=True,
         extensions=["jinja2.ext.i18n", FoldGettext],
         auto_reload=False,  # templates are part of the release: compiled once per process
+        cache_size=-1,  # and kept in a plain dict: no LRU (its lock and reordering) per include
     )
     translate.install_jinja(env, lang)
     env.extend(fold_gettext=translate.translations(lang).gettext)  # before any compile
@@ -85,8 +94,20 @@ def render_text(model: Mapping[str, Any]) -> str:
     return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
 
 
+#: the email stylesheet (``templates/email/message.css``), given to one inliner once per
+#: process: the HTML carries no ``<style>`` for css_inline to find, parse and drop each time
+_INLINER = css_inline.CSSInliner(extra_css=(TEMPLATES / "email" / "message.css").read_text())
+
+
+def inline_css(html: str) -> str:
+    """``html`` with the email stylesheet inlined into its elements' ``style`` attributes
+    (the same bytes as css_inline given the stylesheet as a ``<style>`` element in the
+    head)."""
+    return _INLINER.inline(html)
+
+
 def render_html(model: Mapping[str, Any]) -> str:
-    return css_inline.inline(
+    return inline_css(
         env_for(translate.current()).get_template("email/message.html").render(**model))
 
 

@@ -54,19 +54,47 @@ def _marks() -> dict[str, Callable[..., Markup]]:
     }
 
 
-def _public(shape: str, public: Mapping[str, Any], board_cid: str | None) -> str:
+class PublicBoard:
+    """One message's public view (``seat_view["public"]``), with its key for the shared
+    renders and its public board model each worked out at most once: a message asks for
+    the text public part and then the HTML one."""
+
+    def __init__(self, public: Mapping[str, Any]) -> None:
+        self.public = public
+        self._key: str | None = None
+        self._board: dict[str, Any] | None = None
+
+    def key(self) -> str:
+        """The public view's JSON (its keys sorted)."""
+        if self._key is None:
+            self._key = json.dumps(self.public, sort_keys=True, separators=(",", ":"),
+                                   default=str)
+        return self._key
+
+    def board(self) -> dict[str, Any]:
+        """``board_model(public, None)`` in the current language: no seat's marks."""
+        if self._board is None:
+            self._board = board_model(self.public, None)
+        return self._board
+
+
+def public_board(model: Mapping[str, Any]) -> PublicBoard:
+    """The public view of this message's own seat view, for ``board_text`` and ``board_html``."""
+    return PublicBoard(model["ctx"].seat_view["public"])
+
+
+def _public(shape: str, view: PublicBoard, board_cid: str | None) -> str:
     """The public board section (``shape``: ``"txt"`` or ``"html"``) of this public view
     in the current language, with its slots; rendered once per process and key."""
     lang = translate.current()
-    key = (shape, lang, str(board_cid),
-           json.dumps(public, sort_keys=True, separators=(",", ":"), default=str))
+    key = (shape, lang, str(board_cid), view.key())
     with _LOCK:
         found = _PUBLIC.get(key)
         if found is not None:
             _PUBLIC.move_to_end(key)
             return found
     found = env_for(lang).get_template(f"email/board_public.{shape}").render(
-        board=board_model(public, None), board_cid=board_cid, **_marks())
+        board=view.board(), board_cid=board_cid, **_marks())
     with _LOCK:
         _PUBLIC[key] = found
         while len(_PUBLIC) > KEPT:
@@ -81,8 +109,9 @@ def _reader(model: Mapping[str, Any]) -> tuple[int | None, dict[int, str]]:
     return (None if view is None else int(view["seat"])), peeks
 
 
-def board_text(model: Mapping[str, Any]) -> str:
-    """The text board section of this message: the shared public part, this seat's marks."""
+def board_text(model: Mapping[str, Any], view: PublicBoard | None = None) -> str:
+    """The text board section of this message: the shared public part, this seat's marks
+    (``view``: the message's ``public_board``, when its HTML board is rendered too)."""
     board = model["board"]
     if not board:
         return ""
@@ -101,12 +130,13 @@ def board_text(model: Mapping[str, Any]) -> str:
             return seen
         raise ValueError(f"no slot {slot} in the text board")
 
-    return _SLOT.sub(fill, _public("txt", model["ctx"].seat_view["public"], model["board_cid"]))
+    return _SLOT.sub(fill, _public("txt", view or public_board(model), model["board_cid"]))
 
 
-def board_html(model: Mapping[str, Any]) -> Markup:
+def board_html(model: Mapping[str, Any], view: PublicBoard | None = None) -> Markup:
     """The HTML board section of this message: the shared public part, this seat's marks
-    and its row of Event cards (``board_row.html``, rendered for this seat)."""
+    and its row of Event cards (``board_row.html``, rendered for this seat); ``view`` as
+    for ``board_text``."""
     board = model["board"]
     if not board:
         return Markup("")
@@ -121,7 +151,7 @@ def board_html(model: Mapping[str, Any]) -> Markup:
             return row
         raise ValueError(f"no slot {slot} in the HTML board")
 
-    public = _public("html", model["ctx"].seat_view["public"], model["board_cid"])
+    public = _public("html", view or public_board(model), model["board_cid"])
     return Markup(_SLOT.sub(fill, public))  # Jinja autoescaped the public part and the row
 
 

@@ -171,3 +171,31 @@ def test_menu_numbers_work_for_every_decision_of_random_games() -> None:
                 assert result.understood[0].legal_now
                 checked += 1
     assert checked > 100
+
+
+def test_the_stylesheet_given_once_to_the_inliner_inlines_as_a_style_element_would(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``templates/email/message.css`` is given to one inliner per process; every email's
+    HTML is to the byte what css_inline made of the stylesheet as a ``<style>`` element in
+    the head (where the template leaves its empty line)."""
+    import css_inline
+
+    import pbm.render.email as email_module
+
+    seen: list[tuple[str, str]] = []
+    inline = email_module.inline_css
+
+    def kept(html: str) -> str:
+        seen.append((html, inline(html)))
+        return seen[-1][1]
+
+    monkeypatch.setattr(email_module, "inline_css", kept)
+    for ctx in cases().values():
+        render(ctx, Channel.EMAIL)
+    stylesheet = (email_module.TEMPLATES / "email" / "message.css").read_text()
+    assert seen and "style=" in seen[0][1]
+    for html, inlined in seen:
+        assert "</title>\n\n</head>" in html and "<style" not in html
+        styled = html.replace("</title>\n\n</head>",
+                              f"</title>\n<style>\n{stylesheet}</style>\n</head>", 1)
+        assert inlined == css_inline.inline(styled)
