@@ -1019,25 +1019,33 @@ def _drawn_band(band: _Band, language: str) -> _DrawnBand:
     return drawn
 
 
-def _joined(bands: Sequence[_DrawnBand], heights: Sequence[int]) -> bytearray | None:
+def _joined(bands: Sequence[_DrawnBand], heights: Sequence[int]) -> bytes | None:
     """The picture's rows: the bands' rows top to bottom, each spilled row laid over the
     row it falls on when nothing painted that row (a spill past the picture's top or
     bottom is cut, as on one canvas); None when a painted row would be covered."""
-    rows = bytearray(b"".join(band.rows for band in bands))
-    end = len(rows) // _ROW
-    laid: set[int] = set()
+    end = sum(heights)
+    laid: dict[int, bytes] = {}
     top = 0
     for band, height in zip(bands, heights, strict=True):
         for dy, row in band.spilled:
-            y = top + dy
-            if not 0 <= y < end:
-                continue
-            if y in laid or rows[y * _ROW:(y + 1) * _ROW] != _SEA_ROW:
-                return None
-            rows[y * _ROW:(y + 1) * _ROW] = row
-            laid.add(y)
+            if 0 <= top + dy < end:
+                if top + dy in laid:
+                    return None
+                laid[top + dy] = row
         top += height
-    return rows
+    pieces: list[bytes | memoryview] = []
+    top = 0
+    for band, height in zip(bands, heights, strict=True):
+        rows = memoryview(band.rows)
+        start = 0
+        for y in sorted(y - top for y in laid if top <= y < top + height):
+            if rows[y * _ROW:(y + 1) * _ROW] != _SEA_ROW:
+                return None
+            pieces += (rows[start * _ROW:y * _ROW], laid[top + y])
+            start = y + 1
+        pieces.append(rows[start * _ROW:])
+        top += height
+    return b"".join(pieces)
 
 
 @cache
