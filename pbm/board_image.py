@@ -24,7 +24,10 @@ size, the picture is drawn in RGB, mapped onto a fixed palette of its own colour
 anti-aliasing shades, and saved as an 8-bit PNG with only the palette's colours, compressed by
 libdeflate (:func:`palette_png`). Issue 26: text is anti-aliased in three shades
 (background, halfway, ink: :data:`_SHADES`), which makes the PNG small enough for a fast
-compression level.
+compression level; the picture is drawn in bands as wide as it (the header, the Event row,
+the ships, Tortuga, the footer), each remembered per process as the PNG's rows for exactly
+what it shows (:func:`_drawn_band`): a move changes a band or two, and the next version's
+picture draws only those (:func:`draw_whole` draws it on one canvas, as before).
 """
 
 from __future__ import annotations
