@@ -24,21 +24,26 @@ size, the picture is drawn in RGB, mapped onto a fixed palette of its own colour
 anti-aliasing shades, and saved as an 8-bit PNG with only the palette's colours, compressed by
 libdeflate (:func:`palette_png`). Issue 26: text is anti-aliased in three shades
 (background, halfway, ink: :data:`_SHADES`), which makes the PNG small enough for a fast
-compression level.
+compression level; the picture is drawn in bands as wide as it (the header, the Event row,
+the ships, Tortuga, the footer), each remembered per process as the PNG's rows for exactly
+what it shows (:func:`_drawn_band`): a move changes a band or two, and the next version's
+picture draws only those (:func:`draw_whole` draws it on one canvas, as before).
 """
 
 from __future__ import annotations
 
 import struct
+import threading
 import unicodedata
 import zlib
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import deflate
 from anyascii import anyascii
@@ -372,10 +377,14 @@ class DrawnText:
 class _Painter:
     """Draws on the picture and records every text with its box (:func:`texts`)."""
 
-    def __init__(self, height: int) -> None:
-        self.image = Image.new("RGB", (WIDTH, height), SEA)
+    def __init__(self, height: int, width: int = WIDTH) -> None:
+        self.image = Image.new("RGB", (width, height), SEA)
         self.draw = ImageDraw.Draw(self.image)
         self.texts: list[DrawnText] = []
+        # Pillow's own paste, without ``Image.paste``'s checks of its arguments (the
+        # picture's boxes are 4-tuples and its colours RGB): those took more than the
+        # pasting of the picture's 300 small pieces
+        self._paste = self.image.im.paste
 
     def text(self, x: int, y: int, text: str, size: int, fill: Color, frame: Box,
              bold: bool = False) -> int:
@@ -383,7 +392,7 @@ class _Painter:
         mask, left, top = _ink(text, size, bold)
         box = (x + left, y + top, x + left + mask.width, y + top + mask.height)
         if mask.width and mask.height:
-            self.image.paste(fill, box, mask)
+            self._paste(fill, box, mask.im)
         shown = size if _LANGUAGE.get() == "en" else _korean_px(size)
         self.texts.append(DrawnText(text, shown, box, frame))
         return _width(text, size, bold)
@@ -402,25 +411,52 @@ class _Painter:
         Pillow draws each corner as a pie slice and an arc, most of the time the picture's
         painting took (1.3 of 2.7 ms); here the corners are pasted from tiles drawn once
         and the straight parts filled by ``paste`` (corners are ``radius + 1`` px square:
-        every rectangle wider and taller than two of them is drawn this way)."""
+        every rectangle wider and taller than two of them is drawn this way). A small one
+        (a card, a chest, a pill) is pasted whole from a tile drawn once (:func:`_whole`)."""
         x0, y0, x1, y1 = box
         r = radius
         if min(x1 - x0, y1 - y0) <= 2 * r + 1:  # corners that meet: Pillow's other cases
             self.draw.rounded_rectangle(box, radius, fill, outline, width)
             return
-        if fill is not None:
-            self.image.paste(fill, (x0 + r + 1, y0, x1 - r, y1 + 1))
-            self.image.paste(fill, (x0, y0 + r + 1, x1 + 1, y1 - r))
+        if (x1 - x0 + 1) * (y1 - y0 + 1) <= WHOLE_TILE:
+            tile, mask = _whole(x1 - x0, y1 - y0, radius, fill, outline, width)
+            self._paste(tile.im, (x0, y0, x1 + 1, y1 + 1), mask.im)
+            return
+        if fill is not None:  # the middle top to bottom, then left and right of it
+            self._paste(fill, (x0 + r + 1, y0, x1 - r, y1 + 1))
+            self._paste(fill, (x0, y0 + r + 1, x0 + r + 1, y1 - r))
+            self._paste(fill, (x1 - r, y0 + r + 1, x1 + 1, y1 - r))
         if outline is not None and outline != fill and width:
             for side in ((x0 + r + 1, y0, x1 - r, y0 + width),
                          (x0 + r + 1, y1 - width + 1, x1 - r, y1 + 1),
                          (x0, y0 + r + 1, x0 + width, y1 - r),
                          (x1 - width + 1, y0 + r + 1, x1 + 1, y1 - r)):
-                self.image.paste(outline, side)
-        for (tile, mask), corner in zip(_corners(r, fill, outline, width),
+                self._paste(outline, side)
+        for (tile, mask), (x, y) in zip(_corners(r, fill, outline, width),
                                         ((x0, y0), (x1 - r, y0), (x0, y1 - r), (x1 - r, y1 - r)),
                                         strict=True):
-            self.image.paste(tile, corner, mask)
+            self._paste(tile.im, (x, y, x + r + 1, y + r + 1), mask.im)
+
+
+#: the largest rounded rectangle (in px) pasted whole from a tile (:func:`_whole`): a
+#: ship's title bar (301 x 43) and everything smaller (cards, holds, pills, chests); the
+#: panels, as tall as their crews, are drawn in pieces
+WHOLE_TILE = 301 * 43
+
+
+@lru_cache(maxsize=64)  # about 40 in use (cards, chests, holds, score and rank pills)
+def _whole(w: int, h: int, radius: int, fill: Color | None, outline: Color | None,
+           width: int) -> tuple[Image.Image, Image.Image]:
+    """A rounded rectangle from (0, 0) to (``w``, ``h``) as Pillow draws it (its corners
+    apart: it paints nothing outside that box then): its pixels and a mask of those it
+    paints."""
+    drawn = []
+    for background in ((0, 0, 0), (1, 2, 3)):  # painted pixels are the same on both
+        canvas = Image.new("RGB", (w + 1, h + 1), background)
+        ImageDraw.Draw(canvas).rounded_rectangle((0, 0, w, h), radius, fill, outline, width)
+        drawn.append(canvas)
+    unpainted = ImageChops.difference(*drawn).convert("L")
+    return drawn[0], unpainted.point([255] + [0] * 255)
 
 
 @cache
@@ -449,7 +485,8 @@ def _line_height(size: int) -> int:
 # ---------------------------------------------------------------- sections
 #
 # Each section is measured first (``_*_height``) so the picture is made at its final
-# height, then drawn (``_draw_*``) from a top y.
+# height, then drawn (``_draw_*``) from a top y, from nothing but its arguments (what a
+# band of the picture shows is its key in :func:`_drawn_band`'s memo).
 
 
 def _title(title: str) -> str:
@@ -463,6 +500,36 @@ def _title(title: str) -> str:
 
 def _name(player: Mapping[str, Any]) -> str:
     return drawable(str(player["name"]))
+
+
+class _Crew(NamedTuple):
+    """What a crew line shows of a player (:func:`_draw_crew`)."""
+
+    seat: int
+    name: str
+    ranks: tuple[str, ...]
+
+
+def _crew(player: Mapping[str, Any]) -> _Crew:
+    return _Crew(player["seat"], str(player["name"]), tuple(player.get("ranks") or ()))
+
+
+class _Rower(NamedTuple):
+    """What a rowboat's line shows of the player in it (:func:`_rowboat_lines`)."""
+
+    seat: int
+    name: str
+
+
+class _Ship(NamedTuple):
+    """What a ship's panel shows (:func:`_draw_ship`): its crew front to back, its holds
+    and who is in its rowboat."""
+
+    code: str
+    crew: tuple[_Crew, ...]
+    british: int
+    french: int
+    rower: _Rower | None
 
 
 def _header_lines(public: Mapping[str, Any], players: Mapping[int, Mapping[str, Any]]
@@ -484,33 +551,36 @@ def _header_lines(public: Mapping[str, Any], players: Mapping[int, Mapping[str, 
 HEADER_TOP = 52
 
 
-def _draw_header(p: _Painter, public: Mapping[str, Any], lines: Sequence[str]) -> int:
-    height = HEADER_TOP + len(lines) * _line_height(22) + 10
-    frame = (0, 0, WIDTH, height)
+def _header_height(lines: Sequence[str]) -> int:
+    return HEADER_TOP + len(lines) * _line_height(22) + 10
+
+
+def _draw_header(p: _Painter, y: int, turn_number: int, french: int, british: int,
+                 lines: tuple[str, ...]) -> None:
+    frame = (0, y, WIDTH, y + _header_height(lines))
     p.draw.rectangle(frame, fill=NAVY)
-    p.text(MARGIN, 12, _label("Tortuga 1667 · turn {n}", n=public["turn_number"]), 24,
+    p.text(MARGIN, y + 12, _label("Tortuga 1667 · turn {n}", n=turn_number), 24,
            CARD_TEXT, frame, bold=True)
-    score = public["score"]
     x = WIDTH - MARGIN
-    for label, color in ((f"{_team('French')} {score['french']}", FRENCH),
-                         (f"{_team('British')} {score['british']}", BRITISH)):
+    for label, color in ((f"{_team('French')} {french}", FRENCH),
+                         (f"{_team('British')} {british}", BRITISH)):
         w = _width(label, 21, True) + 20
-        pill = (x - w, 8, x, 42)
+        pill = (x - w, y + 8, x, y + 42)
         p.rounded(pill, radius=16, fill=color)
-        p.text(x - w + 10, 13, label, 21, WHITE, pill, bold=True)
+        p.text(x - w + 10, y + 13, label, 21, WHITE, pill, bold=True)
         x -= w + 8
-    p.lines(MARGIN, HEADER_TOP, lines, 22, WHITE, frame)
-    return height
+    p.lines(MARGIN, y + HEADER_TOP, lines, 22, WHITE, frame)
 
 
 CARD_W, CARD_H, CARD_GAP = 60, 80, 8
 ROW_HEIGHT = 40 + CARD_H + 10 + _line_height(21) + 8
 
 
-def _draw_row(p: _Painter, y: int, public: Mapping[str, Any]) -> int:
+def _draw_row(p: _Painter, y: int, down: frozenset[int], deck_size: int, exhausted: bool,
+              galleon: int) -> None:
+    """The Event row: the cards face down (``down``, 1 to 5) and the deck; the Galleon."""
     frame = (0, y, WIDTH, y + ROW_HEIGHT)
     p.text(MARGIN, y + 10, _label("Event row"), 22, NAVY, frame, bold=True)
-    down = set(public["row"])
     cy = y + 40
     for i in range(5):
         cx = MARGIN + i * (CARD_W + CARD_GAP)
@@ -525,12 +595,11 @@ def _draw_row(p: _Painter, y: int, public: Mapping[str, Any]) -> int:
         else:
             p.rounded(card, radius=6, outline=SEA_LINE, width=2)
             p.text(lx, cy + 22, label, 28, SEA_LINE, card, bold=True)
-    info = _label("Deck: {n}", n=public["deck_size"])
-    if public.get("exhausted"):
+    info = _label("Deck: {n}", n=deck_size)
+    if exhausted:
         info += _label(", not refilled")
     p.text(MARGIN, cy + CARD_H + 10, info, 21, MUTED, frame)
-    _draw_galleon(p, MARGIN + 5 * (CARD_W + CARD_GAP) + 10, y + 10, public["galleon"])
-    return y + ROW_HEIGHT
+    _draw_galleon(p, MARGIN + 5 * (CARD_W + CARD_GAP) + 10, y + 10, galleon)
 
 
 def _draw_galleon(p: _Painter, x: int, y: int, count: int) -> None:
@@ -565,15 +634,14 @@ CREW_SIZE = 22
 CIRCLE = 32
 
 
-def _crew_layout(player: Mapping[str, Any], width: int
-                 ) -> tuple[str, tuple[str, ...], bool]:
+def _crew_layout(player: _Crew, width: int) -> tuple[str, tuple[str, ...], bool]:
     """The rank tag, the name's lines and whether the tag goes below the name, for a crew
     line ``width`` px wide: the tag sits at the right of the first line and later lines
     have the whole width; when the name's first word does not fit beside the tag, the tag
     goes on a line of its own below."""
-    tags = "/".join(_rank_tag(r) for r in player.get("ranks") or [])
+    tags = "/".join(_rank_tag(r) for r in player.ranks)
     room = width - CIRCLE - 8
-    name = " ".join(_name(player).split())
+    name = " ".join(drawable(player.name).split())
     whole = wrap(name, CREW_SIZE, False, room)
     if not tags:
         return tags, whole, False
@@ -587,17 +655,17 @@ def _crew_layout(player: Mapping[str, Any], width: int
     return tags, (head, *wrap(name[len(head):].strip(), CREW_SIZE, False, room)), False
 
 
-def _crew_height(player: Mapping[str, Any], width: int) -> int:
+def _crew_height(player: _Crew, width: int) -> int:
     _, lines, below = _crew_layout(player, width)
     return max(CIRCLE, (len(lines) + below) * _line_height(CREW_SIZE)) + 6
 
 
-def _draw_crew(p: _Painter, x: int, y: int, player: Mapping[str, Any], width: int) -> int:
+def _draw_crew(p: _Painter, x: int, y: int, player: _Crew, width: int) -> int:
     tags, lines, below = _crew_layout(player, width)
     height = _crew_height(player, width)
     frame = (x, y, x + width, y + height)
     p.draw.ellipse((x, y, x + CIRCLE, y + CIRCLE), fill=NAVY)
-    number = str(player["seat"] + 1)
+    number = str(player.seat + 1)
     circle = (x, y, x + CIRCLE, y + CIRCLE)
     p.text(x + (CIRCLE - _width(number, MIN_TEXT, True)) // 2, y + 4, number, MIN_TEXT, WHITE,
            circle, bold=True)
@@ -615,24 +683,28 @@ SHIP_W = (WIDTH - 2 * MARGIN - 12) // 2
 HOLD_H = 40
 
 
-def _rowboat_lines(occupant: Mapping[str, Any] | None) -> tuple[str, ...]:
-    who = _label("empty") if occupant is None else f"({occupant['seat'] + 1}) {_name(occupant)}"
+def _rowboat_lines(occupant: _Rower | None) -> tuple[str, ...]:
+    who = (_label("empty") if occupant is None
+           else f"({occupant.seat + 1}) {drawable(occupant.name)}")
     return wrap(_label("Rowboat: {who}", who=who), MIN_TEXT, False, SHIP_W - 24)
 
 
-def _ship_height(ship: Mapping[str, Any], players: Mapping[int, Mapping[str, Any]],
-                 occupant: Mapping[str, Any] | None) -> int:
-    crew = sum(_crew_height(players[s], SHIP_W - 24) for s in ship["line"]) or 40
-    rowboat = len(_rowboat_lines(occupant)) * _line_height(MIN_TEXT)
+def _ship_height(ship: _Ship) -> int:
+    crew = sum(_crew_height(player, SHIP_W - 24) for player in ship.crew) or 40
+    rowboat = len(_rowboat_lines(ship.rower)) * _line_height(MIN_TEXT)
     return 48 + crew + 8 + HOLD_H + 12 + rowboat + 12
 
 
-def _draw_ship(p: _Painter, x: int, y: int, height: int, ship: Mapping[str, Any],
-               players: Mapping[int, Mapping[str, Any]],
-               occupant: Mapping[str, Any] | None) -> None:
+def _draw_ships(p: _Painter, y: int, height: int, ships: tuple[_Ship, ...]) -> None:
+    """The ships side by side, each panel ``height`` px tall (the band is 14 px more)."""
+    for i, ship in enumerate(ships):
+        _draw_ship(p, MARGIN + i * (SHIP_W + 12), y, height, ship)
+
+
+def _draw_ship(p: _Painter, x: int, y: int, height: int, ship: _Ship) -> None:
     panel = (x, y, x + SHIP_W, y + height)
     p.rounded(panel, radius=12, fill=DECK, outline=WOOD, width=4)
-    code = ship["ship"]
+    code = ship.code
     p.rounded((x, y, x + SHIP_W, y + 42), radius=12, fill=WOOD)
     name = _word("ships", code, SHIP_NAMES[code]) if code in SHIP_NAMES else code
     title = f"{name} ({code})"  # the code is what replies say: ROW FD
@@ -640,15 +712,15 @@ def _draw_ship(p: _Painter, x: int, y: int, height: int, ship: Mapping[str, Any]
            WHITE, (x, y, x + SHIP_W, y + 42), bold=True)
     cy = y + 48
     inner = SHIP_W - 24
-    if not ship["line"]:
+    if not ship.crew:
         p.text(x + 12, cy + 4, _label("nobody aboard"), MIN_TEXT, MUTED, panel)
         cy += 40
-    for seat in ship["line"]:
-        cy = _draw_crew(p, x + 12, cy, players[seat], inner)
+    for player in ship.crew:
+        cy = _draw_crew(p, x + 12, cy, player, inner)
     cy += 8
     half = (inner - 8) // 2
-    for i, (label, count, color) in enumerate((("British", ship["british"], BRITISH),
-                                               ("French", ship["french"], FRENCH))):
+    for i, (label, count, color) in enumerate((("British", ship.british, BRITISH),
+                                               ("French", ship.french, FRENCH))):
         hx = x + 12 + i * (half + 8)
         hold = (hx, cy, hx + half, cy + HOLD_H)
         p.rounded(hold, radius=6, fill=WHITE, outline=color, width=2)
@@ -656,38 +728,38 @@ def _draw_ship(p: _Painter, x: int, y: int, height: int, ship: Mapping[str, Any]
         right = p.text(hx + 8, cy + 7, text, MIN_TEXT, color, hold, bold=True)
         _chests(p, hx + 14 + right, cy + 14, count, color, hx + half - 4)
     cy += HOLD_H + 12
-    p.lines(x + 12, cy, _rowboat_lines(occupant), MIN_TEXT, NAVY if occupant else MUTED,
+    p.lines(x + 12, cy, _rowboat_lines(ship.rower), MIN_TEXT, NAVY if ship.rower else MUTED,
             panel)
 
 
 TORTUGA_COL = (WIDTH - 2 * MARGIN - 24 - 16) // 2
 
 
-def _tortuga_columns(public: Mapping[str, Any]) -> tuple[list[int], list[int]]:
-    line = list(public["tortuga"])
-    if len(line) <= 3:
-        return line, []
-    half = (len(line) + 1) // 2
-    return line[:half], line[half:]
+def _tortuga_columns(ashore: tuple[_Crew, ...]
+                     ) -> tuple[tuple[_Crew, ...], tuple[_Crew, ...]]:
+    if len(ashore) <= 3:
+        return ashore, ()
+    half = (len(ashore) + 1) // 2
+    return ashore[:half], ashore[half:]
 
 
-def _tortuga_height(public: Mapping[str, Any], players: Mapping[int, Mapping[str, Any]]
-                    ) -> int:
-    columns = _tortuga_columns(public)
+def _tortuga_height(ashore: tuple[_Crew, ...]) -> int:
+    columns = _tortuga_columns(ashore)
     width = TORTUGA_COL if columns[1] else WIDTH - 2 * MARGIN - 24
-    crew = max(sum(_crew_height(players[s], width) for s in column) for column in columns)
+    crew = max(sum(_crew_height(player, width) for player in column) for column in columns)
     return 52 + max(crew, 40) + 10
 
 
-def _draw_tortuga(p: _Painter, y: int, height: int, public: Mapping[str, Any],
-                  players: Mapping[int, Mapping[str, Any]]) -> None:
+def _draw_tortuga(p: _Painter, y: int, height: int, ashore: tuple[_Crew, ...], french: int,
+                  british: int) -> None:
+    """Tortuga: who is ashore (front to back, in two columns past three) and its
+    treasure."""
     panel = (MARGIN, y, WIDTH - MARGIN, y + height)
     p.rounded(panel, radius=24, fill=SAND, outline=SAND_EDGE, width=3)
     title = _word("places", "TORTUGA", "Tortuga")
     p.text(MARGIN + 16, y + 12, title, 22, NAVY, panel, bold=True)
     x = WIDTH - MARGIN - 16
-    for label, count, color in (("French", public["tortuga_french"], FRENCH),
-                                ("British", public["tortuga_british"], BRITISH)):
+    for label, count, color in (("French", french, FRENCH), ("British", british, BRITISH)):
         text = f"{_team(label)} {count}"
         x -= _width(text, MIN_TEXT, True)
         p.text(x, y + 13, text, MIN_TEXT, color, panel, bold=True)
@@ -697,21 +769,24 @@ def _draw_tortuga(p: _Painter, y: int, height: int, public: Mapping[str, Any],
     p.draw.line((px, y + 40, px + 4, y + 12), fill=WOOD, width=4)
     for dx, dy in ((-14, -2), (14, -2), (-10, 8), (12, 8)):
         p.draw.line((px + 4, y + 12, px + 4 + dx, y + 12 + dy), fill=GREEN, width=4)
-    columns = _tortuga_columns(public)
+    columns = _tortuga_columns(ashore)
     width = TORTUGA_COL if columns[1] else WIDTH - 2 * MARGIN - 24
-    if not public["tortuga"]:
+    if not ashore:
         p.text(MARGIN + 16, y + 56, _label("nobody ashore"), MIN_TEXT, MUTED, panel)
     for i, column in enumerate(columns):
         cy = y + 52
-        for seat in column:
-            cy = _draw_crew(p, MARGIN + 12 + i * (width + 16), cy, players[seat], width)
+        for player in column:
+            cy = _draw_crew(p, MARGIN + 12 + i * (width + 16), cy, player, width)
 
 
-def _footer_blocks(public: Mapping[str, Any]) -> list[tuple[tuple[str, ...], Color, bool]]:
+Block = tuple[tuple[str, ...], Color, bool]  # a paragraph of the footer: lines, colour, bold
+
+
+def _footer_blocks(public: Mapping[str, Any]) -> tuple[Block, ...]:
     """The footer's paragraphs: (lines, colour, bold)."""
     width = WIDTH - 2 * MARGIN
     hang = width - 24
-    blocks: list[tuple[tuple[str, ...], Color, bool]] = [
+    blocks: list[Block] = [
         ((_label("In front of players"),), NAVY, True)]
     kept = [p for p in public["players"] if p.get("kept")]
     for player in kept:
@@ -729,16 +804,15 @@ def _footer_blocks(public: Mapping[str, Any]) -> list[tuple[tuple[str, ...], Col
                         MIN_TEXT, False, width), MUTED, False))
     blocks.append((wrap(_label("Crews run from the front (top) to the back."), MIN_TEXT,
                         False, width), MUTED, False))
-    return blocks
+    return tuple(blocks)
 
 
-def _footer_height(blocks: Iterable[tuple[tuple[str, ...], Color, bool]]) -> int:
+def _footer_height(blocks: Iterable[Block]) -> int:
     return 10 + sum(len(lines) * _line_height(MIN_TEXT) + 6 for lines, _, _ in blocks) + 8
 
 
-def _draw_footer(p: _Painter, y: int, height: int,
-                 blocks: Iterable[tuple[tuple[str, ...], Color, bool]]) -> None:
-    frame = (0, y, WIDTH, y + height)
+def _draw_footer(p: _Painter, y: int, blocks: tuple[Block, ...]) -> None:
+    frame = (0, y, WIDTH, y + _footer_height(blocks))
     y += 10
     for lines, color, bold in blocks:
         size = 22 if bold else MIN_TEXT
@@ -752,35 +826,57 @@ def _draw_footer(p: _Painter, y: int, height: int,
 # ---------------------------------------------------------------- the picture
 
 
-def _paint(public_view: Mapping[str, Any], language: str = "en") -> _Painter:
-    with _drawing_in(language):
-        return _paint_now(public_view)
+class _Band(NamedTuple):
+    """A band of the picture, as wide as it (the header, the Event row, the ships, Tortuga,
+    the footer): its height and how it is drawn, ``draw(painter, top, *shows)``, from
+    ``shows`` alone (and the picture's language)."""
+
+    height: int
+    draw: Callable[..., None]
+    shows: tuple[Any, ...]
 
 
-def _paint_now(public_view: Mapping[str, Any]) -> _Painter:
+def _bands(public_view: Mapping[str, Any]) -> tuple[_Band, ...]:
+    """The picture's bands top to bottom, each with exactly what it shows."""
     players = {p["seat"]: p for p in public_view["players"]}
     ships = {s["ship"]: s for s in public_view["ships"]}
     rowboats = public_view["rowboats"]
-    occupants = {code: None if rowboats.get(code) is None else players[rowboats[code]]
-                 for code in ("FD", "JR")}
+    rowers = {code: None if rowboats.get(code) is None
+              else _Rower(players[rowboats[code]]["seat"], str(players[rowboats[code]]["name"]))
+              for code in ("FD", "JR")}
     header = _header_lines(public_view, players)
-    header_h = HEADER_TOP + len(header) * _line_height(22) + 10
-    ship_h = max(_ship_height(ships[c], players, occupants[c]) for c in ("FD", "JR"))
-    tortuga_h = _tortuga_height(public_view, players)
+    score = public_view["score"]
+    shown = tuple(_Ship(code, tuple(_crew(players[s]) for s in ships[code]["line"]),
+                        ships[code]["british"], ships[code]["french"], rowers[code])
+                  for code in ("FD", "JR"))
+    ship_h = max(_ship_height(ship) for ship in shown)
+    ashore = tuple(_crew(players[s]) for s in public_view["tortuga"])
+    tortuga_h = _tortuga_height(ashore)
     footer = _footer_blocks(public_view)
-    footer_h = _footer_height(footer)
-    height = header_h + ROW_HEIGHT + ship_h + 14 + tortuga_h + footer_h
+    return (
+        _Band(_header_height(header), _draw_header,
+              (public_view["turn_number"], score["french"], score["british"], header)),
+        _Band(ROW_HEIGHT, _draw_row, (frozenset(public_view["row"]), public_view["deck_size"],
+                                      bool(public_view.get("exhausted")),
+                                      public_view["galleon"])),
+        _Band(ship_h + 14, _draw_ships, (ship_h, shown)),
+        _Band(tortuga_h, _draw_tortuga, (tortuga_h, ashore, public_view["tortuga_french"],
+                                         public_view["tortuga_british"])),
+        _Band(_footer_height(footer), _draw_footer, (footer,)),
+    )
 
-    p = _Painter(height)
-    y = _draw_header(p, public_view, header)
-    y = _draw_row(p, y, public_view)
-    for i, code in enumerate(("FD", "JR")):
-        _draw_ship(p, MARGIN + i * (SHIP_W + 12), y, ship_h, ships[code], players,
-                   occupants[code])
-    y += ship_h + 14
-    _draw_tortuga(p, y, tortuga_h, public_view, players)
-    _draw_footer(p, y + tortuga_h, footer_h, footer)
-    return p
+
+def _paint(public_view: Mapping[str, Any], language: str = "en") -> _Painter:
+    """The whole picture drawn on one canvas (:func:`texts`; :func:`draw_board` draws it
+    band by band)."""
+    with _drawing_in(language):
+        bands = _bands(public_view)
+        p = _Painter(sum(band.height for band in bands))
+        y = 0
+        for band in bands:
+            band.draw(p, y, *band.shows)
+            y += band.height
+        return p
 
 
 def texts(public_view: Mapping[str, Any], language: str = "en"
@@ -833,10 +929,133 @@ def _palette() -> Image.Image:
 
 def draw_board(public_view: Mapping[str, Any], language: str = "en") -> bytes:
     """Draw the public board for a reader of ``language`` ("en", "ko"); returns PNG bytes
-    (8-bit palette)."""
+    (8-bit palette).
+
+    Drawn band by band (:func:`_bands`), each band remembered as the PNG's rows for what it
+    shows (:func:`_drawn_band`): a move changes a band or two of the picture before it."""
+    with _drawing_in(language):
+        bands = _bands(public_view)
+        rows = _joined([_drawn_band(band, language) for band in bands],
+                       [band.height for band in bands])
+    if rows is None:
+        return draw_whole(public_view, language)
+    return _png(WIDTH, len(rows) // (WIDTH + 1), _palette_bytes(), rows)
+
+
+def draw_whole(public_view: Mapping[str, Any], language: str = "en") -> bytes:
+    """:func:`draw_board`'s picture drawn on one canvas, nothing remembered (tests compare
+    them; the way when two bands paint one row)."""
     image = _paint(public_view, language).image
     return palette_png(image.quantize(palette=_palette(), dither=Image.Dither.NONE),
                        len(_colours()))
+
+
+# ---------------------------------------------------------------- bands remembered
+#
+# A band is drawn on a canvas of its own, with :data:`_SPILL` rows above and below it to
+# catch what its drawing paints beyond its edges (the header's and Tortuga's frames reach
+# one row into the next band), mapped onto the palette (pixel by pixel: the same indexes as
+# the whole picture mapped at once) and kept as the PNG's rows. The picture's rows are the
+# bands' rows in turn, with the rows they spilled laid over a neighbour's row that nothing
+# painted; a row that two bands paint is drawn whole instead (:func:`draw_whole`). Nothing
+# paints the sea's colour, so a row of sea is one nothing painted.
+
+_SPILL = 8
+_ROW = WIDTH + 1  # a row as the PNG holds it: a filter byte (0, none), then the indexes
+_SEA_ROW = bytes(_ROW)  # SEA is the palette's colour 0
+
+#: bytes of bands' rows kept per process (a band is 60 to 400 KB; the five bands of one
+#: 5-player picture are about 550 KB): what the pictures of about a dozen games' last
+#: versions show.
+BANDS_KEPT = 8 << 20
+
+
+@dataclass(frozen=True)
+class _DrawnBand:
+    """A band's rows as the PNG holds them, and the rows it painted beyond its edges (their
+    row numbers from its top: negative above it)."""
+
+    rows: bytes
+    spilled: tuple[tuple[int, bytes], ...]
+
+
+_drawn: OrderedDict[tuple[Any, ...], _DrawnBand] = OrderedDict()
+_drawn_size = 0
+_drawn_lock = threading.Lock()  # a worker may draw in threads
+
+
+def forget_bands() -> None:
+    """Forget every band drawn (benchmarks: a round starts as a new process would)."""
+    global _drawn_size
+    with _drawn_lock:
+        _drawn.clear()
+        _drawn_size = 0
+
+
+def _drawn_band(band: _Band, language: str) -> _DrawnBand:
+    """``band`` drawn in ``language``, once per process for what it shows (kept while
+    :data:`BANDS_KEPT` allows)."""
+    global _drawn_size
+    key = (language, band.draw.__name__, band.height, band.shows)
+    with _drawn_lock:
+        drawn = _drawn.get(key)
+        if drawn is not None:
+            _drawn.move_to_end(key)
+            return drawn
+    # one column more on the right, made sea again after drawing (the picture ends before
+    # it): the bytes of its palette indexes are then the PNG's rows shifted by one byte
+    p = _Painter(_SPILL + band.height + _SPILL, _ROW)
+    band.draw(p, _SPILL, *band.shows)
+    p.image.paste(SEA, (WIDTH, 0, _ROW, p.image.height))
+    rows = b"\0" + p.image.quantize(palette=_palette(), dither=Image.Dither.NONE).tobytes()[:-1]
+    own = range(_SPILL, _SPILL + band.height)
+    spilled = tuple((i - _SPILL, row) for i in range(len(rows) // _ROW) if i not in own
+                    for row in (rows[i * _ROW:(i + 1) * _ROW],) if row != _SEA_ROW)
+    drawn = _DrawnBand(rows[own.start * _ROW:own.stop * _ROW], spilled)
+    with _drawn_lock:
+        if key not in _drawn:
+            _drawn[key] = drawn
+            _drawn_size += len(drawn.rows) + sum(len(row) for _, row in spilled)
+            while _drawn_size > BANDS_KEPT:
+                _, old = _drawn.popitem(last=False)
+                _drawn_size -= len(old.rows) + sum(len(row) for _, row in old.spilled)
+    return drawn
+
+
+def _joined(bands: Sequence[_DrawnBand], heights: Sequence[int]) -> bytes | None:
+    """The picture's rows: the bands' rows top to bottom, each spilled row laid over the
+    row it falls on when nothing painted that row (a spill past the picture's top or
+    bottom is cut, as on one canvas); None when a painted row would be covered."""
+    end = sum(heights)
+    laid: dict[int, bytes] = {}
+    top = 0
+    for band, height in zip(bands, heights, strict=True):
+        for dy, row in band.spilled:
+            if 0 <= top + dy < end:
+                if top + dy in laid:
+                    return None
+                laid[top + dy] = row
+        top += height
+    pieces: list[bytes | memoryview] = []
+    top = 0
+    for band, height in zip(bands, heights, strict=True):
+        rows = memoryview(band.rows)
+        start = 0
+        for y in sorted(y - top for y in laid if top <= y < top + height):
+            if rows[y * _ROW:(y + 1) * _ROW] != _SEA_ROW:
+                return None
+            pieces += (rows[start * _ROW:y * _ROW], laid[top + y])
+            start = y + 1
+        pieces.append(rows[start * _ROW:])
+        top += height
+    return b"".join(pieces)
+
+
+@cache
+def _palette_bytes() -> bytes:
+    """The PNG's palette: :func:`_colours` (as :func:`palette_png` writes a picture mapped
+    onto :func:`_palette`)."""
+    return bytes(c for colour in _colours() for c in colour)
 
 
 #: libdeflate's level 5, for both languages: with text in three shades (:data:`_SHADES`)
@@ -859,7 +1078,12 @@ def palette_png(image: Image.Image, colours: int, level: int = DEFLATE_LEVEL) ->
     # each row with its filter byte (0, none) in front: a column of index 0 on the left
     framed = Image.new("P", (width + 1, height), 0)
     framed.paste(image, (1, 0))
-    rows = framed.tobytes()
+    return _png(width, height, palette, framed.tobytes(), level)
+
+
+def _png(width: int, height: int, palette: bytes, rows: bytes | bytearray,
+         level: int = DEFLATE_LEVEL) -> bytes:
+    """A PNG of 8-bit palette indexes: ``rows`` each with its filter byte in front."""
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit indexed colour
     return b"".join((_PNG_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", palette),
                      _chunk(b"IDAT", deflate.zlib_compress(rows, level)),
