@@ -18,6 +18,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import sqlalchemy as sa
+from sqlalchemy.orm import make_transient_to_detached
 from sqlmodel import Session, col, func, select
 
 from engine.events import DecisionKind
@@ -218,6 +219,14 @@ def open_deadline(
     now: datetime,
 ) -> Deadline:
     """Create the deadline of one newly opened decision."""
+    deadline = new_deadline(game, seat, decision_key, kind, policy, tz, now)
+    session.add(deadline)
+    return deadline
+
+
+def new_deadline(game: Game, seat: int | None, decision_key: str, kind: str,
+                 policy: TimingPolicy, tz: str, now: datetime) -> Deadline:
+    """The deadline of one newly opened decision, not yet in any session."""
     deadline = Deadline(
         game_id=game.id,  # type: ignore[arg-type]
         seat=seat,
@@ -227,7 +236,6 @@ def open_deadline(
         created_at=now,
     )
     deadline.next_reminder_at = next_reminder(deadline, policy, tz, now)
-    session.add(deadline)
     return deadline
 
 
@@ -261,24 +269,84 @@ def sync_decision_deadlines(
     now: datetime,
     *,
     closed_status: DeadlineStatus = DeadlineStatus.DONE,
+    adjust: Callable[[list[Deadline]], None] | None = None,
 ) -> list[Deadline]:
     """Make the open decision deadlines match ``open_decisions`` (seat, key, kind):
-    close those no longer open, open the new ones. Returns the new ones."""
+    close those no longer open, open the new ones (``adjust`` may change them first).
+    Returns the new ones.
+
+    Written at once without the unit of work (``_write_sync``): the closed ones in one
+    UPDATE, the new ones in one INSERT ... RETURNING id."""
     wanted = {(seat, key): kind for seat, key, kind in open_decisions}
     existing = [d for d in open_deadlines(session, game.id) if d.kind != INVITATION]  # type: ignore[arg-type]
-    have = set()
-    for deadline in existing:
-        if (deadline.seat, deadline.decision_key) in wanted:
-            have.add((deadline.seat, deadline.decision_key))
-            continue
-        deadline.status = closed_status
+    have = {(d.seat, d.decision_key) for d in existing} & wanted.keys()
+    closing = [d for d in existing if (d.seat, d.decision_key) not in wanted]
+    created = [new_deadline(game, seat, key, kind, policy, tz_of(seat), now)
+               for (seat, key), kind in wanted.items() if (seat, key) not in have]
+    if adjust is not None:
+        adjust(created)
+    _write_sync(session, closing, closed_status, created, now)
+    return created
+
+
+def _write_sync(session: Session, closing: list[Deadline], status: DeadlineStatus,
+                created: list[Deadline], now: datetime) -> None:
+    """Close ``closing`` and insert ``created`` by Core statements on the session's
+    connection. A closed deadline with other changes pending is closed as before, through
+    its attributes (its next flush writes all); a clean one is written now and then holds
+    the new values as loaded. The new ones become this session's persistent objects, as
+    a SELECT makes them, and ``pbm.txcache`` learns them as a flush would tell it."""
+    pending = [d for d in closing if sa.inspect(d).modified]
+    for deadline in pending:
+        deadline.status = status
         deadline.resolved_at = now
         deadline.next_reminder_at = None
-    created = []
-    for (seat, key), kind in wanted.items():
-        if (seat, key) not in have:
-            created.append(open_deadline(session, game, seat, key, kind, policy, tz_of(seat), now))
-    return created
+    clean = [d for d in closing if d not in pending]
+    if not clean and not created:
+        return
+    connection = session.connection()
+    if clean:
+        connection.execute(_close_statement(), [
+            {"deadline_id": d.id, "status": status, "now": now} for d in clean])
+        for deadline in clean:
+            deadline.__dict__.update(status=status, resolved_at=now, next_reminder_at=None)
+    if created:
+        names = _insert_columns()
+        ids = connection.execute(_insert_statement(), [
+            {name: d.__dict__[name] for name in names} for d in created]).scalars().all()
+        for deadline, deadline_id in zip(created, ids, strict=True):
+            deadline.id = deadline_id
+            make_transient_to_detached(deadline)
+            session.add(deadline)  # persistent, in the identity map
+        txcache.inserted(session, created)
+
+
+def _table() -> sa.Table:
+    return Deadline.__table__  # type: ignore[attr-defined, no-any-return]
+
+
+@functools.cache
+def _close_statement() -> sa.Update:
+    """``UPDATE deadlines SET status, resolved_at, next_reminder_at = NULL WHERE id``, built
+    once per process (its values are parameters; several rows go as one executemany)."""
+    table = _table()
+    return sa.update(table).where(table.c.id == sa.bindparam("deadline_id")).values(
+        status=sa.bindparam("status", type_=table.c.status.type),
+        resolved_at=sa.bindparam("now", type_=table.c.resolved_at.type),
+        next_reminder_at=None)
+
+
+@functools.cache
+def _insert_columns() -> tuple[str, ...]:
+    return tuple(c.name for c in _table().columns if c.name != "id")
+
+
+@functools.cache
+def _insert_statement() -> sa.Insert:
+    """``INSERT INTO deadlines (every column but id) ... RETURNING id``, built once per
+    process; several rows go in one statement, their ids in the order of the rows."""
+    table = _table()
+    return sa.insert(table).returning(table.c.id, sort_by_parameter_order=True)
 
 
 def close_all(session: Session, game_id: int, status: DeadlineStatus, now: datetime) -> None:

@@ -16,6 +16,7 @@ from sqlalchemy import BindParameter, bindparam
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.orm import make_transient_to_detached, object_session
 from sqlalchemy.orm.attributes import manager_of_class
+from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import Session, col, func, select
 from sqlmodel.sql.expression import Select
 
@@ -353,6 +354,42 @@ def save_state(game: Game, state: engine.GameState, now: datetime) -> None:
     game.updated_at = now
 
 
+def write_state(session: Session, game: Game, state: engine.GameState, now: datetime) -> None:
+    """``save_state``, written at once without the unit of work when the game has no other
+    change pending: one ``UPDATE games ... WHERE id = :game_id AND version = :version`` on
+    the session's connection, with the check the ORM makes of ``Game.version`` (a stale
+    writer fails with ``StaleDataError``, as at a flush); the game then holds the new values
+    as loaded. A game with other changes pending is saved as ``save_state`` does (written
+    by its next flush, with them)."""
+    if game.id is None or sa.inspect(game).modified:
+        save_state(game, state, now)
+        session.add(game)
+        return
+    values = {"state_json": engine.to_json(state), "state_version": state.version,
+              "updated_at": now, "version": game.version + 1}
+    matched = session.connection().execute(
+        _state_statement(), {**values, "game_id": game.id, "old_version": game.version}
+    ).rowcount
+    if matched != 1:
+        raise StaleDataError(f"UPDATE statement on table 'games' expected to update 1 "
+                             f"row(s); {matched} were matched.")
+    game.__dict__.update(values)  # as loaded: nothing left for a flush
+    txcache.memo(session)[("state", game.id)] = (values["state_json"], state)
+
+
+@functools.cache
+def _state_statement() -> sa.Update:
+    """``write_state``'s UPDATE, built once per process (its values are parameters)."""
+    table: sa.Table = Game.__table__  # type: ignore[attr-defined]
+    c = table.c
+    return sa.update(table).where(
+        c.id == bindparam("game_id"), c.version == bindparam("old_version")).values(
+        state_json=bindparam("state_json", type_=c.state_json.type),
+        state_version=bindparam("state_version", type_=c.state_version.type),
+        updated_at=bindparam("updated_at", type_=c.updated_at.type),
+        version=bindparam("version", type_=c.version.type))
+
+
 def waiting_for(session: Session, game: Game, state: engine.GameState | None = None
                 ) -> list[dict[str, Any]]:
     """[{seat, number, name, kind}] of every seat the game is waiting for now."""
@@ -397,12 +434,14 @@ def due_at_of(session: Session, game_id: int, seat: int) -> datetime | None:
 
 def sync_deadlines(session: Session, game: Game, state: engine.GameState,
                     policy: TimingPolicy, now: datetime) -> None:
+    """Open and close the game's decision deadlines to match ``state`` (written at once,
+    ``pbm.deadlines.sync_decision_deadlines``), then flush whatever else is pending."""
     zones = {s.seat_index: p.time_zone for s, p in seats_of(session, game.id)}  # type: ignore[arg-type]
     decisions = [(d.seat, state.decision_id(d.seat) or "", d.kind.value)
                  for d in engine.pending(state)]
-    created = timing.sync_decision_deadlines(session, game, decisions, policy,
-                                             lambda seat: zones.get(seat, "UTC"), now)
-    hold_new_deadlines(session, game, created, now)  # AWAY seats, own QUIET hours
+    timing.sync_decision_deadlines(  # new ones held for AWAY seats, in their own QUIET hours
+        session, game, decisions, policy, lambda seat: zones.get(seat, "UTC"), now,
+        adjust=lambda created: hold_new_deadlines(session, game, created, now))
     session.flush()
 
 

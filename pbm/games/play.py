@@ -25,6 +25,7 @@ from pbm.games.base import (
     save_state,
     seats_of,
     sync_deadlines,
+    write_state,
 )
 from pbm.games.lifecycle import finish_game
 from pbm.messages import MessageKind
@@ -100,8 +101,11 @@ def submit(
         return make_result(session, game, seat, ok=False, code=failure["code"], state=pre,
                            not_done=not_done, ignored=ignored, message=failure["reason"])
     stored = insert_events(session, game, happened, now=now, commands=logged)  # one statement
-    save_state(game, state, now)
-    session.add(game)  # its UPDATE goes with the deadlines' flush (``sync_deadlines``)
+    if state.over:  # its UPDATE goes with the game's end (``finish_game``'s changes)
+        save_state(game, state, now)
+        session.add(game)
+    else:
+        write_state(session, game, state, now)  # now, without the unit of work
     if state.version != pre.version:  # a version of our own making: no picture stored yet
         txcache.memo(session)[("board", game_id, state.version)] = False
     notified = _after_change(session, game, pre, state, stored, actor=seat, now=now,

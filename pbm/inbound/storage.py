@@ -210,7 +210,10 @@ def requeue(session: Session, inbound_id: int) -> list[int]:
 def finish(session: Session, inbound_id: int, status: str, now: datetime, *,
             error: str | None = None, game_id: int | None = None,
             seat: int | None = None) -> None:
-    session.execute(_finish_statement(), {"inbound_id": inbound_id, "status": status,
+    """Mark the inbound row done with ``status``: on the session's connection (the
+    processing reads and writes the row as Core, never as an ORM object, so nothing
+    pending needs a flush before it; what is, the commit writes)."""
+    session.connection().execute(_finish_statement(), {"inbound_id": inbound_id, "status": status,
                                           "error": error, "now": now, "game_id": game_id,
                                           "seat": seat})
 

@@ -14,14 +14,25 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm.exc import StaleDataError
+from sqlmodel import Session
 
 import engine
 from engine.simulate import random_command
 from pbm import db, games, inbound, outbox, render, timing, txcache
 from pbm.config import reset_settings
-from pbm.games.base import next_seq
+from pbm.games.base import next_seq, write_state
 from pbm.messages import MessageKind
-from pbm.models import BoardImage, CommandLog, Deadline, GameEvent, OutboundMessage, Seat
+from pbm.models import (
+    BoardImage,
+    CommandLog,
+    Deadline,
+    Game,
+    GameEvent,
+    OutboundMessage,
+    Seat,
+)
 from tests.pbm.conftest import new_game, rows, state_of
 
 
@@ -290,3 +301,57 @@ def test_a_moves_log_and_events_written_without_a_flush_are_known_to_the_transac
     assert [(c.seq, c.command) for c in rows(eng, CommandLog, game_id=game_id)] == [
         (1, str(command))]
     assert max(seq for _, seq in stored) == next_event - 1
+
+
+def test_a_moves_game_row_and_deadlines_written_without_a_flush_are_known_to_the_transaction(
+        eng: Engine, now: datetime) -> None:
+    """``submit`` writes the game's new state and its deadlines with Core: the game holds its
+    new version with nothing left to flush, the deadlines it closed and opened are known
+    without a read, and a later change to a new deadline is still written."""
+    game_id = new_game(eng, now)
+    decision = engine.pending(state_of(eng, game_id))[0]
+    command = random_command(random.Random(3), decision)
+
+    def work(session: Any) -> tuple[int, list[tuple[int, str]]]:
+        game = games.lock_game(session, game_id)
+        answered = games.load_state(game).decision_id(decision.seat)
+        assert any(d.decision_key == answered for d in timing.open_deadlines(session, game_id))
+        version = game.version
+        assert games.submit(session, game_id, decision.seat, command, origin="test",
+                            now=now).ok
+        assert not sa.inspect(game).modified and game.version == version + 1
+        with Statements(eng) as seen:
+            opened = timing.open_deadlines(session, game_id)
+        assert seen.sql == [], "the deadlines are known without a read"
+        assert not any(d.decision_key == answered for d in opened), "the answered one closed"
+        assert opened and all(sa.inspect(d).persistent and d.id for d in opened)
+        assert not any(isinstance(o, Deadline | Game) for o in session.dirty)
+        opened[-1].calendar_sequence = 7  # a later change, as the calendar makes one
+        return game.version, sorted((d.id or 0, d.decision_key) for d in opened)
+
+    version, opened = db.run_transaction(work, eng)
+    assert rows(eng, Game, id=game_id)[0].version == version
+    stored = rows(eng, Deadline, game_id=game_id, status="open")
+    assert sorted((d.id, d.decision_key) for d in stored) == opened
+    assert [d.calendar_sequence for d in stored if d.id == opened[-1][0]] == [7]
+
+
+def test_a_stale_write_of_a_moves_state_fails_as_a_conflict(eng: Engine, now: datetime
+                                                             ) -> None:
+    """``write_state`` checks the game's version as the ORM's flush does: a writer holding
+    an older version fails (PostgreSQL: ``StaleDataError``; SQLite: its snapshot is stale)
+    and the newer state stays."""
+    game_id = new_game(eng, now)
+    state = state_of(eng, game_id)
+    with Session(eng) as first, Session(eng) as second:
+        game = first.get(Game, game_id)
+        newer = second.get(Game, game_id)
+        assert game is not None and newer is not None
+        newer.pause_reason = "someone else wrote first"
+        second.commit()
+        expected = newer.version
+        with pytest.raises((StaleDataError, OperationalError)) as failure:
+            write_state(first, game, state, now + timedelta(hours=1))
+        assert db.is_conflict(failure.value)
+    stored = rows(eng, Game, id=game_id)[0]
+    assert (stored.pause_reason, stored.version) == ("someone else wrote first", expected)
