@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from pydantic_core import PydanticUndefined
-from sqlalchemy.orm import make_transient_to_detached
+from sqlalchemy.orm import make_transient, make_transient_to_detached
 from sqlalchemy.orm.attributes import flag_modified, manager_of_class
 from sqlmodel import Session, SQLModel, col, select
 
@@ -475,11 +475,61 @@ def _mark_told(session: Session, game_id: int, seat: Seat, ctx: MessageContext, 
     if ctx.kind in {MessageKind.PROMPT, MessageKind.REMINDER, MessageKind.FINAL_WARNING}:
         seat.last_prompted_at = now
     # both columns written for every seat told, changed or not: the seats of one reply then
-    # share one UPDATE's shape and go in one executemany at the next flush
-    for column in ("last_event_seq", "last_prompted_at"):
+    # share one UPDATE's shape and go in one executemany at the next flush (or ``write_told``)
+    for column in TOLD_COLUMNS:
         if column in seat.__dict__:  # loaded (flag_modified refuses an expired one)
             flag_modified(seat, column)
     session.add(seat)
+    told = txcache.memo(session).setdefault(("told",), [])
+    if seat not in told:
+        told.append(seat)
+
+
+#: the columns ``_mark_told`` writes
+TOLD_COLUMNS = ("last_event_seq", "last_prompted_at")
+
+
+def write_told(session: Session) -> None:
+    """Write the marks of the seats this transaction told (``_mark_told``) now, in one
+    Core UPDATE (an executemany) on the session's connection, instead of by the unit of
+    work at the next flush. Only a seat whose pending changes are these two columns is
+    written here; it then holds them as loaded. Any other (its email thread started too,
+    say), and every seat when the memo was forgotten, is left to the flush as before."""
+    told = txcache.memo(session).pop(("told",), None)
+    ready = [seat for seat in told or () if _only_told_pending(seat)]
+    if not ready:
+        return
+    session.connection().execute(_told_statement(), [
+        {"seat_id": seat.id, "last_event_seq": seat.last_event_seq,
+         "last_prompted_at": seat.last_prompted_at} for seat in ready])
+    for seat in ready:  # as loaded: the same object, its history done with
+        session.expunge(seat)
+        make_transient(seat)
+        make_transient_to_detached(seat)
+        session.add(seat)
+
+
+def _only_told_pending(seat: Seat) -> bool:
+    """True if the seat's only changes not yet written are its told marks (both loaded)."""
+    state = sa.inspect(seat)
+    return bool(state.persistent and state.modified
+                and state.unmodified >= _other_seat_attributes()
+                and all(column in seat.__dict__ for column in TOLD_COLUMNS))
+
+
+@functools.cache
+def _other_seat_attributes() -> frozenset[str]:
+    return frozenset(sa.inspect(Seat).attrs.keys()) - frozenset(TOLD_COLUMNS)
+
+
+@functools.cache
+def _told_statement() -> sa.Update:
+    """``write_told``'s UPDATE, built once per process (its values are parameters)."""
+    table: sa.Table = Seat.__table__  # type: ignore[attr-defined]
+    c = table.c
+    return sa.update(table).where(c.id == sa.bindparam("seat_id")).values(
+        last_event_seq=sa.bindparam("last_event_seq", type_=c.last_event_seq.type),
+        last_prompted_at=sa.bindparam("last_prompted_at", type_=c.last_prompted_at.type))
 
 
 def _add_parts(session: Session, row: OutboundMessage, game: Game, seat: Seat, player: Player,

@@ -107,8 +107,6 @@ def lock_game(session: Session, game_id: int) -> Game:
     cached = entries.get(("game", game_id))
     if cached is not None:
         return cached  # type: ignore[no-any-return]
-    last_command = select(func.max(CommandLog.seq)).where(CommandLog.game_id == game_id)
-    last_event = select(func.max(GameEvent.seq)).where(GameEvent.game_id == game_id)
     # Uncontended (the usual case): lock and read the numbers in one statement. A statement
     # that waits for a row lock re-reads the locked row but not its subqueries (PostgreSQL,
     # READ COMMITTED), so when another writer holds the game, wait for it in a statement of
@@ -124,6 +122,8 @@ def lock_game(session: Session, game_id: int) -> Game:
         if waited is None:
             raise GameNotFound(f"no game {game_id!r} (see `pbm game list`)")
         game = waited
+        last_command = select(func.max(CommandLog.seq)).where(CommandLog.game_id == game_id)
+        last_event = select(func.max(GameEvent.seq)).where(GameEvent.game_id == game_id)
         commands, events = session.exec(
             select(last_command.scalar_subquery(), last_event.scalar_subquery())).one()
     _reread_after_lock(session, game_id)

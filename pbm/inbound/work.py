@@ -11,6 +11,7 @@ from enum import StrEnum
 from sqlmodel import Session
 
 import engine
+from pbm import outbox
 from pbm.config import Settings
 from pbm.inbound.answered import Answered
 from pbm.inbound.answering import Outcome
@@ -62,7 +63,9 @@ class Work:
 
     def finish(self, status: Disposition, error: str | None = None, *,
                game_id: int | None = None, seat: int | None = None) -> Disposition:
-        """End the message with ``status`` (IGNORED or DONE) and ``error`` on its row."""
+        """End the message with ``status`` (IGNORED or DONE) and ``error`` on its row; the
+        seats it told are marked as such in one statement (``outbox.write_told``)."""
+        outbox.write_told(self.session)
         finish(self.session, self.stored.id, status.value, self.now, error=error,
                game_id=game_id, seat=seat)
         self.result = Processed(ProcessResult(status.value), error)

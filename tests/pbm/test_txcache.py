@@ -355,3 +355,51 @@ def test_a_stale_write_of_a_moves_state_fails_as_a_conflict(eng: Engine, now: da
         assert db.is_conflict(failure.value)
     stored = rows(eng, Game, id=game_id)[0]
     assert (stored.pause_reason, stored.version) == ("someone else wrote first", expected)
+
+
+def test_the_seats_a_reply_told_are_written_in_one_statement_without_a_flush(
+        service: Engine, now: datetime) -> None:
+    """``outbox.write_told`` writes the seats' told marks at the end of a reply's processing
+    in one UPDATE, instead of the unit of work at the commit: no flush is left to run, and
+    the marks stored are the ones the messages made."""
+    game_id = new_game(service, now)
+    later = now + timedelta(minutes=5)
+    stored = db.run_transaction(lambda s: inbound.store_email(
+        s, _reply_to_the_open_decision(service, game_id, later), later), service)
+    flushes: list[int] = []
+
+    def count(session: Any, *_context: Any) -> None:
+        flushes.append(len(session.dirty))
+
+    event.listen(sa.orm.Session, "before_flush", count)
+    try:
+        with Statements(service) as seen:
+            assert str(inbound.process(stored.id, later)) == "done"
+    finally:
+        event.remove(sa.orm.Session, "before_flush", count)
+    assert flushes == [], "nothing left for the unit of work"
+    assert seen.count("UPDATE seats") == 1
+    told = {m.seat for m in rows(service, OutboundMessage, game_id=game_id, created_at=later)}
+    seats = {s.seat_index: s for s in rows(service, Seat, game_id=game_id)}
+    assert told and all(seats[s].last_event_seq > 0 for s in told)
+
+
+def test_a_told_seat_with_other_changes_pending_is_left_to_the_flush(eng: Engine,
+                                                                      now: datetime) -> None:
+    game_id = new_game(eng, now)
+
+    def status(session: Any) -> tuple[int, bool]:
+        game = games.lock_game(session, game_id)
+        seat, player = games.seat_of(session, game_id, 1)
+        assert outbox.notify(session, game, seat, player, MessageKind.STATUS,
+                             now=now + timedelta(hours=1), dedupe="test-status",
+                             state=games.load_state(game))
+        seat.away_used_seconds = 60  # pending beside the told marks
+        with Statements(eng) as seen:
+            outbox.write_told(session)
+        assert seen.sql == [] and seat in session.dirty
+        return seat.last_event_seq, seat.last_prompted_at is None
+
+    told, unprompted = db.run_transaction(status, eng)
+    stored = rows(eng, Seat, game_id=game_id, seat_index=1)[0]
+    assert (stored.away_used_seconds, stored.last_event_seq, unprompted) == (60, told, True)
