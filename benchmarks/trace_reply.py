@@ -136,6 +136,10 @@ def main() -> None:
     reset_settings()
     db.upgrade(url)
     eng = db.get_engine(url)
+    # the harness's own reads on a pool of their own: a read's connection goes back with a
+    # ROLLBACK, and a ROLLBACK makes psycopg drop the connection's prepared statements,
+    # which a worker's connections keep from one reply to the next
+    own = db.make_engine(url)
 
     from pbm import inbound
     from workers import delivery
@@ -152,12 +156,12 @@ def main() -> None:
     tables = []
     for g in range(args.games):
         game_id = bulk_games.start_game(eng, f"trace-{g}", 2000 + g, now)
-        with eng.connect() as conn:
+        with own.connect() as conn:
             rows = conn.execute(sa.text(
                 "SELECT s.seat_index, s.reply_token, p.email FROM seats s JOIN players p "
                 "ON p.id = s.player_id WHERE s.game_id = :g"), {"g": game_id}).all()
         tables.append((game_id, {r[0]: (r[1], r[2]) for r in rows}))
-    with eng.begin() as conn:
+    with own.begin() as conn:
         conn.execute(sa.text("UPDATE outbound_messages SET status = 'sent', sent_at = now()"))
 
     tally = Tally()
@@ -175,7 +179,7 @@ def main() -> None:
             tracemalloc.start(8)
             traced = tracemalloc.take_snapshot()
         game_id, tokens = tables[k % len(tables)]
-        with eng.connect() as conn:
+        with own.connect() as conn:
             state_json, last = conn.execute(sa.text(
                 "SELECT state_json, (SELECT coalesce(max(id), 0) FROM outbound_messages) "
                 "FROM games WHERE id = :g"), {"g": game_id}).one()
@@ -207,7 +211,7 @@ def main() -> None:
         tally.cpu["process"] += time.process_time() - cpu
         reply_cpu = time.process_time() - cpu
         tally.phase = None
-        with eng.connect() as conn:
+        with own.connect() as conn:
             written = conn.execute(sa.text(
                 "SELECT id, kind FROM outbound_messages WHERE id > :last ORDER BY id"),
                 {"last": last}).all()
@@ -281,6 +285,7 @@ def main() -> None:
     print(f"per reply: {total_s:.1f} statements, {total_c:.2f} commits "
           f"(goal <= 20 statements, <= 6 commits)")
     eng.dispose()
+    own.dispose()
 
 
 if __name__ == "__main__":
