@@ -18,7 +18,6 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import sqlalchemy as sa
-from sqlalchemy.orm import make_transient_to_detached
 from sqlmodel import Session, col, func, select
 
 from engine.events import DecisionKind
@@ -317,8 +316,7 @@ def _write_sync(session: Session, closing: list[Deadline], status: DeadlineStatu
                                  values[0] if len(values) == 1 else values).scalars().all()
         for deadline, deadline_id in zip(created, ids, strict=True):
             deadline.id = deadline_id
-            make_transient_to_detached(deadline)
-            session.add(deadline)  # persistent, in the identity map
+        txcache.as_loaded(session, created)  # persistent, in the identity map
         txcache.inserted(session, created)
 
 

@@ -24,7 +24,6 @@ from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from pydantic_core import PydanticUndefined
-from sqlalchemy.orm import make_transient, make_transient_to_detached
 from sqlalchemy.orm.attributes import flag_modified, manager_of_class
 from sqlmodel import Session, SQLModel, col, select
 
@@ -272,8 +271,7 @@ def _insert_once(session: Session, row: OutboundMessage | BoardImage, unique: li
     if new_id is None:
         return False
     row.id = int(new_id)
-    make_transient_to_detached(row)
-    session.add(row)
+    txcache.as_loaded(session, [row])
     txcache.inserted(session, [row])
     if isinstance(row, OutboundMessage):
         session.info.setdefault(NEW_OUTBOX_IDS, []).append(row.id)
@@ -503,11 +501,7 @@ def write_told(session: Session) -> None:
               "last_prompted_at": seat.last_prompted_at} for seat in ready]
     # one seat's as a plain execute: the driver's executemany costs more for one row
     session.connection().execute(_told_statement(), marks[0] if len(marks) == 1 else marks)
-    for seat in ready:  # as loaded: the same object, its history done with
-        session.expunge(seat)
-        make_transient(seat)
-        make_transient_to_detached(seat)
-        session.add(seat)
+    txcache.as_loaded(session, ready)  # the same objects, their history done with
 
 
 def _only_told_pending(seat: Seat) -> bool:

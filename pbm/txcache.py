@@ -29,7 +29,14 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 from sqlalchemy import bindparam, event
-from sqlalchemy.orm import ORMExecuteState, Session, SessionTransaction, UOWTransaction
+from sqlalchemy.orm import (
+    ORMExecuteState,
+    Session,
+    SessionTransaction,
+    UOWTransaction,
+    make_transient,
+    make_transient_to_detached,
+)
 from sqlmodel import Session as ModelSession
 from sqlmodel import col, select
 from sqlmodel.sql.expression import Select
@@ -116,6 +123,18 @@ def _after_flush(session: Session, _flush: UOWTransaction) -> None:
         table = getattr(obj, "__tablename__", None)
         if table in _KINDS_OF_TABLE:
             forget(session, *_KINDS_OF_TABLE[table])
+
+
+def as_loaded(session: Session, rows: Iterable[Any]) -> None:
+    """Objects whose rows a Core statement on ``session.connection()`` just wrote (their
+    ids set): this session's persistent objects with no change pending, as a SELECT makes
+    them; one already in the session is taken out first, its pending history with it."""
+    for row in rows:
+        if row in session:
+            session.expunge(row)
+            make_transient(row)
+        make_transient_to_detached(row)
+        session.add(row)
 
 
 def inserted(session: Session, rows: Iterable[Any]) -> None:

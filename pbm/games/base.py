@@ -14,7 +14,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import BindParameter, bindparam
 from sqlalchemy.dialects import postgresql
-from sqlalchemy.orm import make_transient_to_detached, object_session
+from sqlalchemy.orm import object_session
 from sqlalchemy.orm.attributes import manager_of_class
 from sqlalchemy.orm.exc import StaleDataError
 from sqlmodel import Session, col, func, select
@@ -298,9 +298,8 @@ def insert_events(session: Session, game: Game,
     for row_values in values:
         row: GameEvent = new()
         row.__dict__.update(row_values, id=found[row_values["seq"]])  # as loaded
-        make_transient_to_detached(row)
-        session.add(row)  # persistent, in the identity map (a later SELECT finds it)
         rows.append(row)
+    txcache.as_loaded(session, rows)  # persistent, in the identity map (a SELECT finds them)
     txcache.inserted(session, rows)
     return rows
 
