@@ -114,6 +114,11 @@ def board_model(public: Mapping[str, Any], seat_view: Mapping[str, Any] | None) 
         "turn_number": public["turn_number"],
         "turn_name": players[public["turn_seat"]]["name"] if public["turn_seat"] in players
         else "",
+        # whom the game waits for now (the turn's player, or another: a seat forced to
+        # choose, a captain placing treasure before the first turn)
+        "awaiting_names": list(dict.fromkeys(
+            players[seat]["name"] for seat, _kind in public.get("awaiting") or ()
+            if seat in players)),
         "action": public["action"],
         "actions_per_turn": public["actions_per_turn"],
         "ships": ships,

@@ -215,10 +215,9 @@ def build_model(ctx: MessageContext) -> dict[str, Any]:
     model["viewed"] = viewed_cards(model) if ctx.kind is MessageKind.REPLY else []
     _in_reader_words(ctx, model, names)
     if ctx.kind is MessageKind.REPLY:
-        turn_name = model["board"]["turn_name"] if model["board"] else ""
         model["rejected"] = [
             {**r, "reason": plain_reason(str(r["command"]), str(r["reason"]), view,
-                                         model["awaited"], turn_name)}
+                                         model["awaited"], model["board"])}
             for r in model["rejected"]]
         model["reply"]["understood"] = [
             {**u, "note": say_note(u["note"])} if isinstance(u, Mapping) and isinstance(

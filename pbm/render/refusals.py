@@ -34,8 +34,26 @@ def _either(items: Sequence[str], limit: int = 8) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + _(" or ") + items[-1]
 
 
+def nothing_awaited(board: Mapping[str, Any] | None, *, sentence: bool = False) -> str:
+    """That nothing is awaited from the reader now, and whom the game waits for instead:
+    the turn's player ("it is Ann's turn") when it waits for them, else those it waits
+    for by name. ``sentence``: capitalised, with a full stop (a status text)."""
+    turn = str(board.get("turn_name") or "") if board else ""
+    names = list(board.get("awaiting_names") or []) if board else []
+    if turn and turn in names:
+        return (_("Nothing is awaited from you now; it is {name}'s turn.") if sentence else
+                _("nothing is awaited from you now; it is {name}'s turn")).format(name=turn)
+    if names:
+        return (_("Nothing is awaited from you now; the game waits for {names}.") if sentence
+                else _("nothing is awaited from you now; the game waits for {names}")
+                ).format(names=", ".join(names))
+    return _("Nothing is awaited from you now.") if sentence else \
+        _("nothing is awaited from you now")
+
+
 def plain_reason(command: str, reason: str, view: Mapping[str, Any] | None,
-                 awaited: Mapping[str, Any] | None, turn_name: str = "") -> str:
+                 awaited: Mapping[str, Any] | None, board: Mapping[str, Any] | None = None
+                 ) -> str:
     """Why a command was refused, in the player's words: what is awaited now, and what
     they can reply instead (never the engine's decision kinds)."""
     reason = reason.strip()
@@ -43,10 +61,7 @@ def plain_reason(command: str, reason: str, view: Mapping[str, Any] | None,
     options = [o.display for o in awaited["menu"]] if awaited else []
     if _ANSWERS_RE.match(reason) or _NOTHING_RE.search(reason):
         if not awaited:
-            if turn_name:
-                return _("nothing is awaited from you now; it is {name}'s turn").format(
-                    name=turn_name)
-            return _("nothing is awaited from you now")
+            return nothing_awaited(board)
         text = _("{verb} is not what is asked of you now. {headline}").format(
             verb=command_words(verb), headline=awaited["headline"])
         return text + (_(" You can reply {options}.").format(options=_either(options))

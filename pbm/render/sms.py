@@ -29,6 +29,7 @@ from pbm.render.names import (
     title_label,
 )
 from pbm.render.names import command_words as _command_words
+from pbm.render.refusals import nothing_awaited
 from pbm.replies.menu import MenuOption
 
 _BY_ARGUMENT_VERBS = ("VOTE", "CHOOSE", "SHOOT", "GIVE")
@@ -437,10 +438,8 @@ def _sms_status(model: Mapping[str, Any], head: str) -> list[str]:
         if awaited["sms_info"]:
             secrets.append([awaited["sms_info"], ""])
     else:
-        waiting = board_view.get("vote")
-        who = model["board"]["turn_name"] if model["board"] else ""
-        secrets.append([_("Nothing is awaited from you now; it is {name}'s turn.").format(
-            name=to_gsm7(who)) if who and not waiting else _("Nothing is awaited from you now.")])
+        secrets.append([_("Nothing is awaited from you now.") if board_view.get("vote")
+                        else to_gsm7(nothing_awaited(model["board"], sentence=True))])
     secrets.append([_("LOG=recent history"), ""])
     return [first, fit_sms(secrets, limit=limit)]
 
