@@ -570,6 +570,8 @@ def _sms_reply(model: Mapping[str, Any], head: str, hint: bool = True) -> str:
             _("Reply STATUS for your options."),
         ]
         parts.append(options)
+    elif len(parts) == 1 and not outcome:  # "ok", "thanks": nothing read, nothing asked
+        parts.append([to_gsm7(nothing_awaited(model["board"], sentence=True)), ""])
     if hint:
         parts.append([_("HELP=how to reply"), ""])
     if not outcome:

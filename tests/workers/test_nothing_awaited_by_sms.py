@@ -41,7 +41,8 @@ def test_the_turns_player_waiting_on_another_captain_is_told_who_is_awaited(
 
     refused = answers(game_id, sam.phone, "look at 1 and 2")
     status = " ".join(answers(game_id, sam.phone, "STATUS"))
+    acknowledged = answers(game_id, sam.phone, "ok")  # read as nothing, but answered
 
-    for text in (refused[0], status):
+    for text in (refused[0], status, acknowledged[0]):
         assert "Sam's turn" not in text, text
         assert f"waits for {name}" in text, text
