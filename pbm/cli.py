@@ -84,6 +84,14 @@ def web(
     """Serve the webhooks and the admin page (uvicorn)."""
     import uvicorn  # here: only `pbm web` needs the ASGI server
 
+    from pbm import deployment
+    from pbm.config import get_settings
+
+    try:
+        deployment.check(get_settings())
+    except deployment.InsecureDeployment as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(2) from None
     uvicorn.run("pbm.web:app", host=host, port=port)
 
 

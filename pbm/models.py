@@ -436,3 +436,16 @@ class Deadline(SQLModel, table=True):
     # event they hold says (None: they hold none) and the iCalendar SEQUENCE last sent.
     calendar_due_at: datetime | None = _ts()
     calendar_sequence: int = 0
+
+
+class AdminSessionRecord(SQLModel, table=True):
+    """One signed-in admin session, kept on the server so that signing out (or a new
+    password) ends it: the cookie only names it (by a random token whose SHA-256 is ``id``)."""
+
+    __tablename__: ClassVar[str] = "admin_sessions"
+
+    id: str = Field(primary_key=True, max_length=64)  # sha256 hex of the cookie's token
+    user: str = Field(max_length=60, index=True)
+    password_tag: str = Field(max_length=64)  # sha256 of the password hash signed in with
+    created_at: datetime = _created()
+    expires_at: datetime = Field(sa_column=sa.Column(UTCDateTime(), nullable=False, index=True))

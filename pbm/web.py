@@ -8,6 +8,8 @@ from typing import TypedDict
 
 from fastapi import FastAPI
 
+from pbm import deployment
+from pbm.body_limit import BodyLimit
 from pbm.config import get_settings
 from pbm.logs import configure as configure_logs
 from workers.hooks import install_process_hooks
@@ -33,13 +35,16 @@ def _api_docs() -> ApiDocs:
 async def _lifespan(_app: FastAPI) -> AsyncIterator[None]:
     """The web process's start-up: its log lines (``LOG_FORMAT=json``: structured), and the
     hooks that hand the outbox rows of admin actions to the workers after each commit
-    (``workers.hooks``). Importing this module sets up neither."""
+    (``workers.hooks``). Importing this module sets up neither. A deployment reachable from
+    outside without a secret of its own does not start (``pbm.deployment``)."""
+    deployment.check(get_settings())
     configure_logs()
     install_process_hooks()
     yield
 
 
 app = FastAPI(title="Tortuga by Mail", lifespan=_lifespan, **_api_docs())
+app.add_middleware(BodyLimit)  # every body capped before anything reads it
 
 
 @app.get("/healthz")

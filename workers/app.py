@@ -10,6 +10,7 @@ Celery's file-backed default scheduler otherwise.
 from __future__ import annotations
 
 import logging
+import sys
 from typing import Any
 
 import redis
@@ -17,6 +18,7 @@ from celery import Celery
 from celery.signals import (
     after_setup_logger,
     after_setup_task_logger,
+    beat_init,
     task_postrun,
     worker_init,
     worker_process_init,
@@ -167,6 +169,21 @@ def reconfigure(settings: Settings | None = None) -> None:
     # kombu keeps producer pools per broker URL for the whole process: one closed above
     # would be handed out again to the next app on the same URL ("Acquire on closed pool")
     kombu_pools.reset()
+
+
+@worker_init.connect
+@beat_init.connect
+def _refuse_an_insecure_deployment(**_: Any) -> None:
+    """A worker or beat of a deployment reachable from outside without a secret of its own
+    (or with sender authentication it cannot honour) does not start (``pbm.deployment``)."""
+    from pbm import deployment  # here: checked at start-up, never on import
+
+    try:
+        deployment.check(get_settings())
+    except deployment.InsecureDeployment as exc:
+        logging.getLogger(__name__).critical("%s", exc)
+        sys.stderr.write(f"{exc}\n")
+        raise SystemExit(2) from None
 
 
 @worker_init.connect

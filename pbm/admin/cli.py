@@ -34,3 +34,14 @@ def hash_password_command(
         raise typer.Exit(2)
     hashed = hash_password(password)
     typer.echo(f"{name}:{hashed}" if name else hashed)
+
+
+@app.command("sign-out")
+def sign_out_command(
+    name: str = typer.Argument(..., metavar="NAME", help="The admin to sign out."),
+) -> None:
+    """End every open web session of an admin (a lost laptop, a leaked cookie)."""
+    from pbm.admin.sessions import close_all  # here: needs the database
+
+    ended = close_all(name)
+    typer.echo(f"Ended {ended} session(s) of {name}.")

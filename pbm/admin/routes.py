@@ -15,13 +15,14 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 
-from pbm.admin import actions, audit, queries
+from pbm.admin import actions, audit, queries, sessions
 from pbm.admin.auth import THROTTLE, check_password, parse_admin_users, throttle_keys
 from pbm.admin.board_svg import board_svg
 from pbm.admin.session import AdminRoute, AdminSession, current_admin, get_session, monotonic
 from pbm.admin.templating import page
 from pbm.config import get_settings
 from pbm.db import session_scope
+from pbm.deployment import MAKE_A_KEY, secret_key_problem
 from pbm.models import GameStatus, InboundMessage
 
 log = logging.getLogger(__name__)
@@ -48,16 +49,13 @@ def _safe_next(target: str | None) -> str:
 
 # ------------------------------------------------------------------ sign-in
 
-DEV_SECRET_KEY = "dev-only-change-me"
-INSECURE_KEY = ("SECRET_KEY is still the development default: set a secret value before "
-                "signing in over HTTPS.")
+INSECURE_KEY = ("SECRET_KEY is still the development default (or too short) on a deployment "
+                "reachable from outside: nobody can sign in until it is set. " + MAKE_A_KEY)
 
 
 def _default_key_in_production() -> bool:
-    """True when a public (HTTPS) deployment still signs sessions with the dev default."""
-    settings = get_settings()
-    return (settings.secret_key.get_secret_value() == DEV_SECRET_KEY
-            and settings.public_base_url.startswith("https://"))
+    """True when a deployment reachable from outside has no secret of its own to sign with."""
+    return secret_key_problem(get_settings()) is not None
 
 
 @router.get("/login", name="admin_login_form")
@@ -106,6 +104,7 @@ def login(
         )
     THROTTLE.succeeded(keys)
     session.clear()  # a fresh session (and CSRF token) at every sign-in
+    session["sid"] = sessions.open_session(name, admins[name], _now())
     session["user"] = name
     session.csrf_token()
     audit.record(name, "sign_in", _now())
@@ -115,8 +114,13 @@ def login(
 
 @router.post("/logout", name="admin_logout")
 def logout(request: Request, admin: str = Depends(current_admin)) -> Response:
-    """Sign out."""
-    get_session(request).clear()
+    """Sign out: the session ends on the server too (its cookie opens nothing after)."""
+    session = get_session(request)
+    token = session.get("sid")
+    if isinstance(token, str):
+        sessions.close_session(token)
+    audit.record(admin, "sign_out", _now())
+    session.clear()
     return _redirect("/admin/login")
 
 

@@ -2,10 +2,12 @@
 
 ``AdminRoute`` is the route class of the admin router, so no admin route can forget them:
 before any handler runs it loads the session from the signed cookie (itsdangerous, keyed by
-``settings.secret_key``), refuses anonymous requests (a redirect to the sign-in page for a
-page, 401 for anything else) and checks the per-session CSRF token on every request that is
-not GET/HEAD; afterwards it writes the cookie back if the session changed. Only routes named
-in ``PUBLIC_ROUTES`` (the sign-in form) skip the sign-in check, never the CSRF check.
+``settings.secret_key``) and the server-side record the cookie names (``pbm.admin.sessions``:
+signing out or a new password ends it), refuses anonymous requests (a redirect to the
+sign-in page for a page, 401 for anything else) and checks the per-session CSRF token on
+every request that is not GET/HEAD; afterwards it writes the cookie back if the session
+changed. Only routes named in ``PUBLIC_ROUTES`` (the sign-in form) skip the sign-in check,
+never the CSRF check.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Callable, Coroutine
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
@@ -20,9 +23,12 @@ from fastapi import HTTPException, Request, Response
 from fastapi.responses import RedirectResponse
 from fastapi.routing import APIRoute
 from itsdangerous import BadSignature, URLSafeTimedSerializer
+from starlette.concurrency import run_in_threadpool
 
+from pbm.admin import sessions
 from pbm.admin.auth import parse_admin_users
 from pbm.config import Settings, get_settings
+from pbm.deployment import secret_key_problem
 
 COOKIE_NAME = "pbm_admin"
 COOKIE_PATH = "/admin"
@@ -84,19 +90,33 @@ def _serializer(settings: Settings) -> URLSafeTimedSerializer:
 
 
 def load_session(request: Request, settings: Settings) -> AdminSession:
-    """The session in the request's cookie; empty when missing, forged or expired."""
+    """The session in the request's cookie; empty when missing, forged, expired, signed out,
+    or signed with a key this deployment may not use.
+
+    The cookie's signature only proves the cookie came from us; who is signed in comes from
+    the server-side record it names (``sid``), which must still be open, for an admin still
+    in ``ADMIN_USERS`` with the password they signed in with."""
     session = AdminSession()
     raw = request.cookies.get(COOKIE_NAME)
-    if raw:
-        try:
-            data = _serializer(settings).loads(raw, max_age=MAX_AGE_SECONDS)
-        except BadSignature:
-            data = None
-        if isinstance(data, dict):
-            dict.update(session, data)
-    # An admin removed from ADMIN_USERS is signed out at their next request.
-    if session.user and session.user not in parse_admin_users(settings.admin_users):
-        session.clear()
+    if not raw or secret_key_problem(settings):
+        return session
+    try:
+        data = _serializer(settings).loads(raw, max_age=MAX_AGE_SECONDS)
+    except BadSignature:
+        return session
+    if not isinstance(data, dict):
+        return session
+    dict.update(session, data)
+    dict.pop(session, "user", None)
+    token = data.get("sid")
+    if token is None:
+        return session  # an anonymous visitor's session: the sign-in form's CSRF token
+    user = sessions.who(token, parse_admin_users(settings.admin_users), datetime.now(UTC)) \
+        if isinstance(token, str) else None
+    if user is None:
+        session.clear()  # signed out, expired, or the password changed: start afresh
+    else:
+        dict.__setitem__(session, "user", user)
     return session
 
 
@@ -163,7 +183,7 @@ class AdminRoute(APIRoute):
 
         async def admin_handler(request: Request) -> Response:
             settings = get_settings()
-            session = load_session(request, settings)
+            session = await run_in_threadpool(load_session, request, settings)
             request.state.admin_session = session
             if not public and session.user is None:
                 if request.method in SAFE_METHODS:

@@ -38,16 +38,31 @@ def test_plain_text_and_malformed_entries_are_ignored() -> None:
 def test_the_throttle_locks_after_five_failures_in_a_row_and_doubles() -> None:
     throttle = SignInThrottle()
     keys = throttle_keys("Ada", "192.0.2.7")
-    assert keys == ["name:ada", "ip:192.0.2.7"]
+    assert keys == ["user:ada|192.0.2.7", "ip:192.0.2.7"]
     for i in range(4):
         throttle.failed(keys, now=100.0 + i)
         assert throttle.retry_after(keys, now=100.0 + i) == 0
     throttle.failed(keys, now=104.0)
     assert throttle.retry_after(keys, now=104.0) == 60
-    assert throttle.retry_after(["ip:192.0.2.7"], now=134.0) == 30
+    assert throttle.retry_after(keys, now=134.0) == 30
     assert throttle.retry_after(keys, now=164.0) == 0
     throttle.failed(keys, now=165.0)  # the 6th in a row: twice as long
     assert throttle.retry_after(keys, now=165.0) == 120
+
+
+def test_wrong_passwords_from_one_address_never_lock_the_name_at_another() -> None:
+    throttle = SignInThrottle()
+    for i in range(30):
+        throttle.failed(throttle_keys("ada", "198.51.100.66"), now=float(i))
+    assert throttle.retry_after(throttle_keys("ada", "198.51.100.66"), now=30.0) > 0
+    assert throttle.retry_after(throttle_keys("ada", "192.0.2.7"), now=30.0) == 0
+
+
+def test_one_address_spraying_names_is_locked_at_its_own_limit() -> None:
+    throttle = SignInThrottle()
+    for i in range(10):
+        throttle.failed(throttle_keys(f"name{i}", "198.51.100.66"), now=0.0)
+    assert throttle.retry_after(throttle_keys("ada", "198.51.100.66"), now=0.0) == 60
 
 
 def test_a_success_starts_the_count_again() -> None:

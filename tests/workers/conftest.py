@@ -127,6 +127,7 @@ def env(tmp_path: Path, database_url: str, smtp: SmtpSink,
         "SMTP_PORT": str(smtp.port),
         "SMTP_TIMEOUT": "10",
         "PUBLIC_BASE_URL": "https://tortuga.example",
+        "SECRET_KEY": secrets.token_urlsafe(32),  # a public URL needs a secret of its own
         "INBOUND_EMAIL_SECRET": secrets.token_hex(12),
         "SMS_TRANSPORT": "file",
         "BROKER_URL": "memory://",
