@@ -96,6 +96,12 @@ class Settings(BaseSettings):
     relay_interval: float = 30.0
     sweep_interval: float = 15.0
     imap_poll_interval: float = 60.0
+    spool_drain_interval: float = Field(
+        default=5.0, description="Seconds between drains of the web process's spool (replies "
+        "kept on disk while the database was unavailable).")
+    database_connect_timeout: int = Field(
+        default=5, description="Seconds to wait for a PostgreSQL connection (a webhook that "
+        "cannot get one in time keeps the message in its spool).")
 
     # Hostile input: who may play a seat, how much of a message is read
     inbound_require_sender_auth: bool = Field(

@@ -74,7 +74,8 @@ def make_engine(url: str) -> Engine:
         engine = sa.create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000})
         _install_sqlite_hooks(engine)
         return engine
-    engine = sa.create_engine(url, pool_size=5, max_overflow=5)
+    engine = sa.create_engine(url, pool_size=5, max_overflow=5, connect_args={
+        "connect_timeout": get_settings().database_connect_timeout})
     _ping_when_idle(engine)
     return engine
 

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import TypedDict
 
 from fastapi import FastAPI
+from starlette.concurrency import run_in_threadpool
 
 from pbm import deployment
 from pbm.body_limit import BodyLimit
 from pbm.config import get_settings
 from pbm.logs import configure as configure_logs
 from workers.hooks import install_process_hooks
+
+log = logging.getLogger(__name__)
 
 
 class ApiDocs(TypedDict):
@@ -40,7 +45,24 @@ async def _lifespan(_app: FastAPI) -> AsyncIterator[None]:
     deployment.check(get_settings())
     configure_logs()
     install_process_hooks()
-    yield
+    drainer = asyncio.create_task(_drain_spool_forever())
+    try:
+        yield
+    finally:
+        drainer.cancel()
+
+
+async def _drain_spool_forever() -> None:
+    """Every ``SPOOL_DRAIN_INTERVAL`` s, store what this host's spool kept while the
+    database was away (``pbm.inbound.spool``)."""
+    from pbm.webhooks import drain_spool  # here: the routers import after the app
+
+    while True:
+        try:
+            await run_in_threadpool(drain_spool)
+        except Exception:
+            log.exception("draining the spool failed; trying again")
+        await asyncio.sleep(get_settings().spool_drain_interval)
 
 
 app = FastAPI(title="Tortuga by Mail", lifespan=_lifespan, **_api_docs())

@@ -2,8 +2,10 @@
 
 Each handler authenticates the request, stores it raw (``pbm.inbound``: once per provider
 id, so a retried delivery is kept once), commits, and only then asks a worker to process
-it. Nothing is parsed or applied here: a slow or broken parser can never make a provider
-retry forever or lose a message.
+it. When the database cannot take it, the message is kept in this host's spool on disk
+(``pbm.inbound.spool``, fsynced before the answer) and stored later: never a 500 for a
+message we could have kept. Nothing is parsed or applied here: a slow or broken parser can
+never make a provider retry forever or lose a message.
 
 - ``POST /webhooks/email``: the raw message as the body (or a form field ``email`` /
   ``body-mime``), authenticated by the shared secret ``INBOUND_EMAIL_SECRET`` as
@@ -33,6 +35,7 @@ from pbm import inbound, metrics
 from pbm.config import Settings, get_settings
 from pbm.db import run_transaction
 from pbm.hygiene import mime_problem
+from pbm.inbound import spool
 from pbm.models import DeliveryStatus, OutboundMessage, OutboundStatus, Player
 from workers.enqueue import enqueue_inbound
 
@@ -88,9 +91,11 @@ async def inbound_email(request: Request) -> dict[str, Any]:
         if problem:
             log.info("refused an inbound email: %s", problem)
             raise HTTPException(status_code=422, detail=f"message refused: {problem}")
-        stored = await run_in_threadpool(
-            _store_and_enqueue, lambda session: inbound.store_email(session, raw, _now()),
-            "email")
+        now = _now()
+        stored = await keep_at_the_door(
+            lambda session: inbound.store_email(session, raw, now), "email", raw, now)
+    if stored is None:
+        return {"id": None, "duplicate": False, "spooled": True}
     return {"id": stored.id, "duplicate": not stored.created}
 
 
@@ -170,10 +175,45 @@ async def _raw_email(request: Request, settings: Settings) -> bytes:
 def _store_and_enqueue(work: Any, channel: str) -> inbound.Stored:
     """Store in one committed transaction, then hand the new row to a worker."""
     stored: inbound.Stored = run_transaction(work)
+    after_stored(channel, stored)
+    return stored
+
+
+def after_stored(channel: str, stored: inbound.Stored) -> None:
+    """A message is in the database: count it and hand it to a worker (once: a duplicate
+    delivery created nothing)."""
     if stored.created:
         metrics.reply_received(channel)
         _enqueue_inbound(stored.id)
-    return stored
+
+
+#: How long a webhook waits for the database before it keeps the message in the spool
+#: instead (Twilio gives up on a webhook after 15 s).
+STORE_TIMEOUT_SECONDS = 8.0
+
+
+async def keep_at_the_door(work: Any, channel: str, payload: bytes | dict[str, str],
+                           now: datetime) -> inbound.Stored | None:
+    """Store a message in the database, or, when the database cannot take it (down, too
+    slow, any error), durably in this host's spool (``pbm.inbound.spool``); None then.
+    Raises 503 with ``Retry-After`` only when the disk cannot take it either: never a 500
+    for a message we could have kept. A store that finishes after the timeout is harmless:
+    the drain stores the spooled copy again, which the provider's id makes a duplicate."""
+    try:
+        return await asyncio.wait_for(run_in_threadpool(_store_and_enqueue, work, channel),
+                                      STORE_TIMEOUT_SECONDS)
+    except Exception as exc:
+        log.warning("could not store an inbound %s message (%s): keeping it in the spool",
+                    channel, type(exc).__name__)
+        failure = exc
+    try:
+        await run_in_threadpool(spool.keep, channel, payload, now)
+    except OSError as exc:
+        log.error("the spool refused an inbound %s message too: %s (database: %s)", channel,
+                  exc, failure)
+        raise HTTPException(status_code=503, detail="temporarily unavailable",
+                            headers={"Retry-After": "60"}) from exc
+    return None
 
 
 def public_url(request: Request, settings: Settings) -> str:
@@ -205,8 +245,9 @@ async def inbound_sms(request: Request) -> Response:
     """Accept one inbound SMS from Twilio; answers with empty TwiML (replies go by the API)."""
     form = await _signed_form(request)
     fields = {key: str(form.get(key)) for key in form}
-    await run_in_threadpool(_store_and_enqueue,
-                            lambda session: inbound.store_sms(session, fields, _now()), "sms")
+    now = _now()
+    await keep_at_the_door(lambda session: inbound.store_sms(session, fields, now), "sms",
+                           fields, now)
     return Response(content=EMPTY_TWIML, media_type="text/xml")
 
 
@@ -219,9 +260,20 @@ async def sms_status(request: Request) -> Response:
     error_code = str(form.get("ErrorCode") or "")
     if sid and status in DELIVERY_STAGE:
         now = _now()
-        await run_in_threadpool(run_transaction, lambda session: record_delivery_report(
-            session, sid, status, error_code, now))
+        try:
+            await run_in_threadpool(run_transaction, lambda session: record_delivery_report(
+                session, sid, status, error_code, now))
+        except Exception as exc:  # the database is down: Twilio may try again later
+            log.warning("could not record a delivery report for %s: %s", sid,
+                        type(exc).__name__)
+            return Response(status_code=503, headers={"Retry-After": "60"})
     return Response(status_code=204)
+
+
+def drain_spool() -> int:
+    """Store the messages this host's spool kept while the database was away (each once,
+    counted and handed to a worker as the webhook would have); how many."""
+    return spool.drain(after_stored)
 
 
 #: How far along a message is, by the provider's word: a report never moves it back

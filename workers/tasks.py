@@ -196,7 +196,11 @@ def relay_outbox() -> int:
 
 @app.task(name=TASK_RELAY_INBOUND)
 def relay_inbound() -> int:
-    """Enqueue inbound rows never processed (lost enqueue, broker restart, killed worker)."""
+    """Enqueue inbound rows never processed (lost enqueue, broker restart, killed worker),
+    after storing what this host's spool kept while the database was away."""
+    from pbm.webhooks import drain_spool  # here: the web edge's drain, on this host's disk
+
+    drain_spool()
     with session_scope(write=False) as session:
         ids = inbound.relay_candidates(session, utcnow(), get_settings())
     if ids:

@@ -19,7 +19,6 @@ from pbm.admin.auth import hash_password
 from pbm.admin.session import COOKIE_NAME
 from tests.web.conftest import (
     ADMIN_NAME,
-    ADMIN_PASSWORD,
     LiveServer,
     csrf_of,
     sign_in,
