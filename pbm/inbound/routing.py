@@ -11,6 +11,7 @@ from email.message import Message
 from typing import Any
 
 import sqlalchemy as sa
+from publicsuffixlist import PublicSuffixList
 from sqlmodel import Session, col
 
 from pbm.config import Settings
@@ -97,10 +98,17 @@ def route_sms(session: Session, player_id: int) -> Seat | None:
 
 
 def sender_authenticated(message: Message, sender: str, settings: Settings) -> bool:
-    """True when an ``Authentication-Results`` header (of ``inbound_authserv_id``, if set)
-    shows a DMARC pass for the From domain, or a DKIM or SPF pass aligned with it."""
+    """True when the receiving server's own ``Authentication-Results`` header shows a DMARC
+    pass for the From domain, or a DKIM or SPF pass aligned with it.
+
+    Only the topmost header bearing ``INBOUND_AUTHSERV_ID`` counts: the receiving server
+    adds its header on top, so any below it (or without that id) may have been written by
+    the sender. Without the id nothing is trusted (and the service refuses to start with
+    ``INBOUND_REQUIRE_SENDER_AUTH`` on: ``pbm.deployment``). The receiving server must also
+    strip headers claiming its id from incoming mail (RFC 8601, section 5)."""
     domain = sender.rpartition("@")[2].lower()
-    if not domain:
+    wanted = (settings.inbound_authserv_id or "").strip().lower()
+    if not domain or not wanted:
         return False
     try:
         values = [str(v) for v in message.get_all("Authentication-Results") or []]
@@ -109,20 +117,36 @@ def sender_authenticated(message: Message, sender: str, settings: Settings) -> b
     for value in values:
         value = re.sub(r"\([^()]*\)", " ", value)  # comments
         server, _, results = value.partition(";")
-        wanted = (settings.inbound_authserv_id or "").lower()
-        if wanted and (server.split() or [""])[0].lower() != wanted:
+        if (server.split() or [""])[0].lower() != wanted:
             continue
         for clause in results.split(";"):
             words = dict(w.lower().partition("=")[::2] for w in clause.split() if "=" in w)
             if _auth_pass(words, domain):
                 return True
+        return False  # the topmost header of our server decides; none below it counts
     return False
 
 
+@functools.cache
+def _public_suffixes() -> PublicSuffixList:
+    """The Public Suffix List shipped with ``publicsuffixlist`` (no download)."""
+    return PublicSuffixList()
+
+
+def organisational_domain(domain: str) -> str | None:
+    """The registrable domain of ``domain`` (``mail.example.co.uk`` -> ``example.co.uk``);
+    None for a public suffix itself (``org``, ``co.uk``) or nothing."""
+    domain = domain.rpartition("@")[2].strip(".").lower()
+    if not domain:
+        return None
+    found = _public_suffixes().privatesuffix(domain)
+    return str(found) if found else None
+
+
 def _aligned(domain: str, other: str) -> bool:
-    other = other.rpartition("@")[2].strip(".")
-    return bool(other) and (domain == other or domain.endswith("." + other)
-                            or other.endswith("." + domain))
+    """DMARC's relaxed alignment: both names share one organisational domain."""
+    mine = organisational_domain(domain)
+    return mine is not None and mine == organisational_domain(other)
 
 
 def _auth_pass(words: dict[str, str], domain: str) -> bool:

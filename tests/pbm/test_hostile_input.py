@@ -125,13 +125,20 @@ def test_only_the_first_lines_and_bytes_of_the_new_text_are_read() -> None:
 
 
 @pytest.mark.parametrize(("results", "authserv", "ok"), [
-    ("mx.ours; dkim=pass header.d=example.org header.s=s1", None, True),
-    ("mx.ours; spf=pass smtp.mailfrom=ann@mail.example.org", None, True),
-    ("mx.ours; dmarc=pass (p=reject) header.from=example.org", None, True),
-    ("mx.ours; dkim=fail header.d=example.org; spf=softfail", None, False),
-    ("mx.ours; dkim=pass header.d=evil.example", None, False),
+    ("mx.ours; dkim=pass header.d=example.org header.s=s1", "mx.ours", True),
+    ("mx.ours; spf=pass smtp.mailfrom=ann@mail.example.org", "mx.ours", True),
+    ("mx.ours; dmarc=pass (p=reject) header.from=example.org", "mx.ours", True),
+    ("mx.ours; dkim=pass header.d=mail.example.org", "mx.ours", True),
+    ("mx.ours; dkim=fail header.d=example.org; spf=softfail", "mx.ours", False),
+    ("mx.ours; dkim=pass header.d=evil.example", "mx.ours", False),
     ("mx.evil; dkim=pass header.d=example.org", "mx.ours", False),
     ("mx.ours 1; dkim=pass header.d=example.org", "mx.ours", True),
+    # a public suffix is nobody's organisational domain: not aligned with example.org
+    ("mx.ours; dkim=pass header.d=org", "mx.ours", False),
+    ("mx.ours; spf=pass smtp.mailfrom=x@org", "mx.ours", False),
+    ("mx.ours; dkim=pass header.d=example.org.evil.example", "mx.ours", False),
+    # without the receiving server's id, a header proves nothing (the sender can write one)
+    ("mx.ours; dkim=pass header.d=example.org", None, False),
 ])
 def test_authentication_results_must_pass_for_the_from_domain(
         results: str, authserv: str | None, ok: bool) -> None:
@@ -140,6 +147,18 @@ def test_authentication_results_must_pass_for_the_from_domain(
     settings = Settings(_env_file=None, inbound_authserv_id=authserv)  # type: ignore[call-arg]
 
     assert sender_authenticated(message, "ann@example.org", settings) is ok
+
+
+def test_a_passing_header_below_our_servers_own_one_is_the_senders_and_proves_nothing() -> None:
+    # The receiving server adds its header on top; the one below came with the message.
+    raw = (b"Authentication-Results: mx.ours; dkim=none; spf=none\r\n"
+           b"Authentication-Results: mx.ours; dkim=pass header.d=example.org\r\n"
+           + reply("REVEAL 3"))
+    message = message_from_bytes(raw, policy=policy.default)
+    settings = Settings(_env_file=None, inbound_authserv_id="mx.ours")  # type: ignore[call-arg]
+
+    assert len(message.get_all("Authentication-Results")) == 2
+    assert sender_authenticated(message, "ann@example.org", settings) is False
 
 
 def test_the_api_docs_exist_only_when_the_setting_turns_them_on(

@@ -111,6 +111,7 @@ def test_a_reply_to_play_at_is_routed_by_the_message_id_it_answers(setup: Env) -
 def test_a_required_sender_authentication_must_pass(env: Env,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     env.values["INBOUND_REQUIRE_SENDER_AUTH"] = "true"
+    env.values["INBOUND_AUTHSERV_ID"] = "mx.test"
     apply(env, monkeypatch)
     game_id = h.new_game(h.email_players(3))
     decision = h.pending(game_id)[0]
