@@ -22,7 +22,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Session, SQLModel, col, select
 
+from pbm.admin_input import InputError, check_game_name, normalize_email, normalize_phone
 from pbm.games import get_game, replay_matches
+from pbm.hygiene import clean_line
 from pbm.models import CommandLog, Deadline, Game, GameEvent, Player, Seat
 
 FORMAT = "tortuga-by-mail/game"
@@ -112,6 +114,21 @@ def _player(session: Session, data: dict[str, Any]) -> Any:
     return player
 
 
+def _check_player(data: dict[str, Any]) -> None:
+    """An imported player as ``pbm game create`` would take it: a one-line name, a valid
+    email address and a phone number in international form (``InputError`` otherwise)."""
+    name = str(data.get("display_name") or "")
+    if not name or clean_line(name) != name or len(name) > 60:
+        raise InputError(f"player name {name!r}: one line of printable text, at most 60 "
+                         "characters")
+    if data.get("email"):
+        normalize_email(str(data["email"]))
+    if data.get("phone"):
+        phone = str(data["phone"])
+        if normalize_phone(phone, None) != phone:
+            raise InputError(f"phone {phone!r}: not in international form (+country ...)")
+
+
 def import_game(session: Session, document: dict[str, Any], *, name: str | None = None
                 ) -> int:
     """Write the exported ``document`` as a new game (named ``name`` if given); its id.
@@ -124,6 +141,12 @@ def import_game(session: Session, document: dict[str, Any], *, name: str | None 
     data = dict(document["game"])
     if name:
         data["name"] = name
+    try:
+        data["name"] = check_game_name(str(data.get("name", "")))
+        for player in document["players"]:
+            _check_player(player)
+    except ValueError as exc:  # InputError, a bad address or phone
+        raise ImportRefused(str(exc)) from None
     if session.exec(select(Game).where(Game.name == data["name"])).first() is not None:
         raise ImportRefused(f"a game named {data['name']!r} exists here already "
                             "(import with --name NEW)")

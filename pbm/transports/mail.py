@@ -160,11 +160,15 @@ class SmtpTransport:
                                  reason="recipient")
         envelope_from = bounce_address(message, self.settings)
         mail: EmailMessage | None = None
-        if (envelope_from + message.to).isascii():
-            data, message_id = email_bytes(message, self.settings, linesep="\r\n")
-        else:  # SMTPUTF8: the email package's generator knows how
-            mail = build_email(message, self.settings)
-            data, message_id = None, str(mail["Message-ID"])
+        try:
+            if (envelope_from + message.to).isascii():
+                data, message_id = email_bytes(message, self.settings, linesep="\r\n")
+            else:  # SMTPUTF8: the email package's generator knows how
+                mail = build_email(message, self.settings)
+                data, message_id = None, str(mail["Message-ID"])
+        except ValueError as exc:  # a header with a line break (HeaderInjection) and kin
+            raise TransportError(f"refused to write this email: {exc}", permanent=True,
+                                 reason="rejected") from exc
         smtp = _kept_connection(self.settings)
         try:
             if smtp is not None:
@@ -219,10 +223,16 @@ _folded = functools.lru_cache(maxsize=FOLDED_KEPT)(_fold)
 _BARE_ADDRESS = re.compile(r"[A-Za-z0-9_+-]+(\.[A-Za-z0-9_+-]+)*@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*")
 
 
+class HeaderInjection(ValueError):
+    """A header value with a line break: written as it is, it would start a header of its
+    own (``Bcc: ...``). Refused as the email package refuses it (``ValueError``)."""
+
+
 def _header(name: str, value: str) -> str:
-    if (len(name) + len(value) < 77 and value.isascii() and "\n" not in value
-            and "\r" not in value and (name.lower() not in _ADDRESS_HEADERS
-                                       or _BARE_ADDRESS.fullmatch(value))):
+    if "\n" in value or "\r" in value:
+        raise HeaderInjection(f"the {name} header's value contains a line break: {value!r}")
+    if (len(name) + len(value) < 77 and value.isascii()
+            and (name.lower() not in _ADDRESS_HEADERS or _BARE_ADDRESS.fullmatch(value))):
         return f"{name}: {value}\n"
     return _folded(name, value)
 
@@ -367,7 +377,7 @@ def email_bytes(message: OutgoingMessage, settings: Settings, linesep: str = "\n
         mail.replace_header("Message-ID", message_id)
         data = mail.as_bytes(policy=_POLICY.clone(linesep=linesep))
         return data, message_id
-    head = [_folded("From", formataddr((settings.mail_from_name, sender_address(settings)))),
+    head = [_header("From", formataddr((settings.mail_from_name, sender_address(settings)))),
             _header("To", message.to), _header("Subject", message.subject),
             _header("Date", formatdate(localtime=False, usegmt=True)),
             _header("Message-ID", message_id)]

@@ -63,3 +63,49 @@ def test_a_game_exported_by_the_cli_is_imported_by_the_cli_and_plays_on(tmp_path
                               origin="test", now=datetime.now(UTC))
         assert result.ok
     db.dispose_engines()
+
+
+def test_an_export_is_readable_by_its_owner_alone_and_says_what_it_holds(tmp_path: Path
+                                                                         ) -> None:
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    assert run(["db", "upgrade"], url, tmp_path).returncode == 0
+    assert run(["game", "create", "cove", "-p", "Ann <ann@example.org>", "-p",
+                "Bob <bob@example.org>"], url, tmp_path).returncode == 0
+    os.umask(0o022)
+    written = run(["game", "export", "cove", "--output", str(tmp_path / "cove.json")], url,
+                  tmp_path)
+    assert written.returncode == 0, written.stderr
+    assert (tmp_path / "cove.json").stat().st_mode & 0o777 == 0o600
+    assert "reply token" in written.stderr and "0600" in written.stderr
+    with (tmp_path / "redirected.json").open("w") as out:  # `pbm game export cove > file`
+        redirected = subprocess.run(
+            [str(PBM), "game", "export", "cove"], stdout=out, stderr=subprocess.PIPE,
+            text=True, timeout=120, cwd=tmp_path,
+            env={**os.environ, "DATABASE_URL": url, "DATA_DIR": str(tmp_path / "var"),
+                 "BROKER_URL": "filesystem://", "REDIS_URL": ""})
+    assert redirected.returncode == 0, redirected.stderr
+    assert (tmp_path / "redirected.json").stat().st_mode & 0o777 == 0o600
+    assert json.loads((tmp_path / "redirected.json").read_text())["game"]["name"] == "cove"
+
+
+def test_an_import_checks_names_as_create_does(tmp_path: Path) -> None:
+    old, new = f"sqlite:///{tmp_path / 'old.db'}", f"sqlite:///{tmp_path / 'new.db'}"
+    for url in (old, new):
+        assert run(["db", "upgrade"], url, tmp_path).returncode == 0
+    assert run(["game", "create", "cove", "-p", "Ann <ann@example.org>", "-p",
+                "Bob <bob@example.org>"], old, tmp_path).returncode == 0
+    document = json.loads(run(["game", "export", "cove"], old, tmp_path).stdout)
+    for label, change in {
+        "game name": lambda d: d["game"].update(name="x\r\nBcc: eve@evil.example"),
+        "player name": lambda d: d["players"][0].update(display_name="Ann\r\nBcc: e@e.x"),
+        "email": lambda d: d["players"][0].update(email="ann@example.org\r\nBcc: e@e.x"),
+    }.items():
+        forged = json.loads(json.dumps(document))
+        change(forged)
+        (tmp_path / "forged.json").write_text(json.dumps(forged))
+        refused = run(["game", "import", str(tmp_path / "forged.json")], new, tmp_path)
+        assert refused.returncode == 2, (label, refused.stdout, refused.stderr)
+        assert "cannot import" in refused.stderr, label
+    refused = run(["game", "import", str(tmp_path / "forged.json"), "--name", "Bad Name!"],
+                  new, tmp_path)
+    assert refused.returncode == 2 and "game name" in refused.stderr

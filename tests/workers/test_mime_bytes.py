@@ -146,3 +146,26 @@ def test_a_pictures_headers_are_the_ones_the_policy_folds(cid: str) -> None:
         expected = (mail._folded(names[0], f'inline; filename="{name}"')
                     + mail._folded(names[1], f"<{cid}>"))
         assert mail._picture_headers(cid, subtype) == expected
+
+
+@pytest.mark.parametrize("field", ["subject", "to", "reply_to", "in_reply_to", "key"])
+@pytest.mark.parametrize("brk", ["\r\n", "\n", "\r"])
+def test_a_header_value_with_a_line_break_is_refused_on_both_paths(field: str,
+                                                                   brk: str) -> None:
+    value = {"subject": "[Tortuga: x]", "to": "ann@example.org", "reply_to": "p@t.test",
+             "in_reply_to": "<r@t>", "key": "42"}[field] + brk + "Bcc: eve@evil.example"
+    bad = message(**{field: value})
+    with pytest.raises(ValueError):
+        email_bytes(bad, SETTINGS)
+    with pytest.raises(ValueError):
+        build_email(bad, SETTINGS).as_bytes()
+
+
+def test_the_smtp_transport_refuses_such_an_email_for_good_and_sends_nothing() -> None:
+    from pbm.transports import TransportError
+
+    transport = mail.SmtpTransport(Settings(mail_domain="tortuga.test", smtp_port=1))
+    with pytest.raises(TransportError) as refused:
+        transport.send(message(subject="x\r\nBcc: eve@evil.example"))
+    assert refused.value.permanent
+    assert "line break" in str(refused.value)
