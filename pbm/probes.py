@@ -2,7 +2,8 @@
 
 ``/healthz`` (in ``pbm.web``) says only that the process answers (liveness). ``/readyz``
 checks what the service needs to do its work (``pbm.health.readiness``) and answers 503
-naming the failing part. ``/metrics`` is for Prometheus and protected like the admin page:
+naming the failing part (its details only to a caller with the metrics credentials).
+``/metrics`` is for Prometheus and protected like the admin page:
 an admin's name and password from ``ADMIN_USERS`` as HTTP Basic (the same accounts and
 sign-in throttle), or ``Authorization: Bearer METRICS_TOKEN`` when that setting is set.
 """
@@ -13,6 +14,7 @@ import base64
 import binascii
 import hashlib
 import hmac
+import logging
 import threading
 from collections import OrderedDict
 from typing import Any
@@ -27,6 +29,7 @@ from pbm.admin.session import monotonic
 from pbm.config import Settings, get_settings
 from pbm.health import readiness
 
+log = logging.getLogger(__name__)
 router = APIRouter(include_in_schema=False)
 
 _CHALLENGE = {"WWW-Authenticate": 'Basic realm="Tortuga metrics"'}
@@ -36,14 +39,22 @@ _VERIFIED_LOCK = threading.Lock()
 
 
 @router.get("/readyz")
-def readyz() -> JSONResponse:
-    """Ready when the database is reachable and migrated, Redis answers, the beat beats."""
-    checks = readiness(get_settings())
+def readyz(request: Request) -> JSONResponse:
+    """Ready when the database is reachable and migrated, Redis answers, the beat beats.
+
+    Anyone may learn which part fails; the details (an error's text names hosts, ports and
+    database roles) only a caller with the ``/metrics`` credentials, and the log."""
+    settings = get_settings()
+    checks = readiness(settings)
     failing = [c for c in checks if not c.ok]
+    for check in failing:
+        log.warning("not ready: %s: %s", check.name, check.detail)
+    detailed = _bearer_ok(request, settings) or _admin_ok(request, settings)
     body: dict[str, Any] = {
         "status": "ready" if not failing else "unavailable",
         "failing": [c.name for c in failing],
-        "checks": {c.name: {"ok": c.ok, **({"detail": c.detail} if c.detail else {})}
+        "checks": {c.name: {"ok": c.ok, **({"detail": c.detail} if c.detail and detailed
+                                           else {})}
                    for c in checks},
     }
     return JSONResponse(body, status_code=503 if failing else 200,

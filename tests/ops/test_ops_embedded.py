@@ -62,7 +62,10 @@ def test_readyz_uses_a_file_heartbeat_without_redis(embedded: Path) -> None:
 def test_an_old_heartbeat_is_not_ready(embedded: Path) -> None:
     health.record_heartbeat(health.BEAT, at=datetime.now(UTC).timestamp() - 600,
                            settings=get_settings())
-    body = client().get("/readyz").json()
+    anonymous = client().get("/readyz").json()
+    assert anonymous["failing"] == ["beat"]
+    assert "detail" not in anonymous["checks"]["beat"]  # which part, not its details
+    body = client().get("/readyz", headers={"Authorization": "Bearer scrape-me"}).json()
     assert body["failing"] == ["beat"] and "600 s ago" in body["checks"]["beat"]["detail"]
 
 

@@ -33,9 +33,19 @@ def own_redis() -> Iterator[OwnRedis]:
     server.stop()
 
 
+TOKEN = "readyz-scrape-token"
+
+
 def readyz(stack: Stack) -> tuple[int, dict[str, Any]]:
-    response = httpx.get(stack.web_url + "/readyz", timeout=30)
+    """/readyz as the operator's monitoring sees it (with the metrics token: details)."""
+    response = httpx.get(stack.web_url + "/readyz", timeout=30,
+                         headers={"Authorization": f"Bearer {TOKEN}"})
     return response.status_code, response.json()
+
+
+def readyz_anonymous(stack: Stack) -> dict[str, Any]:
+    body: dict[str, Any] = httpx.get(stack.web_url + "/readyz", timeout=30).json()
+    return body
 
 
 def wait_ready(stack: Stack, timeout: float = 60) -> dict[str, Any]:
@@ -58,7 +68,7 @@ def test_readyz_names_the_stopped_part_and_recovers(own_postgres: OwnPostgres,
     db.upgrade(own_postgres.url)
     db.dispose_engines()
     stack = Stack(own_postgres.url, own_redis.url, HEARTBEAT_INTERVAL="1",
-                  READY_HEARTBEAT_MAX_AGE="5")
+                  READY_HEARTBEAT_MAX_AGE="5", METRICS_TOKEN=TOKEN)
     stack.apply()
     try:
         stack.web()
@@ -91,6 +101,10 @@ def test_readyz_names_the_stopped_part_and_recovers(own_postgres: OwnPostgres,
         print("READYZ 503\n" + json.dumps(body, indent=1))
         assert body["failing"] == ["database"]
         assert "unreachable" in body["checks"]["database"]["detail"]
+        anonymous = readyz_anonymous(stack)  # anyone: which part, never host, port or role
+        assert anonymous["failing"] == ["database"]
+        assert "detail" not in anonymous["checks"]["database"]
+        assert str(own_postgres.port) not in json.dumps(anonymous)
         assert healthz(stack) == 200
         own_postgres.start()
         wait_ready(stack, 90)
@@ -104,7 +118,8 @@ def test_readyz_names_the_stopped_part_and_recovers(own_postgres: OwnPostgres,
 
 def test_readyz_refuses_a_database_behind_the_migrations(own_postgres: OwnPostgres,
                                                          tmp_path: Any) -> None:
-    stack = Stack(own_postgres.url, "redis://127.0.0.1:1/0")  # no tables, no Redis
+    stack = Stack(own_postgres.url, "redis://127.0.0.1:1/0",  # no tables, no Redis
+                  METRICS_TOKEN=TOKEN)
     stack.values.pop("REDIS_URL")
     stack.values["BROKER_URL"] = "filesystem://"
     stack.apply()
