@@ -18,6 +18,7 @@ from pbm.messages import MessageKind
 from pbm.models import CommandLog, Game, OutboundMessage, OutboundStatus, Player, Seat
 from pbm.outbox import alert_admin, insert_once
 from pbm.replies import ReplyResult
+from pbm.replies.autoreply import body_is_automatic
 
 
 @dataclass
@@ -52,18 +53,28 @@ class Outcome:
 FULL, BRIEF, NONE = "full", "brief", "none"
 
 
+#: The fingerprint of every text that says it is automatic ("I'm driving ... (auto
+#: reply)"): all such texts count as one, answered at most once a day.
+AUTOMATIC = "automatic"
+
+
 def idle_fingerprint(parsed: ReplyResult) -> str:
     """A short hash of what a reply that did nothing said (its lines, case and spaces
-    folded): the same text again is how a robot without loop-guard headers shows."""
+    folded): the same text again is how a robot without loop-guard headers shows. A text
+    that says it is automatic is ``AUTOMATIC``, whatever its words."""
     said = [str(getattr(n, "line", "")) for n in getattr(parsed, "not_understood", [])]
     said += [str(x) for x in getattr(parsed, "ignored", [])]
     text = " ".join(" ".join(said).lower().split())
+    if text and body_is_automatic(text):
+        return AUTOMATIC
     return hashlib.sha256(text.encode()).hexdigest()[:10]
 
 
 def may_answer_idle(session: Session, game: Game, player: Player, row: InboundRow, now: datetime,
                      settings: Settings, fingerprint: str = "") -> str:
-    """How to answer a reply that did nothing: ``FULL`` for the first
+    """How to answer a reply that did nothing: ``NONE`` when the same text (or, for a text
+    that says it is automatic, any such text) was answered in the last 24 hours; else
+    ``FULL`` for the first
     ``not_understood_answers_per_sender_per_hour`` in an hour; past it ``BRIEF`` (a short
     answer: a person who keeps failing is never met with silence) unless the sender looks
     like a robot, which then gets ``NONE``: a robot's mail with loop-guard headers never
@@ -71,6 +82,14 @@ def may_answer_idle(session: Session, game: Game, player: Player, row: InboundRo
     saying what one of this hour's answered replies said is a robot's. The admin is told
     (once a day) either way."""
     assert player.id is not None  # a stored row
+    if fingerprint and _answered_today(session, player.id, fingerprint, now):
+        alert_admin(session, game, f"{row.sender} keeps sending the same reply",
+                    f"{row.sender} sent a reply that changed nothing and repeats one answered "
+                    "in the last 24 hours (or says it is automatic): a robot, most likely. "
+                    "It is kept but not answered again today, so it cannot loop with us. "
+                    "Check the inbound messages of this sender on the admin site.",
+                    now=now, dedupe=f"idle-cap:{player.id}:{now:%Y-%m-%d}")
+        return NONE
     limit = settings.not_understood_answers_per_sender_per_hour
     keys = list(session.execute(sa.select(col(OutboundMessage.dedupe_key)).where(
         col(OutboundMessage.player_id) == player.id, col(OutboundMessage.kind) == MessageKind.REPLY,
@@ -90,6 +109,18 @@ def may_answer_idle(session: Session, game: Game, player: Player, row: InboundRo
                 "Check the inbound messages of this sender on the admin site.",
                 now=now, dedupe=f"idle-cap:{player.id}:{now:%Y-%m-%d}")
     return mode
+
+
+def _answered_today(session: Session, player_id: int, fingerprint: str, now: datetime
+                    ) -> bool:
+    """True when a reply of this player saying ``fingerprint`` was answered in the last
+    24 hours (a robot repeats itself; a person who writes something new is answered)."""
+    return session.execute(sa.select(col(OutboundMessage.id)).where(
+        col(OutboundMessage.player_id) == player_id,
+        col(OutboundMessage.kind) == MessageKind.REPLY,
+        sa.or_(col(OutboundMessage.dedupe_key).like(f"%:nu-{fingerprint}"),
+               col(OutboundMessage.dedupe_key).like(f"%:nu-{fingerprint}:%")),  # :channel
+        col(OutboundMessage.created_at) >= now - timedelta(hours=24)).limit(1)).first() is not None
 
 
 def write_reply(session: Session, game: Game, seat: Seat, player: Player, row: InboundRow,

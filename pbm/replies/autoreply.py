@@ -57,6 +57,10 @@ _BODY_WORDS = (
     r"(?:this\s+is\s+an?\s+)?auto(?:matic|mated)(?:ally\s+generated)?\s+(?:reply|response|"
     r"message|e-?mail)|"
     r"(?:limited|no)\s+access\s+to\s+(?:my\s+)?e-?mail|"
+    # phones' automatic answers (driving, do not disturb) and SMS responders
+    r"(?:i\s+am|i'm|im)\s+(?:currently\s+)?driving|driving\s+focus|do\s+not\s+disturb|"
+    r"\bauto[\s-]?(?:reply|replied|response|text|message)\b|(?:sent|replied)\s+automatically|"
+    r"this\s+number\s+(?:is\s+not|isn't)\s+monitored|"
     r"(?:will|shall)\s+(?:respond|reply|get\s+back)\s+.{0,40}(?:when|once|after|upon)\s+"
     r"(?:i\s+|my\s+)?(?:return|am\s+back|get\s+back)|"
     r"thank\s+you\s+for\s+your\s+(?:e-?mail|message)[.,!]?\s+(?:i\s+am|i'm|this)|"
