@@ -31,7 +31,7 @@ def _export(eng, game_id):  # type: ignore[no-untyped-def]
 
 
 def test_an_imported_game_replays_to_the_same_state_and_goes_on(eng, now, tmp_path):  # type: ignore[no-untyped-def]
-    game_id = new_game(eng, now, 5, name="Moving game", sms_seats=(2,))
+    game_id = new_game(eng, now, 5, name="moving-game", sms_seats=(2,))
     rng = random.Random(3)
     for _ in range(25):  # a game well under way: turns, votes, deadlines
         state = state_of(eng, game_id)
@@ -48,7 +48,7 @@ def test_an_imported_game_replays_to_the_same_state_and_goes_on(eng, now, tmp_pa
     with db.session_scope(target, write=False) as session:
         assert games.replay_matches(session, new_id)
         game = session.get(Game, new_id)
-        assert game is not None and game.name == "Moving game" and game.status == "running"
+        assert game is not None and game.name == "moving-game" and game.status == "running"
         seats = list(session.exec(select(Seat).where(Seat.game_id == new_id)))
         players = {p.id: p for p in session.exec(select(Player))}
     old_seats = rows(eng, Seat, game_id=game_id)
@@ -77,7 +77,7 @@ def test_an_imported_game_replays_to_the_same_state_and_goes_on(eng, now, tmp_pa
 
 
 def test_an_import_whose_log_does_not_replay_to_its_state_is_refused(eng, now, tmp_path):  # type: ignore[no-untyped-def]
-    game_id = new_game(eng, now, 4, name="Tampered")
+    game_id = new_game(eng, now, 4, name="tampered")
     state = state_of(eng, game_id)
     decision = engine.pending(state)[0]
     assert submit(eng, game_id, decision.seat, random_command(random.Random(1), decision), now).ok
@@ -92,10 +92,10 @@ def test_an_import_whose_log_does_not_replay_to_its_state_is_refused(eng, now, t
 
 
 def test_an_import_refuses_a_name_taken_on_the_new_server(eng, now):  # type: ignore[no-untyped-def]
-    game_id = new_game(eng, now, 4, name="Twice")
+    game_id = new_game(eng, now, 4, name="twice")
     document = _export(eng, game_id)
     with pytest.raises(ImportRefused, match="exists here already"):
         db.run_transaction(lambda s: import_game(s, document), eng)
-    renamed = db.run_transaction(lambda s: import_game(s, document, name="Twice again"), eng)
+    renamed = db.run_transaction(lambda s: import_game(s, document, name="twice-again"), eng)
     with db.session_scope(eng, write=False) as session:
         assert games.replay_matches(session, renamed)

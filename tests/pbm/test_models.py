@@ -23,7 +23,7 @@ TABLES = {
     "players", "games", "seats", "command_log", "game_events", "inbound_messages",
     "outbound_messages", "board_images", "deadlines", "outbound_parts",
 }
-HEAD = "board_image_language"
+HEAD = "admin_sessions"
 
 
 def test_upgrade_creates_every_table_from_an_empty_database(empty_db_url: str) -> None:
