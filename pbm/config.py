@@ -158,6 +158,12 @@ class Settings(BaseSettings):
         default=600, description="Alert when a transport failed every send this long.")
     log_format: str = Field(default="text", description="'text' or 'json' (one object a line).")
 
+    # ---- several hosts (issue 39): the beat lock ------------------------------------------
+    beat_lock_timeout: int = Field(
+        default=30, ge=3, description="Seconds the beat lock in Redis outlives its holder: a "
+        "beat on another host takes over this long after the one that held it died.")
+    # ---- end of several hosts -----------------------------------------------------------
+
     @property
     def celery_broker_url(self) -> str:
         """The broker: explicit, else Redis, else a serverless filesystem broker."""

@@ -80,11 +80,11 @@ def sweep_deadlines(session: Session, now: datetime, *, limit: int = 500) -> Swe
         col(Game.status).in_([GameStatus.RUNNING, GameStatus.INVITING]))
     for deadline_id in _open_deadlines_due(session, col(Deadline.next_reminder_at), running,
                                            now, limit):
-        _guarded(session, report, deadline_id,
+        _guarded(session, report, deadline_id, now, lambda d: d.next_reminder_at,
                  lambda d: games.send_reminder(session, d, now, report))
     for deadline_id in _open_deadlines_due(session, col(Deadline.due_at), running, now,
                                            limit):
-        _guarded(session, report, deadline_id,
+        _guarded(session, report, deadline_id, now, lambda d: d.due_at,
                  lambda d: games.handle_expired(session, d, now, report))
     for game_id in games.games_everyone_joined(session)[:limit]:
         _start_missed(session, report, game_id, now)
@@ -105,12 +105,21 @@ def _start_missed(session: Session, report: SweepReport, game_id: int, now: date
         report.errors.append(f"game {game_id} start: {exc}")
 
 
-def _guarded(session: Session, report: SweepReport, deadline_id: int,
+def _guarded(session: Session, report: SweepReport, deadline_id: int, now: datetime,
+             moment: Callable[[Deadline], datetime | None],
              act: Callable[[Deadline], None]) -> None:
+    """``act`` on the deadline if, read under its game's lock, it is still open and its
+    ``moment`` has come: two sweeps may run at once (a beat takeover, a backlog of sweep
+    tasks) and the other may have reminded or played it while this one waited."""
     try:
         with session.begin_nested():
-            deadline = session.get(Deadline, deadline_id, populate_existing=True)
-            if deadline is not None and deadline.status == DeadlineStatus.OPEN:
+            deadline = session.get(Deadline, deadline_id)
+            if deadline is None:
+                return
+            games.lock_game(session, deadline.game_id)
+            session.refresh(deadline)
+            when = moment(deadline)
+            if deadline.status == DeadlineStatus.OPEN and when is not None and when <= now:
                 act(deadline)
     except Exception as exc:  # one bad deadline must not stop the sweep
         log.exception("deadline %s failed", deadline_id)

@@ -145,8 +145,11 @@ def configure(app: Celery, settings: Settings) -> None:
             redbeat_redis_options={"socket_timeout": 10, "socket_connect_timeout": 5,
                                    "retry_period": 600},
             redbeat_key_prefix="pbm:redbeat:",
-            redbeat_lock_timeout=30,
-            beat_max_loop_interval=5,
+            # Every host runs a beat; the one holding this lock schedules, the others wait
+            # on it and one takes over beat_lock_timeout s after the holder died. The holder
+            # renews the lock each tick, so a tick comes well within the timeout.
+            redbeat_lock_timeout=settings.beat_lock_timeout,
+            beat_max_loop_interval=max(1, min(5, settings.beat_lock_timeout // 3)),
         )
     else:
         settings.data_dir.mkdir(parents=True, exist_ok=True)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, available_timezones
 
@@ -15,8 +14,9 @@ from markupsafe import Markup
 from pbm.admin.board_svg import seat_colour
 from pbm.admin.session import CSRF_FIELD, get_session
 from pbm.humanize import duration
+from pbm.resources import templates_dir
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "admin"
+TEMPLATES = templates_dir() / "admin"
 
 
 def when(value: datetime | None, zone: str | None = None) -> str:

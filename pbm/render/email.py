@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, MutableMapping
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import css_inline
@@ -16,8 +15,9 @@ from pbm.i18n import translate
 from pbm.messages import MessageContext, MessageKind
 from pbm.render.folding import FoldGettext
 from pbm.render.names import command_words
+from pbm.resources import templates_dir
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+TEMPLATES = templates_dir()
 
 
 #: what a dict itself answers to (``d.items``, ``d.get``): Jinja gives these before keys

@@ -4,13 +4,13 @@ titles, help topics, short names and game names, the subject line, deadlines in 
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from engine.cards import EventTitle
 from pbm.humanize import duration
 from pbm.i18n import dates, glossary
 from pbm.i18n.translate import N_, _, current, is_korean
+from pbm.resources import templates_dir
 
 SHIP_NAMES = {"FD": "Flying Dutchman", "JR": "Jolly Roger"}
 RANK_NAMES = {"CAPTAIN": "Captain", "FIRST_MATE": "First Mate", "CABIN_BOY": "Cabin Boy",
@@ -42,7 +42,7 @@ HELP_FILES = {
     "BACK": "settings", "VIA": "settings", "DIGEST": "settings", "CALENDAR": "settings",
 }
 
-HELP_DIR = Path(__file__).resolve().parents[2] / "templates" / "help"
+HELP_DIR = templates_dir() / "help"
 
 
 def help_file(name: str, *, sms: bool = False, lang: str | None = None) -> str:
