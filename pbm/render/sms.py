@@ -128,6 +128,8 @@ def _sms_menu(menu: Sequence[MenuOption], width: int | None, collapse: bool,
 SMS_NEWS_LINES = 4
 #: the event kind of a SAY line (``pbm.models.ServiceEventKind.TABLE_TALK``)
 TALK_KIND = "table.talk"
+#: the event kind of the game's start (``pbm.models.ServiceEventKind.GAME_STARTED``)
+STARTED_KIND = "game.started"
 
 
 def _news_parts(lines: Sequence[Mapping[str, Any]], talk: Sequence[Mapping[str, Any]] = (),
@@ -179,9 +181,11 @@ def _sms_awaited(model: Mapping[str, Any], head: str) -> str:
         options[-1:-1] = [reply + _sms_options(menu, 4, True, hand),
                           reply + _korean_verbs(menu)]
         head_alts = [awaited["sms_head"], awaited["sms_short"] or awaited["sms_head"][:40]]
+    started = bool(model["extra"].get("started"))  # "Game on!" says the game has begun
     lines = [line for line in model["recap"]["lines"] if not (  # the prompt says it
         awaited.get("vote") and line["kind"] == "vote.called"
-        and str(line["text"]).startswith("You called"))]
+        and str(line["text"]).startswith("You called")) and not (
+        started and line["kind"] == STARTED_KIND)]
     news, news_order, news_rank = _news_parts(lines, model["table_talk"])
     parts = [
         [head],
@@ -250,6 +254,10 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
                   else _("You took over a seat."),
                   MessageKind.GAME_STARTED: _sms_start(me) if me else _("Game on!"),
                   }.get(kind, "")
+        if extra.get("started") and me and kind is MessageKind.PROMPT:
+            # the first prompt of a seat that must act at once (the Captains placing the
+            # starting treasure) carries the game-start facts: its team above all
+            prefix = _sms_start(me)
         if kind in (MessageKind.REMINDER, MessageKind.FINAL_WARNING) and extra.get(
                 "if_silent_sms"):  # what is played for this decision if no reply comes
             prefix += _(" No reply = {default}.").format(default=extra["if_silent_sms"])
@@ -283,13 +291,13 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
 
 
 def _sms_start(me: Mapping[str, Any]) -> str:
-    """The game-start news: the seat's team (and, with 2 players, the other's) and its
-    Vote cards, whole (top/middle/bottom)."""
+    """The game-start facts: the seat's number and team (and, with 2 players, the
+    other's) and its Vote cards, whole (top/middle/bottom)."""
     hand = " ".join(f"{c['number']}={sms_card(c['sections'])}" for c in me["hand"])
     other = f" {me['other_team']}" if me.get("other_team") else ""
     cards = _(" Vote cards (top/mid/bottom): {hand}.").format(hand=hand) if hand else ""
-    return _("Game on! You are {team}.{other}{cards}").format(team=me["loyalty_name"],
-                                                              other=other, cards=cards)
+    return _("Game on! Seat {n}: you are {team}.{other}{cards}").format(
+        n=me["number"], team=me["loyalty_name"], other=other, cards=cards)
 
 
 def _sms_game_over(model: Mapping[str, Any], head: str) -> str:
