@@ -13,6 +13,7 @@ from pbm.i18n.translate import N_, _, current, is_korean
 from pbm.messages import MessageContext, MessageKind, board_content_id, board_image_key
 from pbm.render import mail_words, news_ko
 from pbm.render.board import awaited_model, board_model, me_model
+from pbm.render.ending import ending
 from pbm.render.names import (
     HELP_FILES,
     SYMBOL_NAMES,
@@ -213,6 +214,8 @@ def build_model(ctx: MessageContext) -> dict[str, Any]:
         "subject": subject_for(ctx.game_name),  # one-tap mailto: buttons reply in thread
     }
     model["viewed"] = viewed_cards(model) if ctx.kind is MessageKind.REPLY else []
+    model["ending"] = ending(ctx.events, ctx.seat, names, model["board"]) if (
+        ctx.kind is MessageKind.GAME_OVER and not extra.get("aborted")) else None
     _in_reader_words(ctx, model, names)
     if ctx.kind is MessageKind.REPLY:
         model["rejected"] = [

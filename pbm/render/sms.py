@@ -323,9 +323,13 @@ def _sms_game_over(model: Mapping[str, Any], head: str) -> str:
     winners_line = _("Winners: {names}.").format(names=names) if names else ""
     teams = [", ".join(f"{short_name(x['name'], w)} {x['loyalty']}" for x in loyalties)
              for w in (20, 10, 6)] if loyalties else [""]
-    return fit_sms([[head], [result], [scored, ""], [won], [winners_line, ""],
+    told = model["ending"] or {}
+    cause, why = told.get("cause") or "", told.get("why") or ""
+    notes = " ".join(model["folded"])  # "We read your reply as REVEAL 1."
+    return fit_sms([[head], [notes, ""], [result], [to_gsm7(cause), ""], [why, ""],
+                    [scored, ""], [won], [winners_line, ""],
                     [_("Teams: {teams}.").format(teams=t) for t in teams if t] + [""],
-                    [_("Thanks for playing!"), ""]], priority=(0, 1, 3, 5, 4, 2, 6))
+                    [_("Thanks for playing!"), ""]], priority=(0, 2, 3, 4, 6, 1, 5, 8, 7, 9))
 
 
 # ------------------------------------------------------------------ SMS: STATUS, HELP, LOG
