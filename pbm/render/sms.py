@@ -11,8 +11,9 @@ from pbm.i18n.translate import _, is_korean
 from pbm.messages import MessageContext, MessageKind
 from pbm.render.email import TEMPLATES
 from pbm.render.gsm7 import (
+    SMS_MAX_KO_UNITS,
     SMS_MAX_SEPTETS,
-    SMS_MAX_UCS2_UNITS,
+    fit_choices,
     fit_sms,
     gsm7_septets,
     relay_sms,
@@ -137,7 +138,8 @@ def _news_parts(lines: Sequence[Mapping[str, Any]], talk: Sequence[Mapping[str, 
     """SMS parts for news ``lines`` (``pbm.render.news``) and relayed table talk, in
     their own order, and the order to fit them in: what the reader's move did and what
     happened to the reader first, then table talk, votes, the rest; newer before older.
-    Each line comes with its card's effect when that fits, else alone, else not at all."""
+    Each line comes with its card's effect when that fits, else alone, else not at all.
+    (``_news_left_out`` counts what ``limit`` leaves out.)"""
     ranked: list[tuple[tuple[int, int], list[str]]] = []
     # talk is said once, as "X says:" below; the recap's own line of it would repeat it
     lines = [line for line in lines if line.get("kind") != TALK_KIND]
@@ -160,10 +162,47 @@ def _news_parts(lines: Sequence[Mapping[str, Any]], talk: Sequence[Mapping[str, 
     return [alts for _rank, alts in ranked], priority, [rank[0] for rank, _alts in ranked]
 
 
-def _sms_awaited(model: Mapping[str, Any], head: str) -> str:
+def _news_left_out(lines: Sequence[Mapping[str, Any]], talk: Sequence[Mapping[str, Any]],
+                   limit: int = SMS_NEWS_LINES) -> int:
+    """How many news lines and table talk ``_news_parts`` leaves out for its ``limit``."""
+    told = [line for line in lines if line.get("kind") != TALK_KIND]
+    return max(0, len(told) + len(talk) - limit)
+
+
+def _more_news(n: int) -> str:
+    """What an SMS says of the news it had no room for: ``+2 more: NEWS``."""
+    return _("+{n} more: NEWS").format(n=n)
+
+
+def fit_with_news(parts: Sequence[Sequence[str]], news: range, left_out: int,
+                  priority: Sequence[int]) -> str:
+    """``fit_sms`` of ``parts`` whose last part is the pointer to more (``NEWS/STATUS=
+    more``): when news lines (the parts in ``news``) do not fit, or ``left_out`` were left
+    out before, the pointer says how many (``+2 more: NEWS``), never silently."""
+    most = left_out + len(news)
+    # every line's own sentence first, its card's effect only with the room left after
+    # all of them (a long effect must not push another line out)
+    plain = [[*p[1:]] if k in news and len(p) > 2 else p for k, p in enumerate(parts)]
+    reserved = [*plain[:-1], [_more_news(most)] if most else plain[-1]]
+    chosen = fit_choices(reserved, priority=priority)
+    for k in priority:
+        if k in news and len(parts[k]) > 2 and chosen[k]:
+            richer = fit_choices([[c] for c in chosen[:k]] + [[parts[k][0], chosen[k]]]
+                                 + [[c] for c in chosen[k + 1:]])
+            chosen[k] = richer[k]
+    dropped = left_out + sum(1 for k in news if not chosen[k])
+    last = [_more_news(dropped)] if dropped else [*parts[-1], ""] if most else [chosen[-1]]
+    return fit_sms([*[[c] for c in chosen[:-1]], last])
+
+
+def _sms_awaited(model: Mapping[str, Any], heads: Sequence[str]) -> str:
+    """A prompt by SMS: ``heads`` (the game's name and what comes before the prompt, e.g.
+    the game-start facts; longest first, one always kept), the news, what is awaited, the
+    menu, the face-down row, the deadline (always) and the pointer to more."""
     awaited = model["awaited"]
     deadline = model["deadline"]
-    by = [deadline["sentence"], _("By {when}.").format(when=deadline["short"]), ""] \
+    # a prompt never drops its deadline: its short form at least (``By Tue 18:00 UTC.``)
+    by = [deadline["sentence"], _("By {when}.").format(when=deadline["short"])] \
         if deadline else [""]
     menu = awaited["menu"]
     hand = _vote_hand(model)
@@ -177,7 +216,7 @@ def _sms_awaited(model: Mapping[str, Any], head: str) -> str:
         _("Reply STATUS for your options."),
     ]
     head_alts = [awaited["sms_head"], awaited["sms_head"][:60]]
-    if is_korean():  # 134 UTF-16 units: shorter forms before giving up the menu
+    if is_korean():  # shorter forms before giving up the menu
         options[-1:-1] = [reply + _sms_options(menu, 4, True, hand),
                           reply + _korean_verbs(menu)]
         head_alts = [awaited["sms_head"], awaited["sms_short"] or awaited["sms_head"][:40]]
@@ -187,8 +226,9 @@ def _sms_awaited(model: Mapping[str, Any], head: str) -> str:
         and str(line["text"]).startswith("You called")) and not (
         started and line["kind"] == STARTED_KIND)]
     news, news_order, news_rank = _news_parts(lines, model["table_talk"])
+    left_out = _news_left_out(lines, model["table_talk"]) + model["recap"]["dropped"]
     parts = [
-        [head],
+        list(heads),
         *news,
         head_alts,
         options,
@@ -199,9 +239,11 @@ def _sms_awaited(model: Mapping[str, Any], head: str) -> str:
     n = len(news)
     urgent = [1 + k for k in news_order if news_rank[k] < 3]  # the reader's own, talk
     first = (n + 2, n + 1) if is_korean() else (n + 1, n + 2)  # Korean: the menu first
-    priority = (0, n + 5, *first, n + 4, *urgent, n + 3,
+    # the deadline's short form is always kept (a part without ""), its sentence after the
+    # menu; the face-down row before the news
+    priority = (*first, n + 4, 0, n + 5, n + 3, *urgent,
                 *[1 + k for k in news_order if news_rank[k] >= 3])
-    return fit_sms(parts, priority=priority)
+    return fit_with_news(parts, range(1, n + 1), left_out, priority)
 
 
 def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
@@ -254,16 +296,19 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
                   else _("You took over a seat."),
                   MessageKind.GAME_STARTED: _sms_start(me) if me else _("Game on!"),
                   }.get(kind, "")
-        if extra.get("started") and me and kind is MessageKind.PROMPT:
+        prefixes = [prefix]
+        if me and (kind is MessageKind.GAME_STARTED or (
+                extra.get("started") and kind is MessageKind.PROMPT)):
             # the first prompt of a seat that must act at once (the Captains placing the
             # starting treasure) carries the game-start facts: its team above all
-            prefix = _sms_start(me)
+            prefixes = [_sms_start(me), _sms_start(me, short=True)]
         if kind in (MessageKind.REMINDER, MessageKind.FINAL_WARNING) and extra.get(
                 "if_silent_sms"):  # what is played for this decision if no reply comes
-            prefix += _(" No reply = {default}.").format(default=extra["if_silent_sms"])
-        if model["folded"]:
-            prefix = (" ".join(model["folded"]) + " " + prefix).strip()
-        return _sms_awaited(model, f"{head} {prefix}".strip())
+            prefixes = [p + _(" No reply = {default}.").format(default=extra["if_silent_sms"])
+                        for p in prefixes]
+        folded = " ".join(model["folded"])
+        return _sms_awaited(model, [" ".join(x for x in (head, folded, p) if x)
+                                    for p in prefixes])
     if kind is MessageKind.GAME_STARTED and me:
         return fit_sms([[f"{head} {_sms_start(me)}"],
                         [_("You are {where}.").format(where=me["where"])],
@@ -280,9 +325,11 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
             model["vote_result"] else model["headline"].rstrip(".") + "."
         lines = [line for line in model["recap"]["lines"] if line["text"] != first]
         news, order, _ranks = _news_parts(lines, model["table_talk"])
-        return fit_sms([[head], [first], *news, [_("NEWS/STATUS=more") if news else
-                                                 _("STATUS=full picture"), ""]],
-                       priority=[0, 1, len(news) + 2, *[2 + k for k in order]])
+        left_out = _news_left_out(lines, model["table_talk"]) + model["recap"]["dropped"]
+        return fit_with_news([[head], [first], *news, [_("NEWS/STATUS=more") if news else
+                                                       _("STATUS=full picture"), ""]],
+                             range(2, len(news) + 2), left_out,
+                             priority=[0, 1, len(news) + 2, *[2 + k for k in order]])
     if kind is MessageKind.STATUS:
         return fit_sms([[head], [_("Nothing is awaited from you now.")],
                         [_("You are {where}.").format(where=me["where"]) if me else ""],
@@ -290,12 +337,13 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
     return fit_sms([[head], [model["headline"]], [_("STATUS=full picture"), ""]])
 
 
-def _sms_start(me: Mapping[str, Any]) -> str:
+def _sms_start(me: Mapping[str, Any], short: bool = False) -> str:
     """The game-start facts: the seat's number and team (and, with 2 players, the
-    other's) and its Vote cards, whole (top/middle/bottom)."""
+    other's) and its Vote cards, whole (top/middle/bottom; ``short``: without saying so)."""
     hand = " ".join(f"{c['number']}={sms_card(c['sections'])}" for c in me["hand"])
     other = f" {me['other_team']}" if me.get("other_team") else ""
-    cards = _(" Vote cards (top/mid/bottom): {hand}.").format(hand=hand) if hand else ""
+    cards = (_(" Vote cards: {hand}.") if short else
+             _(" Vote cards (top/mid/bottom): {hand}.")).format(hand=hand) if hand else ""
     return _("Game on! Seat {n}: you are {team}.{other}{cards}").format(
         n=me["number"], team=me["loyalty_name"], other=other, cards=cards)
 
@@ -342,9 +390,6 @@ SMS_SYMBOL_KO = {"CANNON": "대포", "TORCH": "횃불", "WATER": "물", "BRITISH
 SMS_RANK = {"CAPTAIN": "Capt", "FIRST_MATE": "1stMate", "CABIN_BOY": "CabinBoy",
             "GOVERNOR": "Gov"}
 SMS_STATUS_PARTS = 2  # STATUS by SMS: at most this many messages of 2 segments each
-#: A Korean STATUS: each of its 2 messages at most 3 UCS-2 parts (201 UTF-16 units), given
-#: to ``fit_sms`` in septets (it scales 306 septets to 134 units for a Korean reader).
-STATUS_KO_SEPTETS = 459
 SMS_RANK_KO = {"CAPTAIN": "선장", "FIRST_MATE": "항해사", "CABIN_BOY": "초보선원",
                "GOVERNOR": "총독"}
 
@@ -418,7 +463,7 @@ def _sms_status(model: Mapping[str, Any], head: str) -> list[str]:
     board = [sms_board(board_view, seat, w, kept) for kept in (True, False)
              for w in (12, 8, 5)]
     n = SMS_STATUS_PARTS
-    limit = STATUS_KO_SEPTETS if is_korean() else SMS_MAX_SEPTETS
+    limit = SMS_MAX_SEPTETS  # a Korean reader's: SMS_MAX_KO_UNITS (fit_sms scales it)
     first = fit_sms([[_("{head} (1/{n}) Turn {turn}.").format(
                         head=head, n=n, turn=board_view["turn_number"])],
                      [_("You are {team}.").format(team=me["loyalty_name"]) if me else ""],
@@ -493,7 +538,7 @@ def _sms_log(model: Mapping[str, Any], head: str) -> list[str]:
              and e.get("kind") not in RECAP_SKIP]
     messages: list[str] = []
     size = utf16_units if is_korean() else gsm7_septets
-    budget = (SMS_MAX_UCS2_UNITS if is_korean() else SMS_MAX_SEPTETS) - size(head) - 12
+    budget = (SMS_MAX_KO_UNITS if is_korean() else SMS_MAX_SEPTETS) - size(head) - 12
     for _part in range(SMS_STATUS_PARTS):
         chunk: list[str] = []
         while lines and size(" ".join([lines[-1], *chunk])) <= budget:
@@ -536,7 +581,7 @@ def _sms_reply(model: Mapping[str, Any], head: str, hint: bool = True) -> str:
                          _("Reply STATUS or HELP.")]])
     parts: list[list[str]] = [[head]]
     for answer in model["answers"]:
-        # Korean (134 UTF-16 units): the answer without its asides in brackets first
+        # Korean: the answer without its asides in brackets first
         shorter = [re.sub(r" ?\([^()]*\)", "", answer)] if is_korean() else []
         parts.append([answer, *shorter, answer[:150].rsplit(" ", 1)[0] + "..."])
     seen = model["viewed"] if not any(
