@@ -152,8 +152,10 @@ def _news_parts(lines: Sequence[Mapping[str, Any]], talk: Sequence[Mapping[str, 
     for j, said in enumerate(talk):
         who = short_name(to_gsm7(str(said.get("name") or "A player")), 12)
         text = to_gsm7(str(said.get("text") or ""))
-        alts = [f'{who} says: "{text}"', f'{who} says: "{text[:60].rstrip()}..."', ""] \
-            if len(text) > 60 else [f'{who} says: "{text}"', ""]
+        says = _('{name} says: "{text}"')
+        alts = [says.format(name=who, text=text),
+                says.format(name=who, text=text[:60].rstrip() + "..."), ""] \
+            if len(text) > 60 else [says.format(name=who, text=text), ""]
         ranked.append(((2, -j), alts))
     if len(ranked) > limit:
         order = sorted(range(len(ranked)), key=lambda k: ranked[k][0])[:limit]
@@ -195,6 +197,26 @@ def fit_with_news(parts: Sequence[Sequence[str]], news: range, left_out: int,
     return fit_sms([*[[c] for c in chosen[:-1]], last])
 
 
+#: The event a prompt's own head tells again, by what is awaited: the vote called, the
+#: forced choice, the Fountain of Youth's window, the turn's action count.
+_SAID_BY_PROMPT = {"VOTE": "vote.called", "CHOOSE": "event.forced",
+                   "FOUNTAIN": "fountain.window", "ACTION": "turn.action"}
+
+
+def said_by_prompt(model: Mapping[str, Any]) -> set[Any]:
+    """The seq of the news line the prompt's head says again ("Esme called an Attack
+    (...)" after "Esme called an Attack; voting: ..."): told once, by the prompt."""
+    awaited = model["awaited"]
+    kind = _SAID_BY_PROMPT.get(str(awaited["kind"]).upper()) if awaited else None
+    me = model["ctx"].seat
+    for event in reversed(model["ctx"].events):
+        data = event.get("data") or {}
+        if event.get("kind") == kind and (kind == "vote.called" or me in (
+                data.get("seat"), data.get("target"))):
+            return {event.get("seq")}
+    return set()
+
+
 def _sms_awaited(model: Mapping[str, Any], heads: Sequence[str]) -> str:
     """A prompt by SMS: ``heads`` (the game's name and what comes before the prompt, e.g.
     the game-start facts; longest first, one always kept), the news, what is awaited, the
@@ -221,10 +243,9 @@ def _sms_awaited(model: Mapping[str, Any], heads: Sequence[str]) -> str:
                           reply + _korean_verbs(menu)]
         head_alts = [awaited["sms_head"], awaited["sms_short"] or awaited["sms_head"][:40]]
     started = bool(model["extra"].get("started"))  # "Game on!" says the game has begun
-    lines = [line for line in model["recap"]["lines"] if not (  # the prompt says it
-        awaited.get("vote") and line["kind"] == "vote.called"
-        and str(line["text"]).startswith("You called")) and not (
-        started and line["kind"] == STARTED_KIND)]
+    said = said_by_prompt(model)
+    lines = [line for line in model["recap"]["lines"] if line["seq"] not in said
+             and not (started and line["kind"] == STARTED_KIND)]
     news, news_order, news_rank = _news_parts(lines, model["table_talk"])
     left_out = _news_left_out(lines, model["table_talk"]) + model["recap"]["dropped"]
     parts = [
@@ -323,13 +344,22 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
     if kind in (MessageKind.VOTE_RESULT, MessageKind.NOTICE):
         first = model["vote_result"]["text"] if kind is MessageKind.VOTE_RESULT and \
             model["vote_result"] else model["headline"].rstrip(".") + "."
-        lines = [line for line in model["recap"]["lines"] if line["text"] != first]
+        lines = list(model["recap"]["lines"])
+        # the headline's event stays where it happened (after its cause); told first only
+        # when it is no news line
+        at = next((k for k, line in enumerate(lines)
+                   if line["text"].rstrip(".") + "." == first), None)
+        if at is not None:
+            lines[at] = {**lines[at], "priority": -1}  # kept whatever else is dropped
         news, order, _ranks = _news_parts(lines, model["table_talk"])
         left_out = _news_left_out(lines, model["table_talk"]) + model["recap"]["dropped"]
-        return fit_with_news([[head], [first], *news, [_("NEWS/STATUS=more") if news else
-                                                       _("STATUS=full picture"), ""]],
-                             range(2, len(news) + 2), left_out,
-                             priority=[0, 1, len(news) + 2, *[2 + k for k in order]])
+        heads = [[first]] if at is None else []
+        top = len(heads) + 1
+        return fit_with_news([[head], *heads, *news, [_("NEWS/STATUS=more") if news else
+                                                     _("STATUS=full picture"), ""]],
+                             range(top, len(news) + top), left_out,
+                             priority=[*range(top), len(news) + top,
+                                       *[top + k for k in order]])
     if kind is MessageKind.STATUS:
         return fit_sms([[head], [_("Nothing is awaited from you now.")],
                         [_("You are {where}.").format(where=me["where"]) if me else ""],

@@ -18,6 +18,7 @@ from pbm.messages import Channel, MessageContext, MessageKind
 from pbm.render import render, sms_segments, to_gsm7
 from pbm.render.gsm7 import KO_SMS_PARTS
 from pbm.render.model import build_model
+from pbm.render.sms import said_by_prompt
 from tests.fixtures.messages import NOW, extra_for
 
 #: How each language says what did not fit.
@@ -65,10 +66,9 @@ def _told(ctx: MessageContext, lang: str) -> dict[str, Any]:
         model = build_model(ctx)
         deadline = model["deadline"]
         forms = [deadline["sentence"], _("By {when}.").format(when=deadline["short"])]
-        own_vote = {e["seq"] for e in ctx.events if e["kind"] == "vote.called"
-                    and (e.get("data") or {}).get("caller") == ctx.seat}  # the prompt says it
+        said = said_by_prompt(model)  # the prompt's head tells it
         lines = [line for line in model["recap"]["lines"] if line["kind"] != "table.talk"
-                 and line["seq"] not in own_vote]
+                 and line["seq"] not in said]
         told = {line["seq"] for line in lines if to_gsm7(str(line["text"])) in sms}
         info = model["awaited"]["sms_info"] if model["awaited"] else ""
         return {"sms": sms, "told": told, "lines": len(lines) + model["recap"]["dropped"],
