@@ -45,7 +45,8 @@ def recap(events: Sequence[Mapping[str, Any]], limit: int = RECAP_LIMIT,
     oldest dropped."""
     kept = [e for e in events if e.get("kind") not in RECAP_SKIP]
     lines = [{"text": n["text"], "private": n["private"], "kind": n["kind"],
-              "cards": n["cards"], "priority": n["priority"], "seq": n["seq"]}
+              "cards": n["cards"], "priority": n["priority"], "seq": n["seq"],
+              "cause_seq": n["cause_seq"]}
              for n in news(kept, reader, names or {}, explained=explained)]
     dropped = max(0, len(lines) - limit)
     return {"lines": lines[dropped:], "dropped": dropped}
@@ -410,9 +411,9 @@ def _headline(ctx: MessageContext, m: Mapping[str, Any]) -> str:
     if kind is MessageKind.STATUS:
         return _("Nothing is awaited from you right now")
     if kind is MessageKind.NOTICE:
-        said = [line for line in m["recap"]["lines"]
+        said = [line for line in m["recap"]["lines"]  # a card told with its effect: both
                 if extra.get("headline_seq") is not None
-                and line["seq"] == extra["headline_seq"]]
+                and extra["headline_seq"] in (line["seq"], line.get("cause_seq"))]
         if said:  # the event in the reader's words (``pbm.render.news``)
             return str(said[0]["text"]).rstrip(".")
         lines = m["recap"]["lines"]

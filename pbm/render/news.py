@@ -343,6 +343,7 @@ def news(events: Iterable[Mapping[str, Any]], reader: int | None, names: Mapping
                     cards.append(card_line(code))
         out.append({"text": text, "priority": priority, "cards": cards,
                     "kind": event.get("kind", ""), "seq": event.get("seq"),
+                    "cause_seq": events[pairs[index]].get("seq") if index in pairs else None,
                     "private": event.get("audience") is not None})
     return out
 
