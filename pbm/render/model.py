@@ -195,7 +195,9 @@ def build_model(ctx: MessageContext) -> dict[str, Any]:
             "understood": reply.get("understood") or [],
             "meta": reply.get("meta") or [],
             "not_understood": reply.get("not_understood") or [],
-            "ignored": reply.get("ignored") or [],
+            # a question is no greeting: listed as a question, with where answers are
+            "questions": [x for x in reply.get("ignored") or [] if is_question(str(x))],
+            "ignored": [x for x in reply.get("ignored") or [] if not is_question(str(x))],
         },
         "done": [say_done(d) if isinstance(d, str) else d for d in extra.get("done") or []],
         "rejected": list(extra.get("rejected") or []),
@@ -252,12 +254,17 @@ _OPTIONS = re.compile(r"\b(options?|choices|what can i|what do i|what should i|h
                       r"what now|menu)\b")
 
 
+def is_question(line: str) -> bool:
+    """True for a line that asks something ("What does the Albatross do?")."""
+    return line.rstrip().endswith(("?", "\uff1f"))
+
+
 def reply_hints(model: Mapping[str, Any]) -> list[str]:
     """Answers to lines a newcomer writes that are no command ("pass", "undo", "sorry I
     meant 2", "cancel", "what are my options"): what the game allows instead."""
     reply = model["reply"]
     lines = [str(n.get("line", "")) for n in reply["not_understood"]]
-    lines += [str(x) for x in reply["ignored"]]
+    lines += [str(x) for x in [*reply["ignored"], *reply["questions"]]]
     text = " ".join(lines).lower()
     awaited = model["awaited"]
     hints = []
