@@ -16,6 +16,7 @@ from pbm.render.gsm7 import (
     fit_choices,
     fit_sms,
     gsm7_septets,
+    is_gsm7,
     relay_sms,
     to_gsm7,
     utf16_units,
@@ -23,7 +24,9 @@ from pbm.render.gsm7 import (
 from pbm.render.model import RECAP_SKIP, help_cards
 from pbm.render.names import (
     HELP_FILES,
+    SHIP_NAMES,
     VOTE_SECTION,
+    game_word,
     help_file,
     short_game,
     short_name,
@@ -248,22 +251,27 @@ def _sms_awaited(model: Mapping[str, Any], heads: Sequence[str]) -> str:
              and not (started and line["kind"] == STARTED_KIND)]
     news, news_order, news_rank = _news_parts(lines, model["table_talk"])
     left_out = _news_left_out(lines, model["table_talk"]) + model["recap"]["dropped"]
+    legend = ship_legend(" ".join([*heads[:1], head_alts[0], options[0], info]))
     parts = [
         list(heads),
         *news,
         head_alts,
         options,
+        [f"({legend})" if legend else "", ""],
         [info, info[:80], ""],
         by,
         [_("NEWS/STATUS=more") if news else _("STATUS=full picture"), _("STATUS=all")],
     ]
     n = len(news)
+    at_head, at_menu, at_legend, at_info, at_by, at_more = range(n + 1, n + 7)
     urgent = [1 + k for k in news_order if news_rank[k] < 3]  # the reader's own, talk
-    first = (n + 2, n + 1) if is_korean() else (n + 1, n + 2)  # Korean: the menu first
+    first = (at_menu, at_head) if is_korean() else (at_head, at_menu)  # Korean: menu first
     # the deadline's short form is always kept (a part without ""), its sentence after the
-    # menu; the face-down row before the news
-    priority = (*first, n + 4, 0, n + 5, n + 3, *urgent,
-                *[1 + k for k in news_order if news_rank[k] >= 3])
+    # menu; the face-down row before the news; FD/JR spelled out before the news for a
+    # Korean reader (who has the room: KO_SMS_PARTS), after it for an English one
+    early, late = ((at_legend,), ()) if is_korean() else ((), (at_legend,))
+    priority = (*first, at_by, 0, at_more, at_info, *early, *urgent,
+                *[1 + k for k in news_order if news_rank[k] >= 3], *late)
     return fit_with_news(parts, range(1, n + 1), left_out, priority)
 
 
@@ -586,7 +594,36 @@ def _sms_log(model: Mapping[str, Any], head: str) -> list[str]:
 
 def sms_messages(ctx: MessageContext, model: Mapping[str, Any]) -> list[str]:
     """Every SMS of one message: STATUS, and a reply asking for HELP or LOG, may take two
-    (each at most 2 segments); everything else is one."""
+    (each at most 2 segments); everything else is one. FD and JR are spelled out once in
+    each text that uses them, where that fits (``explain_ships``)."""
+    return [explain_ships(text) for text in _sms_messages(ctx, model)]
+
+
+_SHIP_CODE = re.compile(r"(?<![A-Za-z])(FD|JR)(?![A-Za-z])")
+
+
+def ship_legend(text: str) -> str:
+    """``FD=Flying Dutchman, JR=Jolly Roger`` for the ship codes ``text`` uses without the
+    ship's name ("" if none)."""
+    used = dict.fromkeys(_SHIP_CODE.findall(text))
+    names = {code: game_word("ships", code, SHIP_NAMES[code]) for code in used}
+    return ", ".join(f"{code}={name}" for code, name in names.items() if name not in text)
+
+
+def explain_ships(text: str) -> str:
+    """``text`` with what FD and JR stand for ("(FD=Flying Dutchman)") when it uses the
+    code without the ship's name and the legend fits the budget (issue 37; a prompt makes
+    room for it in ``_sms_awaited``)."""
+    legend = ship_legend(text)
+    if not legend:
+        return text
+    longer = f"{text} ({legend})"
+    fits = utf16_units(longer) <= SMS_MAX_KO_UNITS if is_korean() else \
+        is_gsm7(longer) and gsm7_septets(longer) <= SMS_MAX_SEPTETS
+    return longer if fits else text
+
+
+def _sms_messages(ctx: MessageContext, model: Mapping[str, Any]) -> list[str]:
     head = _("Tortuga {game}:").format(game=to_gsm7(short_game(ctx.game_name)))
     if ctx.kind is MessageKind.STATUS:
         return _sms_status(model, head)

@@ -7,6 +7,7 @@ prompt tells the lines an English one tells); news that does not fit is counted
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
@@ -93,6 +94,9 @@ def test_a_korean_sms_prompt_tells_what_an_english_one_tells() -> None:
                     assert MORE[lang].format(n=unsaid) in what["sms"], \
                         f"{lang}: {unsaid} news lines dropped silently\n{what['sms']}"
             assert sms_segments(said["ko"]["sms"]) <= KO_SMS_PARTS, said["ko"]["sms"]
+            for code, name in (("FD", "플라잉 더치맨"), ("JR", "졸리 로저")):  # spelled out
+                if re.search(rf"(?<![A-Za-z]){code}(?![A-Za-z])", said["ko"]["sms"]):
+                    assert name in said["ko"]["sms"], said["ko"]["sms"]
             assert said["ko"]["info"] or not said["en"]["info"], \
                 f"the face-down row only in English\n{said['en']['sms']}\n{said['ko']['sms']}"
             assert len(said["ko"]["told"]) >= len(said["en"]["told"]), \
