@@ -268,9 +268,28 @@ def _changes_of_mind(session: Session, game: Game, seat: Seat, state: engine.Gam
             done_as[change[0]] = change[1]
         elif index in final:
             outcome.reject(understood.display, final[index])
+        elif _vote_closed(session, game, seat, state, understood.text):
+            outcome.reject(understood.display, VOTE_CLOSED)
         else:
             texts.append(understood.text)
     return texts, done_as
+
+
+#: A vote changed after the vote closed (issue 37), instead of "nothing is awaited".
+VOTE_CLOSED = ("the vote had already closed when your reply came in: your vote counted as "
+               "you first played it; nothing was changed")
+
+
+def _vote_closed(session: Session, game: Game, seat: Seat, state: engine.GameState,
+                 text: str) -> bool:
+    """True for a VOTE from a seat that voted last and has no vote open now."""
+    if not text.startswith("VOTE ") or any(
+            d.seat == seat.seat_index and d.kind is engine.DecisionKind.VOTE
+            for d in engine.pending(state)):
+        return False
+    assert game.id is not None  # a stored row
+    last = _last_command(session, game.id, seat.seat_index)
+    return bool(last and last.startswith(("VOTE ", "REVOTE ")))
 
 
 def _final(session: Session, game: Game, seat: Seat, state: engine.GameState,

@@ -263,6 +263,10 @@ _TABLE: list[tuple[str, str]] = [
      r"pause your deadlines, reply AWAY 3 days; to leave the game, write to the organiser",
      N_("{stop} by email changes nothing: to stop text messages, text {stop} from your phone; "
         "to pause your deadlines, reply {away}; to leave the game, write to the organiser")),
+    (r"the vote had already closed when your reply came in: your vote counted as you first "
+     r"played it; nothing was changed",
+     N_("the vote had already closed when your reply came in: your vote counted as you first "
+        "played it; nothing was changed")),
     (r"you have no phone number with us; STOP and START are about text messages",
      N_("you have no phone number with us; {stop} and {start} are about text messages")),
     (r"your (?P<cmd>.+) was already played and is final \(a turn action cannot be changed "

@@ -252,3 +252,39 @@ def test_reveal_naming_the_only_legal_card_of_a_forced_choice_is_taken_as_choose
     assert str(inbound.process(h.store_email(raw).id, h.utcnow())) == "done"
 
     assert h.commands(game_id)[-1][:2] == (target, f"CHOOSE {a}")
+
+
+def test_a_vote_changed_after_the_vote_closed_is_told_the_vote_had_closed(
+        setup: Env) -> None:
+    """Issue 37: "change my vote to 1" after the vote closed got the generic refusal."""
+    specs = h.email_players(4)
+    game_id = h.new_game(specs)
+    voters: list[int] = []
+    for _ in range(200):  # on to a vote, and every vote cast (it closes)
+        pending = h.pending(game_id)
+        votes = [d for d in pending if d.kind is engine.DecisionKind.VOTE]
+        if votes:
+            voters = [d.seat for d in votes]
+            for d in votes:
+                with db.session_scope() as session:
+                    games.submit(session, game_id, d.seat, [str(d.legal[0])], origin="test",
+                                 now=h.utcnow())
+            break
+        first = pending[0]
+        calls = [c for c in first.legal if isinstance(c, engine.Attack | engine.Mutiny |
+                                                          engine.Brawl)]
+        command = calls[0] if calls else first.legal[0]
+        with db.session_scope() as session:
+            assert games.submit(session, game_id, first.seat, [str(command)], origin="test",
+                                now=h.utcnow()).ok
+    assert voters and not [d for d in h.pending(game_id)
+                           if d.kind is engine.DecisionKind.VOTE and d.seat == voters[0]]
+    seat, player = h.seat_row(game_id, voters[0])
+    done = len(h.commands(game_id))
+    raw = h.reply_email(str(player.email), seat.reply_token, "change my vote to 1", DOMAIN)
+
+    assert str(inbound.process(h.store_email(raw).id, h.utcnow())) == "done"
+
+    assert len(h.commands(game_id)) == done  # nothing played
+    [answer] = h.outbox(game_id, seat=voters[0], kind="reply")
+    assert "the vote had already closed" in " ".join(answer.text.split()), answer.text
