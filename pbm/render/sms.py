@@ -415,7 +415,7 @@ def _sms_game_over(model: Mapping[str, Any], head: str) -> str:
     return fit_sms([[head], [notes, ""], [result], [to_gsm7(cause), ""], [why, ""],
                     [scored, ""], [won], [winners_line, ""],
                     [_("Teams: {teams}.").format(teams=t) for t in teams if t] + [""],
-                    [_("Thanks for playing!"), ""]], priority=(0, 2, 3, 4, 6, 1, 5, 8, 7, 9))
+                    [_("Thanks for playing!"), ""]], priority=(0, 2, 3, 4, 6, 8, 5, 1, 7, 9))
 
 
 # ------------------------------------------------------------------ SMS: STATUS, HELP, LOG
