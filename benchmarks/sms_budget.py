@@ -27,7 +27,7 @@ from pbm.render.gsm7 import sms_segments
 
 #: How a prompt says its deadline: "Reply by ..." / "By ..." in English, "...까지" in Korean.
 DEADLINE = re.compile(r"\bReply by \b|\bBy \w{3} |까지")
-PROMPT_KINDS = ("prompt", "reminder", "final_warning", "game_started", "resumed",
+PROMPT_KINDS = ("prompt", "reminder", "final_warning", "resumed",
                 "seat_replaced")
 
 

@@ -368,7 +368,7 @@ def read_sms(body: str, names: Sequence[str] = (), language: str = "en") -> Read
     elif not options and "Play a card" in body:
         options = [Option(n, str(n)) for n in (1, 2, 3)]
     suggestion = re.search(r"Did you mean (.+?)\?", body)
-    loyalty = re.search(r"You are (British|French|Dutch)", body)
+    loyalty = re.search(r"\b[Yy]ou are (British|French|Dutch)", body)  # "Seat 3: you are"
     headline = body.split(":", 1)[1].strip() if ":" in body else body
     headline = headline.split(" Reply ", 1)[0]
     return Reading(
