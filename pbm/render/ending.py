@@ -38,8 +38,9 @@ def _trigger(events: Sequence[Mapping[str, Any]], reason: str) -> Mapping[str, A
 
 def ending(events: Sequence[Mapping[str, Any]], reader: int | None,
            names: Mapping[int, str], board: Mapping[str, Any] | None) -> dict[str, str]:
-    """``{"cause": ..., "why": ...}`` for a game-over message ("" where unknown): ``cause``
-    is the event that ended the game as the reader reads it in news, ``why`` the rule."""
+    """``{"cause": ..., "why": ..., "short": ...}`` for a game-over message ("" where
+    unknown): ``cause`` is the event that ended the game as the reader reads it in news,
+    ``why`` the rule, ``short`` the rule in fewer words (an SMS short of room)."""
     over = next((e for e in events if e.get("kind") == "game.over"), None)
     data = (over.get("data") if over else None) or {}
     reason = str(data.get("reason") or (board or {}).get("end_reason") or "")
@@ -49,6 +50,8 @@ def ending(events: Sequence[Mapping[str, Any]], reader: int | None,
     if trigger is not None:
         lines = news([trigger], reader, names, explain=False)
         cause = str(lines[0]["text"]) if lines else ""
+    short = _("Sudden death: a team took the lead.") if reason == SUDDEN_DEATH else \
+        _("The Spanish Armada ended the game.") if reason in (ARMADA, ARMADA_TIED) else ""
     if reason == ARMADA:
         why = _("The Spanish Armada ends the game at once: the {team} have more "
                 "treasure.").format(team=team)
@@ -59,4 +62,4 @@ def ending(events: Sequence[Mapping[str, Any]], reader: int | None,
         why = _("Sudden death: the {team} took the lead and win.").format(team=team)
     else:
         why = ""
-    return {"cause": cause, "why": why}
+    return {"cause": cause, "why": why, "short": short}

@@ -411,11 +411,12 @@ def _sms_game_over(model: Mapping[str, Any], head: str) -> str:
              for w in (20, 10, 6)] if loyalties else [""]
     told = model["ending"] or {}
     cause, why = told.get("cause") or "", told.get("why") or ""
+    short = told.get("short") or why
     notes = " ".join(model["folded"])  # "We read your reply as REVEAL 1."
-    return fit_sms([[head], [notes, ""], [result], [to_gsm7(cause), ""], [why, ""],
+    return fit_sms([[head], [notes, ""], [result], [to_gsm7(cause), ""], [why, short],
                     [scored, ""], [won], [winners_line, ""],
                     [_("Teams: {teams}.").format(teams=t) for t in teams if t] + [""],
-                    [_("Thanks for playing!"), ""]], priority=(0, 2, 3, 4, 6, 8, 5, 1, 7, 9))
+                    [_("Thanks for playing!"), ""]], priority=(0, 2, 3, 6, 8, 7, 5, 4, 1, 9))
 
 
 # ------------------------------------------------------------------ SMS: STATUS, HELP, LOG

