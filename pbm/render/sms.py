@@ -13,10 +13,8 @@ from pbm.render.email import TEMPLATES
 from pbm.render.gsm7 import (
     SMS_MAX_KO_UNITS,
     SMS_MAX_SEPTETS,
-    fit_choices,
     fit_sms,
     gsm7_septets,
-    is_gsm7,
     relay_sms,
     to_gsm7,
     utf16_units,
@@ -24,9 +22,7 @@ from pbm.render.gsm7 import (
 from pbm.render.model import RECAP_SKIP, help_cards
 from pbm.render.names import (
     HELP_FILES,
-    SHIP_NAMES,
     VOTE_SECTION,
-    game_word,
     help_file,
     short_game,
     short_name,
@@ -34,6 +30,15 @@ from pbm.render.names import (
 )
 from pbm.render.names import command_words as _command_words
 from pbm.render.refusals import nothing_awaited
+from pbm.render.sms_news import (
+    STARTED_KIND,
+    explain_ships,
+    fit_with_news,
+    news_left_out,
+    news_parts,
+    said_by_prompt,
+    ship_legend,
+)
 from pbm.replies.menu import MenuOption
 
 _BY_ARGUMENT_VERBS = ("VOTE", "CHOOSE", "SHOOT", "GIVE")
@@ -128,98 +133,6 @@ def _sms_menu(menu: Sequence[MenuOption], width: int | None, collapse: bool,
     return " ".join(items)
 
 
-#: At most this many news lines at the top of one SMS (the most important first).
-SMS_NEWS_LINES = 4
-#: the event kind of a SAY line (``pbm.models.ServiceEventKind.TABLE_TALK``)
-TALK_KIND = "table.talk"
-#: the event kind of the game's start (``pbm.models.ServiceEventKind.GAME_STARTED``)
-STARTED_KIND = "game.started"
-
-
-def _news_parts(lines: Sequence[Mapping[str, Any]], talk: Sequence[Mapping[str, Any]] = (),
-                limit: int = SMS_NEWS_LINES) -> tuple[list[list[str]], list[int], list[int]]:
-    """SMS parts for news ``lines`` (``pbm.render.news``) and relayed table talk, in
-    their own order, and the order to fit them in: what the reader's move did and what
-    happened to the reader first, then table talk, votes, the rest; newer before older.
-    Each line comes with its card's effect when that fits, else alone, else not at all.
-    (``_news_left_out`` counts what ``limit`` leaves out.)"""
-    ranked: list[tuple[tuple[int, int], list[str]]] = []
-    # talk is said once, as "X says:" below; the recap's own line of it would repeat it
-    lines = [line for line in lines if line.get("kind") != TALK_KIND]
-    for i, line in enumerate(lines):
-        text = to_gsm7(str(line["text"]))
-        effects = " ".join(f"({to_gsm7(c)})" for c in line.get("cards") or [])
-        alts = [f"{text} {effects}", text, ""] if effects else [text, ""]
-        ranked.append(((int(line["priority"]) if int(line["priority"]) < 2 else
-                       int(line["priority"]) + 1, -i), alts))
-    for j, said in enumerate(talk):
-        who = short_name(to_gsm7(str(said.get("name") or "A player")), 12)
-        text = to_gsm7(str(said.get("text") or ""))
-        says = _('{name} says: "{text}"')
-        alts = [says.format(name=who, text=text),
-                says.format(name=who, text=text[:60].rstrip() + "..."), ""] \
-            if len(text) > 60 else [says.format(name=who, text=text), ""]
-        ranked.append(((2, -j), alts))
-    if len(ranked) > limit:
-        order = sorted(range(len(ranked)), key=lambda k: ranked[k][0])[:limit]
-        ranked = [ranked[k] for k in sorted(order)]
-    priority = sorted(range(len(ranked)), key=lambda k: ranked[k][0])
-    return [alts for _rank, alts in ranked], priority, [rank[0] for rank, _alts in ranked]
-
-
-def _news_left_out(lines: Sequence[Mapping[str, Any]], talk: Sequence[Mapping[str, Any]],
-                   limit: int = SMS_NEWS_LINES) -> int:
-    """How many news lines and table talk ``_news_parts`` leaves out for its ``limit``."""
-    told = [line for line in lines if line.get("kind") != TALK_KIND]
-    return max(0, len(told) + len(talk) - limit)
-
-
-def _more_news(n: int) -> str:
-    """What an SMS says of the news it had no room for: ``+2 more: NEWS``."""
-    return _("+{n} more: NEWS").format(n=n)
-
-
-def fit_with_news(parts: Sequence[Sequence[str]], news: range, left_out: int,
-                  priority: Sequence[int]) -> str:
-    """``fit_sms`` of ``parts`` whose last part is the pointer to more (``NEWS/STATUS=
-    more``): when news lines (the parts in ``news``) do not fit, or ``left_out`` were left
-    out before, the pointer says how many (``+2 more: NEWS``), never silently."""
-    most = left_out + len(news)
-    # every line's own sentence first, its card's effect only with the room left after
-    # all of them (a long effect must not push another line out)
-    plain = [[*p[1:]] if k in news and len(p) > 2 else p for k, p in enumerate(parts)]
-    reserved = [*plain[:-1], [_more_news(most)] if most else plain[-1]]
-    chosen = fit_choices(reserved, priority=priority)
-    for k in priority:
-        if k in news and len(parts[k]) > 2 and chosen[k]:
-            richer = fit_choices([[c] for c in chosen[:k]] + [[parts[k][0], chosen[k]]]
-                                 + [[c] for c in chosen[k + 1:]])
-            chosen[k] = richer[k]
-    dropped = left_out + sum(1 for k in news if not chosen[k])
-    last = [_more_news(dropped)] if dropped else [*parts[-1], ""] if most else [chosen[-1]]
-    return fit_sms([*[[c] for c in chosen[:-1]], last])
-
-
-#: The event a prompt's own head tells again, by what is awaited: the vote called, the
-#: forced choice, the Fountain of Youth's window, the turn's action count.
-_SAID_BY_PROMPT = {"VOTE": "vote.called", "CHOOSE": "event.forced",
-                   "FOUNTAIN": "fountain.window", "ACTION": "turn.action"}
-
-
-def said_by_prompt(model: Mapping[str, Any]) -> set[Any]:
-    """The seq of the news line the prompt's head says again ("Esme called an Attack
-    (...)" after "Esme called an Attack; voting: ..."): told once, by the prompt."""
-    awaited = model["awaited"]
-    kind = _SAID_BY_PROMPT.get(str(awaited["kind"]).upper()) if awaited else None
-    me = model["ctx"].seat
-    for event in reversed(model["ctx"].events):
-        data = event.get("data") or {}
-        if event.get("kind") == kind and (kind == "vote.called" or me in (
-                data.get("seat"), data.get("target"))):
-            return {event.get("seq")}
-    return set()
-
-
 def _sms_awaited(model: Mapping[str, Any], heads: Sequence[str]) -> str:
     """A prompt by SMS: ``heads`` (the game's name and what comes before the prompt, e.g.
     the game-start facts; longest first, one always kept), the news, what is awaited, the
@@ -249,8 +162,8 @@ def _sms_awaited(model: Mapping[str, Any], heads: Sequence[str]) -> str:
     said = said_by_prompt(model)
     lines = [line for line in model["recap"]["lines"] if line["seq"] not in said
              and not (started and line["kind"] == STARTED_KIND)]
-    news, news_order, news_rank = _news_parts(lines, model["table_talk"])
-    left_out = _news_left_out(lines, model["table_talk"]) + model["recap"]["dropped"]
+    news, news_order, news_rank = news_parts(lines, model["table_talk"])
+    left_out = news_left_out(lines, model["table_talk"]) + model["recap"]["dropped"]
     legend = ship_legend(" ".join([*heads[:1], head_alts[0], options[0], info]))
     parts = [
         list(heads),
@@ -359,8 +272,8 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
                    if line["text"].rstrip(".") + "." == first), None)
         if at is not None:
             lines[at] = {**lines[at], "priority": -1}  # kept whatever else is dropped
-        news, order, _ranks = _news_parts(lines, model["table_talk"])
-        left_out = _news_left_out(lines, model["table_talk"]) + model["recap"]["dropped"]
+        news, order, _ranks = news_parts(lines, model["table_talk"])
+        left_out = news_left_out(lines, model["table_talk"]) + model["recap"]["dropped"]
         heads = [[first]] if at is None else []
         top = len(heads) + 1
         return fit_with_news([[head], *heads, *news, [_("NEWS/STATUS=more") if news else
@@ -600,30 +513,6 @@ def sms_messages(ctx: MessageContext, model: Mapping[str, Any]) -> list[str]:
     return [explain_ships(text) for text in _sms_messages(ctx, model)]
 
 
-_SHIP_CODE = re.compile(r"(?<![A-Za-z])(FD|JR)(?![A-Za-z])")
-
-
-def ship_legend(text: str) -> str:
-    """``FD=Flying Dutchman, JR=Jolly Roger`` for the ship codes ``text`` uses without the
-    ship's name ("" if none)."""
-    used = dict.fromkeys(_SHIP_CODE.findall(text))
-    names = {code: game_word("ships", code, SHIP_NAMES[code]) for code in used}
-    return ", ".join(f"{code}={name}" for code, name in names.items() if name not in text)
-
-
-def explain_ships(text: str) -> str:
-    """``text`` with what FD and JR stand for ("(FD=Flying Dutchman)") when it uses the
-    code without the ship's name and the legend fits the budget (issue 37; a prompt makes
-    room for it in ``_sms_awaited``)."""
-    legend = ship_legend(text)
-    if not legend:
-        return text
-    longer = f"{text} ({legend})"
-    fits = utf16_units(longer) <= SMS_MAX_KO_UNITS if is_korean() else \
-        is_gsm7(longer) and gsm7_septets(longer) <= SMS_MAX_SEPTETS
-    return longer if fits else text
-
-
 def _sms_messages(ctx: MessageContext, model: Mapping[str, Any]) -> list[str]:
     head = _("Tortuga {game}:").format(game=to_gsm7(short_game(ctx.game_name)))
     if ctx.kind is MessageKind.STATUS:
@@ -660,7 +549,7 @@ def _sms_reply(model: Mapping[str, Any], head: str, hint: bool = True) -> str:
     if model["done"]:
         parts.append([_("Done: {moves}.").format(moves="; ".join(
             _command_words(d) for d in model["done"]))])
-    outcome, outcome_order, _ranks = _news_parts(model["outcome"], limit=6)
+    outcome, outcome_order, _ranks = news_parts(model["outcome"], limit=6)
     first_outcome = len(parts)
     parts += outcome
     for item in model["rejected"][:1]:

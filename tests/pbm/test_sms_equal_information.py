@@ -19,7 +19,7 @@ from pbm.messages import Channel, MessageContext, MessageKind
 from pbm.render import render, sms_segments, to_gsm7
 from pbm.render.gsm7 import KO_SMS_PARTS
 from pbm.render.model import build_model
-from pbm.render.sms import said_by_prompt
+from pbm.render.sms_news import said_by_prompt
 from tests.fixtures.messages import NOW, extra_for
 
 #: How each language says what did not fit.

@@ -22,7 +22,7 @@ from pbm.messages import Channel, MessageContext, MessageKind
 from pbm.render import render, to_gsm7
 from pbm.render.model import build_model
 from pbm.render.news import caused_pairs, news
-from pbm.render.sms import said_by_prompt
+from pbm.render.sms_news import said_by_prompt
 from tests.pbm.test_sms_equal_information import _context, _prompts_with_news
 
 NEVER = re.compile(r"Provisional|provisional rule|임시 규칙|\bYou (was|has|is)\b|"
