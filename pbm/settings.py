@@ -22,6 +22,7 @@ from functools import lru_cache
 from typing import Any
 from zoneinfo import ZoneInfo, available_timezones
 
+from anyascii import anyascii
 from rapidfuzz import fuzz, process
 from sqlmodel import Session
 
@@ -81,7 +82,8 @@ def resolve_zone(text: str, now: datetime | None = None) -> str:
         raise SettingError("ZONE needs a place or an offset, e.g. ZONE Europe/Paris, "
                            "ZONE London or ZONE UTC+2")
     names = _zone_names()
-    for candidate in (key, key.replace(" ", "_")):
+    latin = anyascii(key).lower()  # a city written in Hangul: "서울" -> "seoul"
+    for candidate in (key, key.replace(" ", "_"), latin, latin.replace(" ", "_")):
         if candidate in names:
             return names[candidate]
     match = _OFFSET_RE.match(key.replace(" ", ""))

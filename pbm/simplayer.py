@@ -368,7 +368,7 @@ def read_sms(body: str, names: Sequence[str] = (), language: str = "en") -> Read
     elif not options and "Play a card" in body:
         options = [Option(n, str(n)) for n in (1, 2, 3)]
     suggestion = re.search(r"Did you mean (.+?)\?", body)
-    loyalty = re.search(r"You are (British|French|Dutch)", body)
+    loyalty = re.search(r"\b[Yy]ou are (British|French|Dutch)", body)  # "Seat 3: you are"
     headline = body.split(":", 1)[1].strip() if ":" in body else body
     headline = headline.split(" Reply ", 1)[0]
     return Reading(
@@ -568,7 +568,11 @@ class SimPlayer:
                  self.name.casefold()] or ["1"]
         verb = option.verb
         pool = unknown if verb == "VIEW" else positions
-        picks = self.rng.sample(pool, k=min(len(pool), option.command.split().count("_")))
+        need = option.command.split().count("_")
+        picks = self.rng.sample(pool, k=min(len(pool), need))
+        if verb == "VIEW" and len(picks) < need:  # one unseen card left: and a seen one
+            rest = [p for p in positions if p not in picks]
+            picks += self.rng.sample(rest, k=min(len(rest), need - len(picks)))
         if verb == "VOTE":
             picks = self.rng.sample([1, 2, 3], k=2)
         words: list[str] = []

@@ -222,6 +222,10 @@ def _submit(session: Session, row: InboundRow, game: Game, seat: Seat,
     texts, done_as = _changes_of_mind(session, game, seat, state, parsed, outcome)
     if not texts:
         return
+    for text, meant in only_readings(texts, state, seat.seat_index).items():
+        texts = [meant if t == text else t for t in texts]
+        shown[meant] = meant
+        done_as[meant] = meant
     decision = state.decision_id(seat.seat_index)
     read_as = {u.text: u.display + (f" ({u.note})" if "instead of" in (u.note or "") else "")
                for u in parsed.understood}
@@ -264,9 +268,28 @@ def _changes_of_mind(session: Session, game: Game, seat: Seat, state: engine.Gam
             done_as[change[0]] = change[1]
         elif index in final:
             outcome.reject(understood.display, final[index])
+        elif _vote_closed(session, game, seat, state, understood.text):
+            outcome.reject(understood.display, VOTE_CLOSED)
         else:
             texts.append(understood.text)
     return texts, done_as
+
+
+#: A vote changed after the vote closed (issue 37), instead of "nothing is awaited".
+VOTE_CLOSED = ("the vote had already closed when your reply came in: your vote counted as "
+               "you first played it; nothing was changed")
+
+
+def _vote_closed(session: Session, game: Game, seat: Seat, state: engine.GameState,
+                 text: str) -> bool:
+    """True for a VOTE from a seat that voted last and has no vote open now."""
+    if not text.startswith("VOTE ") or any(
+            d.seat == seat.seat_index and d.kind is engine.DecisionKind.VOTE
+            for d in engine.pending(state)):
+        return False
+    assert game.id is not None  # a stored row
+    last = _last_command(session, game.id, seat.seat_index)
+    return bool(last and last.startswith(("VOTE ", "REVOTE ")))
 
 
 def _final(session: Session, game: Game, seat: Seat, state: engine.GameState,
@@ -291,6 +314,26 @@ def _last_command(session: Session, game_id: int, seat: int) -> str | None:
         .order_by(col(CommandLog.seq).desc()).limit(1)).scalar()
 
 
+def only_readings(texts: list[str], state: engine.GameState, seat: int) -> dict[str, str]:
+    """Commands whose verb is not the one asked but whose only legal reading is plain
+    (issue 37): ``REVEAL 3`` while forced to choose between cards 3 and 4 can only mean
+    ``CHOOSE 3``. Returns command -> the command it means."""
+    legal = {str(c) for d in engine.pending(state) if d.seat == seat
+             and d.kind is engine.DecisionKind.CHOOSE for c in d.legal}
+    out = {}
+    for text in texts:
+        verb, _sep, rest = text.partition(" ")
+        if verb == "REVEAL" and f"CHOOSE {rest}" in legal:
+            out[text] = f"CHOOSE {rest}"
+    return out
+
+
+#: The answer to STOP by email (issue 37): it changes nothing, and says what does.
+STOP_BY_EMAIL = ("STOP by email changes nothing: to stop text messages, text STOP from "
+                 "your phone; to pause your deadlines, reply AWAY 3 days; to leave the game, "
+                 "write to the organiser")
+
+
 def _meta(session: Session, row: InboundRow, game: Game, seat: Seat, player: Player, meta: Meta,
           now: datetime, outcome: Outcome) -> None:
     assert game.id is not None  # a stored row
@@ -313,6 +356,8 @@ def _meta(session: Session, row: InboundRow, game: Game, seat: Seat, player: Pla
             "cancel"):  # "cancel" in an email is not a request to stop text messages
         outcome.reject("cancel", "a move once applied is final (no take-backs), and there "
                        "is nothing else to cancel; to stop text messages, text STOP")
+    elif name == "STOP" and row.channel == EMAIL:  # by email it would stop texts unseen
+        outcome.reject(name, STOP_BY_EMAIL)
     elif name in ("STOP", "START"):
         if not player.phone:
             outcome.reject(name, "you have no phone number with us; STOP and START are "

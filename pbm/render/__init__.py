@@ -56,6 +56,7 @@ from pbm.render import shared
 from pbm.render.board import awaited_model, board_key_of, board_model, board_png, me_model
 from pbm.render.email import SECTIONS, TEMPLATES, render_html, render_text, sections_of
 from pbm.render.gsm7 import (
+    SMS_MAX_KO_UNITS,
     SMS_MAX_SEPTETS,
     SMS_MAX_UCS2_UNITS,
     cut_utf16,
@@ -108,6 +109,7 @@ __all__ = [
     "RECAP_SKIP",
     "SECTIONS",
     "SHIP_NAMES",
+    "SMS_MAX_KO_UNITS",
     "SMS_MAX_SEPTETS",
     "SMS_MAX_UCS2_UNITS",
     "SMS_RANK",

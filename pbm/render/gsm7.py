@@ -71,6 +71,17 @@ def to_gsm7(text: str) -> str:
 #: UCS-2 budget: a message that must keep characters outside GSM-7 (table talk in another
 #: script, an emoji) is sent as UCS-2 in at most 2 segments of 67 UTF-16 units.
 SMS_MAX_UCS2_UNITS = 134
+#: A Korean reader's SMS budget in UCS-2 parts (issue 37), set so that a Korean text carries
+#: what an English one carries in 2 GSM-7 parts (306 septets). Measured over the 655 SMS
+#: prompts of random games of 2-9 players (tests/pbm/test_sms_equal_information.py): with
+#: 2 parts (134 units) a Korean prompt told 56 news lines where English told 1,015 and lost
+#: the face-down row in 329; with 3 parts (201) 798 lines, 251 prompts telling less than
+#: English; with 4 parts (268) 1,611 lines and never less than English, the row always.
+#: Korean prose takes ~0.60 of its English characters, but the menu, the deadline and the
+#: card effects take more (0.7 and up), and a UCS-2 part holds 67 units against 153.
+#: Parts per decision of both languages: benchmarks/README.md (``sms_budget.py``).
+KO_SMS_PARTS = 4
+SMS_MAX_KO_UNITS = 67 * KO_SMS_PARTS
 
 
 def utf16_units(text: str) -> int:
@@ -110,10 +121,35 @@ def relay_sms(head: str, quote: str, tail: str, more: str) -> str:
             cut = cut[:-1]
         return f'{head} "{cut.rstrip()}..." {more}'
     whole = f'{head} "{quote}" {tail}'.strip()
-    if utf16_units(whole) <= SMS_MAX_UCS2_UNITS:
+    budget = SMS_MAX_KO_UNITS if is_korean() else SMS_MAX_UCS2_UNITS
+    if utf16_units(whole) <= budget:
         return whole
-    room = SMS_MAX_UCS2_UNITS - utf16_units(f'{head} "…" {more}')
+    room = budget - utf16_units(f'{head} "…" {more}')
     return f'{head} "{cut_utf16(quote, max(room, 0)).rstrip()}…" {more}'
+
+
+def fit_choices(parts: Sequence[Sequence[str]], limit: int = SMS_MAX_SEPTETS,
+                priority: Sequence[int] | None = None) -> list[str]:
+    """The variant ``fit_sms`` takes for each part (``""`` for a part left out), made
+    GSM-7 safe; counted in UTF-16 units for a Korean reader (``limit`` scaled to
+    ``SMS_MAX_KO_UNITS``). A caller that must say what was left out asks this first."""
+    if is_korean():
+        limit = limit * SMS_MAX_KO_UNITS // SMS_MAX_SEPTETS
+        measure = utf16_units
+    else:
+        measure = gsm7_septets
+    chosen = [to_gsm7(p[-1]) for p in parts]
+
+    def size(items: Sequence[str]) -> int:
+        return measure(" ".join(x for x in items if x))
+
+    for i in priority if priority is not None else range(len(parts)):
+        for option in parts[i]:
+            trial = [*chosen[:i], to_gsm7(option), *chosen[i + 1 :]]
+            if size(trial) <= limit:
+                chosen = trial
+                break
+    return chosen
 
 
 def fit_sms(parts: Sequence[Sequence[str]], limit: int = SMS_MAX_SEPTETS,
@@ -123,45 +159,18 @@ def fit_sms(parts: Sequence[Sequence[str]], limit: int = SMS_MAX_SEPTETS,
     ``parts`` is a list of alternatives, longest first (the last may be ``""``); parts are
     fitted in ``priority`` order (default: first to last) and joined in their own order.
     The result is GSM-7 and at most ``limit`` septets. For a Korean reader it is UCS-2
-    and at most ``SMS_MAX_UCS2_UNITS`` UTF-16 units (2 parts of 67), ``limit`` scaled alike.
+    and at most ``SMS_MAX_KO_UNITS`` UTF-16 units (``KO_SMS_PARTS`` parts of 67), ``limit``
+    scaled alike.
     """
+    text = " ".join(x for x in fit_choices(parts, limit, priority) if x)
     if is_korean():
-        return _fit_ucs2(parts, limit * SMS_MAX_UCS2_UNITS // SMS_MAX_SEPTETS, priority)
-    chosen = [to_gsm7(p[-1]) for p in parts]
-
-    def size(items: Sequence[str]) -> int:
-        return gsm7_septets(" ".join(x for x in items if x))
-
-    for i in priority if priority is not None else range(len(parts)):
-        for option in parts[i]:
-            trial = [*chosen[:i], to_gsm7(option), *chosen[i + 1 :]]
-            if size(trial) <= limit:
-                chosen = trial
-                break
-    text = " ".join(x for x in chosen if x)
+        units = limit * SMS_MAX_KO_UNITS // SMS_MAX_SEPTETS
+        if utf16_units(text) > units:
+            text = cut_utf16(text, units - 1).rstrip() + "…"
+        return text
     if gsm7_septets(text) > limit:  # only if even the shortest variants overflow
         cut = text[: limit - 3]
         while gsm7_septets(cut) > limit - 3:  # extended characters take two septets
             cut = cut[:-1]
         text = cut.rstrip() + "..."
-    return text
-
-
-def _fit_ucs2(parts: Sequence[Sequence[str]], limit: int,
-              priority: Sequence[int] | None) -> str:
-    """``fit_sms`` counted in UTF-16 units (a Korean SMS: UCS-2, 67 units a part)."""
-    chosen = [to_gsm7(p[-1]) for p in parts]
-
-    def size(items: Sequence[str]) -> int:
-        return utf16_units(" ".join(x for x in items if x))
-
-    for i in priority if priority is not None else range(len(parts)):
-        for option in parts[i]:
-            trial = [*chosen[:i], to_gsm7(option), *chosen[i + 1 :]]
-            if size(trial) <= limit:
-                chosen = trial
-                break
-    text = " ".join(x for x in chosen if x)
-    if utf16_units(text) > limit:
-        text = cut_utf16(text, limit - 1).rstrip() + "…"
     return text

@@ -20,7 +20,7 @@ from engine.cards import VOTE_DECK
 from pbm.humanize import hours
 from pbm.i18n import dates, glossary
 from pbm.i18n.translate import N_, _, current
-from pbm.render.news import voice
+from pbm.render.news import voice, without_rule_status
 
 #: The engine's reasons a game ended (``engine.board.end_game``), for the catalogue.
 END_REASONS = (
@@ -113,9 +113,13 @@ def _event_line(event: Mapping[str, Any] | None, names: Mapping[int, str]) -> st
 
 
 def story(story: Mapping[str, Any], names: Mapping[int, str]) -> Mapping[str, Any]:
-    """The unmasking in the reader's language (English: ``story`` itself)."""
-    if current() == "en" or not story:
+    """The unmasking in the reader's language (English: ``story`` itself, without the
+    rule's status: ``pbm.render.news.without_rule_status``)."""
+    if not story:
         return story
+    if current() == "en":
+        return {**story, "moves": [{**m, "text": without_rule_status(str(m.get("text", "")))}
+                                   for m in story.get("moves") or []]}
     votes = []
     for v in story.get("votes") or []:
         key = str(v.get("key") or v.get("vote") or "")

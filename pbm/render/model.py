@@ -13,6 +13,7 @@ from pbm.i18n.translate import N_, _, current, is_korean
 from pbm.messages import MessageContext, MessageKind, board_content_id, board_image_key
 from pbm.render import mail_words, news_ko
 from pbm.render.board import awaited_model, board_model, me_model
+from pbm.render.ending import ending
 from pbm.render.names import (
     HELP_FILES,
     SYMBOL_NAMES,
@@ -44,7 +45,8 @@ def recap(events: Sequence[Mapping[str, Any]], limit: int = RECAP_LIMIT,
     oldest dropped."""
     kept = [e for e in events if e.get("kind") not in RECAP_SKIP]
     lines = [{"text": n["text"], "private": n["private"], "kind": n["kind"],
-              "cards": n["cards"], "priority": n["priority"], "seq": n["seq"]}
+              "cards": n["cards"], "priority": n["priority"], "seq": n["seq"],
+              "cause_seq": n["cause_seq"]}
              for n in news(kept, reader, names or {}, explained=explained)]
     dropped = max(0, len(lines) - limit)
     return {"lines": lines[dropped:], "dropped": dropped}
@@ -193,7 +195,9 @@ def build_model(ctx: MessageContext) -> dict[str, Any]:
             "understood": reply.get("understood") or [],
             "meta": reply.get("meta") or [],
             "not_understood": reply.get("not_understood") or [],
-            "ignored": reply.get("ignored") or [],
+            # a question is no greeting: listed as a question, with where answers are
+            "questions": [x for x in reply.get("ignored") or [] if is_question(str(x))],
+            "ignored": [x for x in reply.get("ignored") or [] if not is_question(str(x))],
         },
         "done": [say_done(d) if isinstance(d, str) else d for d in extra.get("done") or []],
         "rejected": list(extra.get("rejected") or []),
@@ -213,6 +217,8 @@ def build_model(ctx: MessageContext) -> dict[str, Any]:
         "subject": subject_for(ctx.game_name),  # one-tap mailto: buttons reply in thread
     }
     model["viewed"] = viewed_cards(model) if ctx.kind is MessageKind.REPLY else []
+    model["ending"] = ending(ctx.events, ctx.seat, names, model["board"]) if (
+        ctx.kind is MessageKind.GAME_OVER and not extra.get("aborted")) else None
     _in_reader_words(ctx, model, names)
     if ctx.kind is MessageKind.REPLY:
         model["rejected"] = [
@@ -248,12 +254,17 @@ _OPTIONS = re.compile(r"\b(options?|choices|what can i|what do i|what should i|h
                       r"what now|menu)\b")
 
 
+def is_question(line: str) -> bool:
+    """True for a line that asks something ("What does the Albatross do?")."""
+    return line.rstrip().endswith(("?", "\uff1f"))
+
+
 def reply_hints(model: Mapping[str, Any]) -> list[str]:
     """Answers to lines a newcomer writes that are no command ("pass", "undo", "sorry I
     meant 2", "cancel", "what are my options"): what the game allows instead."""
     reply = model["reply"]
     lines = [str(n.get("line", "")) for n in reply["not_understood"]]
-    lines += [str(x) for x in reply["ignored"]]
+    lines += [str(x) for x in [*reply["ignored"], *reply["questions"]]]
     text = " ".join(lines).lower()
     awaited = model["awaited"]
     hints = []
@@ -407,9 +418,9 @@ def _headline(ctx: MessageContext, m: Mapping[str, Any]) -> str:
     if kind is MessageKind.STATUS:
         return _("Nothing is awaited from you right now")
     if kind is MessageKind.NOTICE:
-        said = [line for line in m["recap"]["lines"]
+        said = [line for line in m["recap"]["lines"]  # a card told with its effect: both
                 if extra.get("headline_seq") is not None
-                and line["seq"] == extra["headline_seq"]]
+                and extra["headline_seq"] in (line["seq"], line.get("cause_seq"))]
         if said:  # the event in the reader's words (``pbm.render.news``)
             return str(said[0]["text"]).rstrip(".")
         lines = m["recap"]["lines"]

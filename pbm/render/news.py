@@ -74,6 +74,7 @@ def card_line(code_or_name: str) -> str:
     if is_korean():
         code = _BY_NAME[name.lower()]
         return f"{title_label(code)}: {_(CARD_EFFECTS.get(code, effect))}"
+    effect = without_rule_status(effect)
     return f"{name}: {effect[0].lower()}{effect[1:]}"
 
 
@@ -89,7 +90,14 @@ def plain(text: str) -> str:
     text = text.replace("Event card(s)", "Event cards").replace("(s)", "s")
     text = text.replace("was marooned from Tortuga to Tortuga", "was marooned on Tortuga "
                         "again")
-    return text
+    return without_rule_status(text)
+
+
+def without_rule_status(text: str) -> str:
+    """``text`` without the rule's status ("Provisional: ...", "(provisional rule)"): it
+    belongs in the docs, not in a player's message (issue 37)."""
+    text = re.sub(r" ?\(provisional rule\)", "", text)
+    return re.sub(r"Provisional: (\w)", lambda m: m.group(1).upper(), text)
 
 
 def _name(names: Mapping[int, str], seat: Any, reader: int | None) -> str:
@@ -149,10 +157,17 @@ def voice(event: Mapping[str, Any], reader: int | None, names: Mapping[int, str]
             return TO_YOU, text
         if mine and any(e.get("kind") == kind and e.get("audience") for e in events):
             return None
+        told = _marooned_too(event, events)  # "marooned on Tortuga again" is said there
         if mine:
-            return TO_YOU, ("You were marooned on Tortuga again and lost a Vote card."
-                            if data.get("lost") else
+            if data.get("lost"):
+                return TO_YOU, ("You lost a Vote card." if told else
+                                "You were marooned on Tortuga again and lost a Vote card.")
+            return TO_YOU, ("You had no Vote card to lose." if told else
                             "You were marooned on Tortuga again but had no Vote card to lose.")
+        if told:
+            who = _cap(_name(names, seat, reader))
+            return OTHER, (f"{who} lost a Vote card." if data.get("lost") else
+                           f"{who} had no Vote card to lose.")
         return OTHER, text
     if kind == "pawn.moved":
         who = _name(names, seat, reader)
@@ -203,7 +218,14 @@ def voice(event: Mapping[str, Any], reader: int | None, names: Mapping[int, str]
         text = re.sub(r"^\S+ saved", "You saved", text)
         return MINE, text
     if kind == "card.used" and data.get("target") == reader and reader is not None:
-        return TO_YOU, text.replace(f" {names.get(reader, '?')} ", " you ")
+        me = names.get(reader, "?")
+        if mine and text.startswith(me + " "):  # one's own card on oneself
+            return MINE, "You" + text[len(me):].replace(f" {me} ", " yourself ")
+        return TO_YOU, text.replace(f" {me} ", " you ")
+    if kind == "event.forced" and data.get("target") == reader and reader is not None:
+        positions = [*(data.get("positions") or []), "?", "?"]
+        return TO_YOU, (f"{_cap(_name(names, seat, reader))} forced you to choose between "
+                        f"Event cards {positions[0]} and {positions[1]}.")
     me = names.get(reader, "") if reader is not None else ""
     if mine and me and text.startswith(me + " "):
         rest = text[len(me) + 1:]
@@ -212,7 +234,7 @@ def voice(event: Mapping[str, Any], reader: int | None, names: Mapping[int, str]
             if rest.startswith(third):
                 rest = second + rest[len(third):]
                 break
-        return MINE, "You " + rest
+        return MINE, "You " + rest.replace(" and was ", " and were ")
     if data.get("target") == reader and reader is not None:
         return TO_YOU, text
     return (MINE if private else OTHER), text
@@ -233,31 +255,95 @@ def _cards_named(event: Mapping[str, Any], line: str) -> list[str]:
     return codes
 
 
+def _marooned_too(event: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> bool:
+    """True if ``events`` also tell the marooning that cost ``event``'s seat a Vote card."""
+    seat = (event.get("data") or {}).get("seat")
+    return any(e.get("kind") == "pawn.marooned" and (e.get("data") or {}).get("seat") == seat
+               and e.get("audience") is None for e in events)
+
+
+#: A card played on someone and what it did to them: (title, effect kind, data key, value).
+_CAUSED = {"LETTER_OF_MARQUE": ("pawn.moved", "by", "LETTER_OF_MARQUE"),
+           "PISTOL": ("pawn.marooned", "cause", "PISTOL")}
+
+
+def caused_pairs(events: Sequence[Mapping[str, Any]]) -> dict[int, int]:
+    """Effect index -> cause index: a Letter of Marque and the move it made, a Pistol shot
+    and the marooning it made, told as one sentence (cause first) instead of two."""
+    pairs: dict[int, int] = {}
+    for i, event in enumerate(events):
+        data = event.get("data") or {}
+        caused = _CAUSED.get(str(data.get("title")))
+        if event.get("kind") != "card.used" or caused is None:
+            continue
+        kind, key, value = caused
+        for j in range(i + 1, len(events)):
+            effect = events[j].get("data") or {}
+            if events[j].get("kind") == kind and effect.get(key) == value and \
+                    effect.get("seat") == data.get("target") and j not in pairs:
+                pairs[j] = i
+                break
+    return pairs
+
+
+def joined(cause: Mapping[str, Any], effect: Mapping[str, Any], reader: int | None,
+           names: Mapping[int, str]) -> str:
+    """One sentence for a card and what it did (``caused_pairs``), cause first."""
+    if is_korean():
+        return news_ko.joined(cause, effect, reader, names)
+    data, done = cause.get("data") or {}, effect.get("data") or {}
+    user = _cap(_name(names, data.get("seat"), reader))
+    target = _name(names, data.get("target"), reader)
+    if target == "you" and data.get("seat") == reader:
+        target = "yourself"
+    source = str(done.get("source", ""))
+    if data.get("title") == "LETTER_OF_MARQUE":
+        to = str(done.get("to", ""))
+        return (f"{user} used a Letter of Marque to move {target} from "
+                f"{WHERE.get(source, source)} to {WHERE.get(to, to)}.")
+    subject = "you were" if done.get("seat") == reader else f"{target} was"
+    where = "on Tortuga again" if source == "TORTUGA" else \
+        f"from {WHERE.get(source, source)} to Tortuga"
+    return f"{user} shot {target} with the Pistol: {subject} marooned {where}."
+
+
 def news(events: Iterable[Mapping[str, Any]], reader: int | None, names: Mapping[int, str],
          *, explain: bool = True, explained: set[str] | None = None) -> list[dict[str, Any]]:
     """The reader's lines for ``events``, in event order: ``{"text", "priority", "cards"}``;
     ``cards`` are effect lines of the cards first named here (each card once per message:
-    ``explained`` carries the codes already explained in this message)."""
+    ``explained`` carries the codes already explained in this message). A card and what it
+    did to someone are one line (``caused_pairs``)."""
     events = list(events)
     done: set[str] = explained if explained is not None else set()
     out: list[dict[str, Any]] = []
     seen_text: set[str] = set()
-    for event in events:
+    pairs = caused_pairs(events)
+    causes = set(pairs.values())
+    for index, event in enumerate(events):
+        if index in causes:
+            continue  # told with its effect
         said = voice(event, reader, names, events)
         if said is None:
             continue
         priority, text = said
+        if index in pairs:
+            cause = events[pairs[index]]
+            said_cause = voice(cause, reader, names, events)
+            priority = min(priority, said_cause[0]) if said_cause else priority
+            text = joined(cause, event, reader, names)
         if text in seen_text:
             continue
         seen_text.add(text)
         cards = []
         if explain:
-            for code in _cards_named(event, text):
+            named = _cards_named(events[pairs[index]], text) if index in pairs else []
+            for code in named + _cards_named(event, text):
                 if code not in done:
                     done.add(code)
                     cards.append(card_line(code))
         out.append({"text": text, "priority": priority, "cards": cards,
                     "kind": event.get("kind", ""), "seq": event.get("seq"),
+                    "cause_seq": events[pairs[index]].get("seq") if index in pairs else None,
                     "private": event.get("audience") is not None})
     return out
 

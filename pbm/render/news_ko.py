@@ -151,7 +151,7 @@ def _sentence(event: Mapping[str, Any], reader: int | None,
         source, to = str(data.get("source", "")), str(data.get("to", ""))
         if title == "TREASURE_MAP":
             return _("{who} followed a Treasure Map: 1 treasure from the Spanish Galleon into "
-                     "{to} (provisional rule).").format(who=who, to=_treasure_place(to))
+                     "{to}.").format(who=who, to=_treasure_place(to))
         if isinstance(seat, int):
             return _("{who} took 1 treasure from {source} into {to}.").format(
                 who=who, source=_treasure_place(source), to=_treasure_place(to))
@@ -340,6 +340,25 @@ def _sentence(event: Mapping[str, Any], reader: int | None,
     return _("Something happened in the game.")
 
 
+def joined(cause: Mapping[str, Any], effect: Mapping[str, Any], reader: int | None,
+           names: Mapping[int, str]) -> str:
+    """A card and what it did to someone in one sentence, cause first
+    (``pbm.render.news.caused_pairs``)."""
+    data, done = cause.get("data") or {}, effect.get("data") or {}
+    who = _who(names, data.get("seat"), reader)
+    target = _who(names, data.get("target"), reader)
+    source = str(done.get("source", ""))
+    if data.get("title") == "LETTER_OF_MARQUE":
+        return _("{who} used a Letter of Marque to move {target} from {source} to "
+                 "{to}.").format(who=who, target=target, source=_place(source),
+                                 to=josa(_place(str(done.get("to", ""))), "으로", "로"))
+    if source == "TORTUGA":
+        return _("{who} shot {target} with the Pistol: marooned on Tortuga again.").format(
+            who=who, target=target)
+    return _("{who} shot {target} with the Pistol: marooned from {where} to "
+             "Tortuga.").format(who=who, target=target, where=_place(source))
+
+
 def log_line(event: Mapping[str, Any], reader: int | None, names: Mapping[int, str]) -> str:
     """The Korean line of ``event`` in LOG (every event has one)."""
     return _sentence(event, reader, names)
@@ -364,6 +383,13 @@ def voice(event: Mapping[str, Any], reader: int | None, names: Mapping[int, str]
     if kind == "vote_card.lost" and mine and not private and any(
             e.get("kind") == kind and e.get("audience") for e in events):
         return None
+    if kind == "vote_card.lost" and not private and any(
+            e.get("kind") == "pawn.marooned" and (e.get("data") or {}).get("seat") == seat
+            and e.get("audience") is None for e in events):  # the marooning is told there
+        who = _who(names, seat, reader)
+        return (TO_YOU if mine else OTHER), (
+            _("{who} lost a Vote card.") if data.get("lost") else
+            _("{who} had no Vote card to lose.")).format(who=who)
     text = _sentence(event, reader, names)
     if kind in ("vote.called", "vote.result"):
         return (MINE if data.get("caller") == reader and reader is not None else VOTE), text

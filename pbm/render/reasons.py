@@ -259,6 +259,14 @@ _TABLE: list[tuple[str, str]] = [
      r"to stop text messages, text STOP",
      N_("a move once applied is final (no take-backs), and there is nothing else to cancel; "
         "to stop text messages, text {stop}")),
+    (r"STOP by email changes nothing: to stop text messages, text STOP from your phone; to "
+     r"pause your deadlines, reply AWAY 3 days; to leave the game, write to the organiser",
+     N_("{stop} by email changes nothing: to stop text messages, text {stop} from your phone; "
+        "to pause your deadlines, reply {away}; to leave the game, write to the organiser")),
+    (r"the vote had already closed when your reply came in: your vote counted as you first "
+     r"played it; nothing was changed",
+     N_("the vote had already closed when your reply came in: your vote counted as you first "
+        "played it; nothing was changed")),
     (r"you have no phone number with us; STOP and START are about text messages",
      N_("you have no phone number with us; {stop} and {start} are about text messages")),
     (r"your (?P<cmd>.+) was already played and is final \(a turn action cannot be changed "
@@ -358,6 +366,7 @@ def say_reason(reason: str) -> str:
             words[key] = _CONVERT.get(key, _keep)(value)
     words.setdefault("stop", command_words("STOP"))
     words.setdefault("start", command_words("START"))
+    words.setdefault("away", _("AWAY 3 days"))
     words.setdefault("cmd", "")
     words.setdefault("example", _EXAMPLES.get(msgid) or {"LANG": "LANG KO / LANG EN"}.get(
         groups.get("cmd", ""), "SETTINGS"))

@@ -11,8 +11,8 @@ from pbm.i18n.translate import _, is_korean
 from pbm.messages import MessageContext, MessageKind
 from pbm.render.email import TEMPLATES
 from pbm.render.gsm7 import (
+    SMS_MAX_KO_UNITS,
     SMS_MAX_SEPTETS,
-    SMS_MAX_UCS2_UNITS,
     fit_sms,
     gsm7_septets,
     relay_sms,
@@ -30,6 +30,15 @@ from pbm.render.names import (
 )
 from pbm.render.names import command_words as _command_words
 from pbm.render.refusals import nothing_awaited
+from pbm.render.sms_news import (
+    STARTED_KIND,
+    explain_ships,
+    fit_with_news,
+    news_left_out,
+    news_parts,
+    said_by_prompt,
+    ship_legend,
+)
 from pbm.replies.menu import MenuOption
 
 _BY_ARGUMENT_VERBS = ("VOTE", "CHOOSE", "SHOOT", "GIVE")
@@ -124,44 +133,14 @@ def _sms_menu(menu: Sequence[MenuOption], width: int | None, collapse: bool,
     return " ".join(items)
 
 
-#: At most this many news lines at the top of one SMS (the most important first).
-SMS_NEWS_LINES = 4
-#: the event kind of a SAY line (``pbm.models.ServiceEventKind.TABLE_TALK``)
-TALK_KIND = "table.talk"
-
-
-def _news_parts(lines: Sequence[Mapping[str, Any]], talk: Sequence[Mapping[str, Any]] = (),
-                limit: int = SMS_NEWS_LINES) -> tuple[list[list[str]], list[int], list[int]]:
-    """SMS parts for news ``lines`` (``pbm.render.news``) and relayed table talk, in
-    their own order, and the order to fit them in: what the reader's move did and what
-    happened to the reader first, then table talk, votes, the rest; newer before older.
-    Each line comes with its card's effect when that fits, else alone, else not at all."""
-    ranked: list[tuple[tuple[int, int], list[str]]] = []
-    # talk is said once, as "X says:" below; the recap's own line of it would repeat it
-    lines = [line for line in lines if line.get("kind") != TALK_KIND]
-    for i, line in enumerate(lines):
-        text = to_gsm7(str(line["text"]))
-        effects = " ".join(f"({to_gsm7(c)})" for c in line.get("cards") or [])
-        alts = [f"{text} {effects}", text, ""] if effects else [text, ""]
-        ranked.append(((int(line["priority"]) if int(line["priority"]) < 2 else
-                       int(line["priority"]) + 1, -i), alts))
-    for j, said in enumerate(talk):
-        who = short_name(to_gsm7(str(said.get("name") or "A player")), 12)
-        text = to_gsm7(str(said.get("text") or ""))
-        alts = [f'{who} says: "{text}"', f'{who} says: "{text[:60].rstrip()}..."', ""] \
-            if len(text) > 60 else [f'{who} says: "{text}"', ""]
-        ranked.append(((2, -j), alts))
-    if len(ranked) > limit:
-        order = sorted(range(len(ranked)), key=lambda k: ranked[k][0])[:limit]
-        ranked = [ranked[k] for k in sorted(order)]
-    priority = sorted(range(len(ranked)), key=lambda k: ranked[k][0])
-    return [alts for _rank, alts in ranked], priority, [rank[0] for rank, _alts in ranked]
-
-
-def _sms_awaited(model: Mapping[str, Any], head: str) -> str:
+def _sms_awaited(model: Mapping[str, Any], heads: Sequence[str]) -> str:
+    """A prompt by SMS: ``heads`` (the game's name and what comes before the prompt, e.g.
+    the game-start facts; longest first, one always kept), the news, what is awaited, the
+    menu, the face-down row, the deadline (always) and the pointer to more."""
     awaited = model["awaited"]
     deadline = model["deadline"]
-    by = [deadline["sentence"], _("By {when}.").format(when=deadline["short"]), ""] \
+    # a prompt never drops its deadline: its short form at least (``By Tue 18:00 UTC.``)
+    by = [deadline["sentence"], _("By {when}.").format(when=deadline["short"])] \
         if deadline else [""]
     menu = awaited["menu"]
     hand = _vote_hand(model)
@@ -175,29 +154,38 @@ def _sms_awaited(model: Mapping[str, Any], head: str) -> str:
         _("Reply STATUS for your options."),
     ]
     head_alts = [awaited["sms_head"], awaited["sms_head"][:60]]
-    if is_korean():  # 134 UTF-16 units: shorter forms before giving up the menu
+    if is_korean():  # shorter forms before giving up the menu
         options[-1:-1] = [reply + _sms_options(menu, 4, True, hand),
                           reply + _korean_verbs(menu)]
         head_alts = [awaited["sms_head"], awaited["sms_short"] or awaited["sms_head"][:40]]
-    lines = [line for line in model["recap"]["lines"] if not (  # the prompt says it
-        awaited.get("vote") and line["kind"] == "vote.called"
-        and str(line["text"]).startswith("You called"))]
-    news, news_order, news_rank = _news_parts(lines, model["table_talk"])
+    started = bool(model["extra"].get("started"))  # "Game on!" says the game has begun
+    said = said_by_prompt(model)
+    lines = [line for line in model["recap"]["lines"] if line["seq"] not in said
+             and not (started and line["kind"] == STARTED_KIND)]
+    news, news_order, news_rank = news_parts(lines, model["table_talk"])
+    left_out = news_left_out(lines, model["table_talk"]) + model["recap"]["dropped"]
+    legend = ship_legend(" ".join([*heads[:1], head_alts[0], options[0], info]))
     parts = [
-        [head],
+        list(heads),
         *news,
         head_alts,
         options,
+        [f"({legend})" if legend else "", ""],
         [info, info[:80], ""],
         by,
         [_("NEWS/STATUS=more") if news else _("STATUS=full picture"), _("STATUS=all")],
     ]
     n = len(news)
+    at_head, at_menu, at_legend, at_info, at_by, at_more = range(n + 1, n + 7)
     urgent = [1 + k for k in news_order if news_rank[k] < 3]  # the reader's own, talk
-    first = (n + 2, n + 1) if is_korean() else (n + 1, n + 2)  # Korean: the menu first
-    priority = (0, n + 5, *first, n + 4, *urgent, n + 3,
-                *[1 + k for k in news_order if news_rank[k] >= 3])
-    return fit_sms(parts, priority=priority)
+    first = (at_menu, at_head) if is_korean() else (at_head, at_menu)  # Korean: menu first
+    # the deadline's short form is always kept (a part without ""), its sentence after the
+    # menu; the face-down row before the news; FD/JR spelled out before the news for a
+    # Korean reader (who has the room: KO_SMS_PARTS), after it for an English one
+    early, late = ((at_legend,), ()) if is_korean() else ((), (at_legend,))
+    priority = (*first, at_by, 0, at_more, at_info, *early, *urgent,
+                *[1 + k for k in news_order if news_rank[k] >= 3], *late)
+    return fit_with_news(parts, range(1, n + 1), left_out, priority)
 
 
 def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
@@ -250,12 +238,19 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
                   else _("You took over a seat."),
                   MessageKind.GAME_STARTED: _sms_start(me) if me else _("Game on!"),
                   }.get(kind, "")
+        prefixes = [prefix]
+        if me and (kind is MessageKind.GAME_STARTED or (
+                extra.get("started") and kind is MessageKind.PROMPT)):
+            # the first prompt of a seat that must act at once (the Captains placing the
+            # starting treasure) carries the game-start facts: its team above all
+            prefixes = [_sms_start(me), _sms_start(me, short=True)]
         if kind in (MessageKind.REMINDER, MessageKind.FINAL_WARNING) and extra.get(
                 "if_silent_sms"):  # what is played for this decision if no reply comes
-            prefix += _(" No reply = {default}.").format(default=extra["if_silent_sms"])
-        if model["folded"]:
-            prefix = (" ".join(model["folded"]) + " " + prefix).strip()
-        return _sms_awaited(model, f"{head} {prefix}".strip())
+            prefixes = [p + _(" No reply = {default}.").format(default=extra["if_silent_sms"])
+                        for p in prefixes]
+        folded = " ".join(model["folded"])
+        return _sms_awaited(model, [" ".join(x for x in (head, folded, p) if x)
+                                    for p in prefixes])
     if kind is MessageKind.GAME_STARTED and me:
         return fit_sms([[f"{head} {_sms_start(me)}"],
                         [_("You are {where}.").format(where=me["where"])],
@@ -270,11 +265,22 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
     if kind in (MessageKind.VOTE_RESULT, MessageKind.NOTICE):
         first = model["vote_result"]["text"] if kind is MessageKind.VOTE_RESULT and \
             model["vote_result"] else model["headline"].rstrip(".") + "."
-        lines = [line for line in model["recap"]["lines"] if line["text"] != first]
-        news, order, _ranks = _news_parts(lines, model["table_talk"])
-        return fit_sms([[head], [first], *news, [_("NEWS/STATUS=more") if news else
-                                                 _("STATUS=full picture"), ""]],
-                       priority=[0, 1, len(news) + 2, *[2 + k for k in order]])
+        lines = list(model["recap"]["lines"])
+        # the headline's event stays where it happened (after its cause); told first only
+        # when it is no news line
+        at = next((k for k, line in enumerate(lines)
+                   if line["text"].rstrip(".") + "." == first), None)
+        if at is not None:
+            lines[at] = {**lines[at], "priority": -1}  # kept whatever else is dropped
+        news, order, _ranks = news_parts(lines, model["table_talk"])
+        left_out = news_left_out(lines, model["table_talk"]) + model["recap"]["dropped"]
+        heads = [[first]] if at is None else []
+        top = len(heads) + 1
+        return fit_with_news([[head], *heads, *news, [_("NEWS/STATUS=more") if news else
+                                                     _("STATUS=full picture"), ""]],
+                             range(top, len(news) + top), left_out,
+                             priority=[*range(top), len(news) + top,
+                                       *[top + k for k in order]])
     if kind is MessageKind.STATUS:
         return fit_sms([[head], [_("Nothing is awaited from you now.")],
                         [_("You are {where}.").format(where=me["where"]) if me else ""],
@@ -282,14 +288,15 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
     return fit_sms([[head], [model["headline"]], [_("STATUS=full picture"), ""]])
 
 
-def _sms_start(me: Mapping[str, Any]) -> str:
-    """The game-start news: the seat's team (and, with 2 players, the other's) and its
-    Vote cards, whole (top/middle/bottom)."""
+def _sms_start(me: Mapping[str, Any], short: bool = False) -> str:
+    """The game-start facts: the seat's number and team (and, with 2 players, the
+    other's) and its Vote cards, whole (top/middle/bottom; ``short``: without saying so)."""
     hand = " ".join(f"{c['number']}={sms_card(c['sections'])}" for c in me["hand"])
     other = f" {me['other_team']}" if me.get("other_team") else ""
-    cards = _(" Vote cards (top/mid/bottom): {hand}.").format(hand=hand) if hand else ""
-    return _("Game on! You are {team}.{other}{cards}").format(team=me["loyalty_name"],
-                                                              other=other, cards=cards)
+    cards = (_(" Vote cards: {hand}.") if short else
+             _(" Vote cards (top/mid/bottom): {hand}.")).format(hand=hand) if hand else ""
+    return _("Game on! Seat {n}: you are {team}.{other}{cards}").format(
+        n=me["number"], team=me["loyalty_name"], other=other, cards=cards)
 
 
 def _sms_game_over(model: Mapping[str, Any], head: str) -> str:
@@ -315,9 +322,14 @@ def _sms_game_over(model: Mapping[str, Any], head: str) -> str:
     winners_line = _("Winners: {names}.").format(names=names) if names else ""
     teams = [", ".join(f"{short_name(x['name'], w)} {x['loyalty']}" for x in loyalties)
              for w in (20, 10, 6)] if loyalties else [""]
-    return fit_sms([[head], [result], [scored, ""], [won], [winners_line, ""],
+    told = model["ending"] or {}
+    cause, why = told.get("cause") or "", told.get("why") or ""
+    short = told.get("short") or why
+    notes = " ".join(model["folded"])  # "We read your reply as REVEAL 1."
+    return fit_sms([[head], [notes, ""], [result], [to_gsm7(cause), ""], [why, short],
+                    [scored, ""], [won], [winners_line, ""],
                     [_("Teams: {teams}.").format(teams=t) for t in teams if t] + [""],
-                    [_("Thanks for playing!"), ""]], priority=(0, 1, 3, 5, 4, 2, 6))
+                    [_("Thanks for playing!"), ""]], priority=(0, 2, 3, 6, 8, 7, 5, 4, 1, 9))
 
 
 # ------------------------------------------------------------------ SMS: STATUS, HELP, LOG
@@ -330,9 +342,6 @@ SMS_SYMBOL_KO = {"CANNON": "대포", "TORCH": "횃불", "WATER": "물", "BRITISH
 SMS_RANK = {"CAPTAIN": "Capt", "FIRST_MATE": "1stMate", "CABIN_BOY": "CabinBoy",
             "GOVERNOR": "Gov"}
 SMS_STATUS_PARTS = 2  # STATUS by SMS: at most this many messages of 2 segments each
-#: A Korean STATUS: each of its 2 messages at most 3 UCS-2 parts (201 UTF-16 units), given
-#: to ``fit_sms`` in septets (it scales 306 septets to 134 units for a Korean reader).
-STATUS_KO_SEPTETS = 459
 SMS_RANK_KO = {"CAPTAIN": "선장", "FIRST_MATE": "항해사", "CABIN_BOY": "초보선원",
                "GOVERNOR": "총독"}
 
@@ -406,7 +415,7 @@ def _sms_status(model: Mapping[str, Any], head: str) -> list[str]:
     board = [sms_board(board_view, seat, w, kept) for kept in (True, False)
              for w in (12, 8, 5)]
     n = SMS_STATUS_PARTS
-    limit = STATUS_KO_SEPTETS if is_korean() else SMS_MAX_SEPTETS
+    limit = SMS_MAX_SEPTETS  # a Korean reader's: SMS_MAX_KO_UNITS (fit_sms scales it)
     first = fit_sms([[_("{head} (1/{n}) Turn {turn}.").format(
                         head=head, n=n, turn=board_view["turn_number"])],
                      [_("You are {team}.").format(team=me["loyalty_name"]) if me else ""],
@@ -481,7 +490,7 @@ def _sms_log(model: Mapping[str, Any], head: str) -> list[str]:
              and e.get("kind") not in RECAP_SKIP]
     messages: list[str] = []
     size = utf16_units if is_korean() else gsm7_septets
-    budget = (SMS_MAX_UCS2_UNITS if is_korean() else SMS_MAX_SEPTETS) - size(head) - 12
+    budget = (SMS_MAX_KO_UNITS if is_korean() else SMS_MAX_SEPTETS) - size(head) - 12
     for _part in range(SMS_STATUS_PARTS):
         chunk: list[str] = []
         while lines and size(" ".join([lines[-1], *chunk])) <= budget:
@@ -499,7 +508,12 @@ def _sms_log(model: Mapping[str, Any], head: str) -> list[str]:
 
 def sms_messages(ctx: MessageContext, model: Mapping[str, Any]) -> list[str]:
     """Every SMS of one message: STATUS, and a reply asking for HELP or LOG, may take two
-    (each at most 2 segments); everything else is one."""
+    (each at most 2 segments); everything else is one. FD and JR are spelled out once in
+    each text that uses them, where that fits (``explain_ships``)."""
+    return [explain_ships(text) for text in _sms_messages(ctx, model)]
+
+
+def _sms_messages(ctx: MessageContext, model: Mapping[str, Any]) -> list[str]:
     head = _("Tortuga {game}:").format(game=to_gsm7(short_game(ctx.game_name)))
     if ctx.kind is MessageKind.STATUS:
         return _sms_status(model, head)
@@ -524,7 +538,7 @@ def _sms_reply(model: Mapping[str, Any], head: str, hint: bool = True) -> str:
                          _("Reply STATUS or HELP.")]])
     parts: list[list[str]] = [[head]]
     for answer in model["answers"]:
-        # Korean (134 UTF-16 units): the answer without its asides in brackets first
+        # Korean: the answer without its asides in brackets first
         shorter = [re.sub(r" ?\([^()]*\)", "", answer)] if is_korean() else []
         parts.append([answer, *shorter, answer[:150].rsplit(" ", 1)[0] + "..."])
     seen = model["viewed"] if not any(
@@ -535,7 +549,7 @@ def _sms_reply(model: Mapping[str, Any], head: str, hint: bool = True) -> str:
     if model["done"]:
         parts.append([_("Done: {moves}.").format(moves="; ".join(
             _command_words(d) for d in model["done"]))])
-    outcome, outcome_order, _ranks = _news_parts(model["outcome"], limit=6)
+    outcome, outcome_order, _ranks = news_parts(model["outcome"], limit=6)
     first_outcome = len(parts)
     parts += outcome
     for item in model["rejected"][:1]:

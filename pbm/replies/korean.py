@@ -92,6 +92,7 @@ META_WORDS: dict[str, str] = {
 }
 #: STOP / START (SMS) only as a whole line: "그만 고민하고 3번 공개" is not a STOP.
 _STOP_RE = re.compile(r"^\s*(?:수신\s*거부|문자\s*(?:그만|중지)|중지|그만)[\s.!]*$")
+_ZONE_RE = re.compile(r"^\s*시간대\s*[:：]?\s+(\S.*?)\s*$")
 _START_RE = re.compile(r"^\s*(?:수신\s*재개|문자\s*재개|재개)[\s.!]*$")
 
 #: Names of things -> the English word (arguments, or verbs for the cards that are used).
@@ -105,6 +106,7 @@ THING_WORDS: dict[str, str] = {
     "사략": "marque", "보물 지도": "map", "보물지도": "map", "지도": "map",
     "아틀란티스": "atlantis", "젊음의 샘": "fountain", "젊음의샘": "fountain",
     "샘": "fountain",
+    "없음": "NONE",  # TAKE NONE, as a Korean menu and button write it (issue 37)
 }
 #: One-syllable things, read only as a whole word (with a particle at most).
 SHORT_THINGS: dict[str, str] = {"물": "water", "키": "helm", "노": "ROW"}
@@ -507,6 +509,9 @@ def _setting_or_meta(line: str) -> str | None:
     if lang:
         which = (lang.group(1) or lang.group(2)).lower()
         return "LANG " + ("KO" if which in ("한국어", "한글", "korean", "ko") else "EN")
+    zone = _ZONE_RE.match(line)  # "시간대 서울": the glossary's word for ZONE (issue 37)
+    if zone:
+        return f"ZONE {zone.group(1)}"
     if _STOP_RE.match(line):
         return "STOP"
     if _START_RE.match(line):

@@ -18,6 +18,7 @@ import pytest
 import sqlalchemy as sa
 
 from pbm.simplayer import read_email, read_sms
+from tests.fixtures.story import message_body, story_problems
 
 NAMES = ("Anne", "Bart", "Cleo", "Dirk", "Esme")
 
@@ -88,6 +89,8 @@ def test_pbm_demo_plays_a_whole_game_with_real_workers_and_leaves_a_readable_tra
 
     texts = delivered_texts(folder)
     assert set(texts) == {row.id for row in outbox}  # every message lies in the folder
+    told_wrong = {k: story_problems(message_body(t)) for k, t in texts.items()}
+    assert not any(told_wrong.values()), [(k, p, texts[k]) for k, p in told_wrong.items() if p]
     transcript = (folder / "transcript.txt").read_text()
     told = transcript.count(" EMAIL to ") + transcript.count(" SMS to ")
     answered = transcript.count(" EMAIL reply from ") + transcript.count(" SMS reply from ")
@@ -176,6 +179,8 @@ def test_pbm_demo_in_korean_plays_a_whole_game_read_and_answered_in_korean(
     assert set(channels) == {"email", "sms"}
     assert boards == ["ko"]  # every reader's picture is the Korean one
     texts = delivered_texts(folder)
+    told_wrong = {k: story_problems(message_body(t)) for k, t in texts.items()}
+    assert not any(told_wrong.values()), [(k, p, texts[k]) for k, p in told_wrong.items() if p]
     prompts = [t for t in texts.values() if "1=" in t or " 1 = " in t]
     assert prompts and all(re.search(r"[가-힣]", t) for t in prompts)
     replies = (folder / "transcript.txt").read_text().count(" reply from ")

@@ -21,7 +21,8 @@ from pbm.i18n.cards import CARD_EFFECTS
 from pbm.i18n.translate import _, reading
 from pbm.inbound.applying import SETTLED
 from pbm.messages import Channel, MessageKind
-from pbm.render import SMS_MAX_UCS2_UNITS, news_ko, render, sms_segments, utf16_units
+from pbm.render import SMS_MAX_KO_UNITS, news_ko, render, sms_segments, utf16_units
+from pbm.render.gsm7 import KO_SMS_PARTS
 from pbm.render.names import HELP_FILES, help_file
 from pbm.render.news import card_line
 from pbm.render.reasons import UNKNOWN, match, say_reason
@@ -134,7 +135,8 @@ def test_help_by_sms_in_korean_is_korean_within_budget_and_as_many_texts(topic: 
     assert len(texts) == len([english_sms.sms, *english_sms.sms_more])
     for text in texts:
         assert text is not None and text.startswith("토르투가 Nassau: ")
-        assert utf16_units(text) <= SMS_MAX_UCS2_UNITS and sms_segments(text) <= 2, text
+        assert utf16_units(text) <= SMS_MAX_KO_UNITS, text
+        assert sms_segments(text) <= KO_SMS_PARTS, text
         assert not text.endswith(("...", "…")), text  # nothing cut
         assert leaks(text, list(state.names)) == [], (leaks(text, list(state.names)), text)
 
@@ -147,7 +149,7 @@ def test_korean_sms_help_fits_with_the_longest_game_name() -> None:
         sms = render(ctx, Channel.SMS)
         for text in (sms.sms, *sms.sms_more):
             assert text is not None and not text.endswith(("...", "…")), (topic, text)
-            assert utf16_units(text) <= SMS_MAX_UCS2_UNITS, (topic, text)
+            assert utf16_units(text) <= SMS_MAX_KO_UNITS, (topic, text)
 
 
 @pytest.mark.parametrize("topic", TOPICS)
@@ -433,7 +435,7 @@ def test_log_in_korean_by_email_and_sms() -> None:
     texts = [t for t in (sms.sms, *sms.sms_more) if t]
     assert any("기록" in t for t in texts)
     for text in texts:
-        assert utf16_units(text) <= SMS_MAX_UCS2_UNITS, text
+        assert utf16_units(text) <= SMS_MAX_KO_UNITS, text
         assert leaks(text, list(state.names)) == [], (leaks(text, list(state.names)), text)
     email = render(ctx, Channel.EMAIL).text
     english = render(dataclasses.replace(ctx, language="en"), Channel.EMAIL).text

@@ -77,7 +77,7 @@ def test_every_answer_to_a_setting_is_korean_by_email_and_sms(eng: Engine,
         for text in (email.text, sms):
             assert english(text) == [], (line, english(text), text)
         assert "\ufffd" not in email.text + sms and "??" not in email.text + sms
-        assert "…" not in sms and "..." not in sms, (line, sms)  # whole, in 2 UCS-2 parts
+        assert "…" not in sms and "..." not in sms, (line, sms)  # whole, within the Korean budget
         assert not re.search(r"[.,]까지", email.text + sms), email.text
         assert say_answer(answer) == answer  # English: byte for byte
     away = answers[LINES.index("AWAY 3 days")]

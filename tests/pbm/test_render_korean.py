@@ -3,7 +3,8 @@ prompt of thousands of random game states of 2 to 9 players; English readers' me
 unchanged (tests/pbm/test_render_golden.py).
 
 The Korean SMS budget: a prompt (and a reminder, a last call, an answer) is one SMS of at
-most 2 UCS-2 parts = 134 UTF-16 units (67 per part when concatenated)."""
+most ``KO_SMS_PARTS`` UCS-2 parts (67 UTF-16 units each when concatenated; issue 37 set it
+so that a Korean prompt carries what an English one carries)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ import pytest
 import engine
 from pbm.i18n import glossary
 from pbm.messages import Channel, MessageKind
-from pbm.render import SMS_MAX_UCS2_UNITS, render, sms_segments, utf16_units
+from pbm.render import SMS_MAX_KO_UNITS, render, sms_segments, utf16_units
+from pbm.render.gsm7 import KO_SMS_PARTS
 from tests.fixtures.messages import context_for
 from tests.pbm.test_render_sms import PROMPT_KINDS, _prompts
 
@@ -42,8 +44,8 @@ def english_words(text: str, names: list[str]) -> list[str]:
 
 
 def check_korean_sms(sms: str, names: list[str], game: str = "Nassau") -> None:
-    assert utf16_units(sms) <= SMS_MAX_UCS2_UNITS, (utf16_units(sms), sms)
-    assert sms_segments(sms) <= 2, sms
+    assert utf16_units(sms) <= SMS_MAX_KO_UNITS, (utf16_units(sms), sms)
+    assert sms_segments(sms) <= KO_SMS_PARTS, sms
     assert HANGUL.search(sms), sms
     assert sms.startswith("토르투가 "), sms
     assert "?" not in sms.replace("?", "") and "\ufffd" not in sms, sms
@@ -51,7 +53,7 @@ def check_korean_sms(sms: str, names: list[str], game: str = "Nassau") -> None:
 
 
 @pytest.mark.slow
-def test_every_korean_sms_prompt_fits_two_ucs2_parts_in_thousands_of_random_states() -> None:
+def test_every_korean_sms_prompt_fits_its_ucs2_parts_in_thousands_of_random_states() -> None:
     checked = 0
     kinds_seen: set[str] = set()
     for n in range(2, 10):
@@ -80,7 +82,7 @@ def test_the_same_state_reads_in_english_for_an_english_seat_at_the_same_table()
     assert render(korean(ctx), Channel.SMS).sms != english
 
 
-def test_a_korean_status_is_two_messages_of_at_most_three_ucs2_parts() -> None:
+def test_a_korean_status_is_two_messages_within_the_korean_budget() -> None:
     checked = 0
     for n in (2, 5, 9):
         for state, seat in list(_prompts(n, 2100 + n, rename=n == 9))[::2]:
@@ -90,7 +92,8 @@ def test_a_korean_status_is_two_messages_of_at_most_three_ucs2_parts() -> None:
             assert len(texts) == 2
             for text in texts:
                 assert text is not None
-                assert utf16_units(text) <= 201 and sms_segments(text) <= 3, text
+                assert utf16_units(text) <= SMS_MAX_KO_UNITS, text
+                assert sms_segments(text) <= KO_SMS_PARTS, text
                 assert HANGUL.search(text) and text.startswith("토르투가 "), text
                 assert english_words(text, [*state.names, "Nassau"]) == [], (
                     english_words(text, [*state.names, "Nassau"]), text)
@@ -121,7 +124,7 @@ def test_every_message_kind_for_a_korean_seat_is_korean_well_formed_and_fits() -
                     assert "\ufffd" not in text and "Ã" not in text and "ì" not in text
                 assert HANGUL.search(email.text), (kind, email.text)
                 assert sms.sms is not None and HANGUL.search(sms.sms), (kind, sms.sms)
-                limit = 201 if kind is MessageKind.STATUS else SMS_MAX_UCS2_UNITS
+                limit = SMS_MAX_KO_UNITS
                 for text in (sms.sms, *sms.sms_more):
                     assert utf16_units(text) <= limit, (kind, utf16_units(text), text)
                 if kind in KOREAN_SMS_KINDS:

@@ -6,7 +6,7 @@ The leak check: once the tokens a Korean message may carry in Latin letters are 
 AWAY, which have no Korean word yet, "Ref" and the English half of the reply marker), no
 run of three or more ASCII letters is left: any English sentence or game word would leave
 one. No "?" from a failed encoding, no U+FFFD, no mojibake; the Korean SMS of every kind
-keeps its UCS-2 budget (134 units; STATUS two messages of 201)."""
+keeps its UCS-2 budget (``KO_SMS_PARTS`` parts; STATUS two such messages)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ import pytest
 import engine
 from pbm import unmasking, vote_ledger
 from pbm.messages import Channel, MessageContext, MessageKind
-from pbm.render import SMS_MAX_UCS2_UNITS, render, utf16_units
+from pbm.render import SMS_MAX_KO_UNITS, render, utf16_units
 from pbm.render.email import SECTIONS
 from tests.fixtures.messages import context_for, simulated_states
 from tests.pbm.test_render_korean import english_words
@@ -195,7 +195,7 @@ def test_every_korean_sms_kind_keeps_its_ucs2_budget_and_is_korean() -> None:
     for name, ctx, names in korean_emails(range(2, 10, 3), per_game=3):
         sms = render(ctx, Channel.SMS)
         assert sms.sms is not None and HANGUL.search(sms.sms), (name, sms.sms)
-        limit = 201 if ctx.kind is MessageKind.STATUS else SMS_MAX_UCS2_UNITS
+        limit = SMS_MAX_KO_UNITS
         if ctx.kind is not MessageKind.REPLY:  # an answer's HELP / LOG: messages of their own
             assert len(sms.sms_more) <= (1 if ctx.kind is MessageKind.STATUS else 0), name
         for text in (sms.sms, *sms.sms_more):

@@ -89,7 +89,9 @@ def test_a_black_spot_on_tortuga_says_you_lost_a_vote_card_and_never_tortuga_to_
                      "You lost the Vote card Cannon / British / Skull."]
     other = [n["text"] for n in news(events[:2], 1, {0: "Anne", 1: "Bart"})]
     assert other == ["Anne was marooned on Tortuga again by the Black Spot.",
-                     "Anne was marooned on Tortuga again and lost a Vote card."]
+                     "Anne lost a Vote card."]  # the marooning is told once (issue 37)
+    alone = [n["text"] for n in news(events[1:2], 1, {0: "Anne", 1: "Bart"})]
+    assert alone == ["Anne was marooned on Tortuga again and lost a Vote card."]
 
 
 def test_a_gift_and_a_look_are_said_to_the_reader_not_about_them() -> None:

@@ -190,3 +190,24 @@ def test_the_email_preview_says_what_is_needed_and_by_when() -> None:
     body = email.html[email.html.index("<body"):]
     preheader = re.search(r'<div class="preheader" style="display:none[^"]*">([^<&]+)', body)
     assert preheader and preheader.group(1).split("\u034f")[0] == first.rstrip(".")
+
+
+def test_a_question_on_a_line_of_its_own_is_never_listed_as_a_greeting() -> None:
+    """Issue 37: "What does the Albatross do?" was listed under "IGNORED (after the first
+    line we could not read, or greetings)"."""
+    import dataclasses
+
+    from pbm.messages import Channel, MessageKind
+    from pbm.render import render
+    from tests.fixtures.messages import context_for, simulated_states
+
+    state = list(simulated_states(4, 5))[6].state
+    ctx = context_for(MessageKind.REPLY, state, 0, [])
+    extra = {**ctx.extra, "reply": {**ctx.extra["reply"],
+                                    "ignored": ["What does the Albatross do?", "Cheers"]}}
+    for lang, heading in (("en", "YOUR QUESTIONS"), ("ko", "질문 (")):
+        text = render(dataclasses.replace(ctx, extra=extra, language=lang), Channel.EMAIL).text
+        asked = text.index(heading)
+        assert asked < text.index('"What does the Albatross do?"'), text
+        ignored = text[text.index("IGNORED" if lang == "en" else "무시"):]
+        assert "Albatross" not in ignored and '"Cheers"' in ignored, text

@@ -11,6 +11,7 @@ import os
 import re
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import engine
@@ -18,6 +19,7 @@ from pbm import db, games
 from pbm.board_image import KOREAN_MIN_TEXT
 from pbm.messages import Channel, board_content_id
 from pbm.render import board_png
+from pbm.replies.korean import to_english
 from tests.services import missing
 
 CHROMIUM = "/usr/bin/chromium"
@@ -89,6 +91,67 @@ def test_a_korean_prompt_is_legible_on_a_desktop_and_a_phone(tmp_path: Path) -> 
             page.close()
         browser.close()
     assert bodies
-    for link in bodies:  # the body stays the English command the parser reads (issue 23)
-        body = unquote(parse_qs(urlsplit(link).query)["body"][0])
-        assert body.split()[0].isupper() and body.isascii(), body
+    for link in bodies:  # the body is the command in Korean, which the parser reads back
+        body = unquote(parse_qs(urlsplit(link).query)["body"][0])  # (issue 37)
+        assert re.search(r"[가-힣]", body), body
+        english = to_english(body, ["민준", "Bob", "서연", "Maximilian-Alexander"])
+        assert english.split()[0].isupper() and english.isascii(), (body, english)
+
+
+#: A script listing the Hangul words the page breaks across two lines.
+BROKEN_WORDS = """() => {
+  const broken = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const m of node.data.matchAll(/[가-힣]+/g)) {
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+      if (tops.size > 1) broken.push(m[0]);
+    }
+  }
+  return broken;
+}"""
+
+
+def _glyph(page: Any, text: str) -> bytes:
+    """The pixels of ``text`` drawn in the page's own font, large enough to tell apart."""
+    page.evaluate("""t => { const s = document.createElement('span'); s.id = 'glyph';
+        s.style.cssText = 'font-size:40px;position:absolute;left:0;top:0;background:#fff;'
+                        + 'color:#000;line-height:1;padding:2px';
+        s.textContent = t; document.body.appendChild(s); }""", text)
+    shot = page.locator("#glyph").screenshot()
+    page.evaluate("() => document.getElementById('glyph').remove()")
+    return bytes(shot)
+
+
+def test_a_korean_prompt_is_drawn_in_hangul_and_no_word_breaks_at_390_px(
+        tmp_path: Path) -> None:
+    """Issue 37: the Korean test above passed on a machine with no Hangul font (every
+    character a box): this one looks at pixels. Each Hangul character of the prompt is
+    drawn unlike the missing-glyph box (a private-use character has no glyph anywhere), and
+    no Korean word is broken across two lines at 390 px ("프랑 / 스 0"). ``./dev test`` and
+    ``.ci/run`` install the font (Debian ``fonts-nanum``). PBM_UPDATE_DOCS=1 writes
+    docs/prompt-korean-390.png."""
+    if not os.path.exists(CHROMIUM):
+        missing(f"{CHROMIUM} is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    html = _korean_prompt(tmp_path)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 390, "height": 900})
+        page.set_content(html)
+        assert page.evaluate(BROKEN_WORDS) == [], "a Korean word broken across two lines"
+        if os.environ.get("PBM_UPDATE_DOCS"):
+            page.screenshot(path=str(DOCS / "prompt-korean-390.png"), full_page=True)
+        text = page.inner_text("body")
+        hangul = sorted(set(re.findall(r"[가-힣]", text)))
+        assert len(hangul) > 20, text[:200]
+        box = _glyph(page, "\ue000\ue001")  # no font has these: the missing-glyph boxes
+        drawn = {ch: _glyph(page, ch * 2) for ch in hangul[:: max(1, len(hangul) // 24)]}
+        browser.close()
+    boxes = [ch for ch, pixels in drawn.items() if pixels == box]
+    assert not boxes, f"drawn as missing-glyph boxes (no Hangul font): {''.join(boxes)}"
+    assert len(set(drawn.values())) == len(drawn), "different characters drawn alike"

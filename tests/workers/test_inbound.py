@@ -9,6 +9,7 @@ import pytest
 import sqlalchemy as sa
 from sqlmodel import Session
 
+import engine
 from pbm import db, games, inbound
 from pbm.models import Game, Player
 from tests.workers import helpers as h
@@ -205,3 +206,85 @@ def test_stop_and_start_by_sms_are_mirrored_in_the_database(setup: Env) -> None:
     assert h.commands(game_id) == []
     with db.session_scope(write=False) as session:
         assert session.get(Player, row.player_id).phone == "+15557775555"
+
+
+def test_stop_by_email_changes_nothing_and_says_what_to_write_instead(setup: Env) -> None:
+    """Issue 37: "stop" in an email was answered "Done: STOP" (it silently stopped the
+    player's text messages) while the game went on as before."""
+    specs = h.email_players(3)
+    specs[0] = games.PlayerSpec(specs[0].name, specs[0].email, phone="+15557776666")
+    game_id = h.new_game(specs)
+    seat, player = h.seat_row(game_id, 0)
+    raw = h.reply_email(str(player.email), seat.reply_token, "stop", DOMAIN)
+
+    assert str(inbound.process(h.store_email(raw).id, h.utcnow())) == "done"
+
+    assert not h.player(player.id).sms_opted_out  # nothing changed
+    [answer] = h.outbox(game_id, seat=0, kind="reply")
+    assert "Done: STOP" not in answer.text
+    flat = " ".join(answer.text.split())
+    assert "text STOP" in flat and "AWAY" in flat, answer.text  # what to write instead
+
+
+def test_reveal_naming_the_only_legal_card_of_a_forced_choice_is_taken_as_choose(
+        setup: Env) -> None:
+    """Issue 37: "reveal 3" while forced to choose between cards 3 and 4 can only mean
+    CHOOSE 3; it was refused on the verb ("REVEAL is not what is asked of you now")."""
+    specs = h.email_players(3)
+    game_id = h.new_game(specs)
+    for _ in range(10):  # the starting treasure placed, a turn with FORCE on the menu
+        first = h.pending(game_id)[0]
+        forces = [c for c in first.legal if isinstance(c, engine.Force)]
+        command = forces[0] if forces else first.legal[0]
+        with db.session_scope() as session:
+            assert games.submit(session, game_id, first.seat, [str(command)], origin="test",
+                                now=h.utcnow()).ok
+        if forces:
+            force = forces[0]
+            break
+    target = force.target
+    [choose] = [d for d in h.pending(game_id) if d.seat == target]
+    assert choose.kind is engine.DecisionKind.CHOOSE
+    a = force.positions[0]
+    seat, player = h.seat_row(game_id, target)
+    raw = h.reply_email(str(player.email), seat.reply_token, f"reveal {a}", DOMAIN)
+
+    assert str(inbound.process(h.store_email(raw).id, h.utcnow())) == "done"
+
+    assert h.commands(game_id)[-1][:2] == (target, f"CHOOSE {a}")
+
+
+def test_a_vote_changed_after_the_vote_closed_is_told_the_vote_had_closed(
+        setup: Env) -> None:
+    """Issue 37: "change my vote to 1" after the vote closed got the generic refusal."""
+    specs = h.email_players(4)
+    game_id = h.new_game(specs)
+    voters: list[int] = []
+    for _ in range(200):  # on to a vote, and every vote cast (it closes)
+        pending = h.pending(game_id)
+        votes = [d for d in pending if d.kind is engine.DecisionKind.VOTE]
+        if votes:
+            voters = [d.seat for d in votes]
+            for d in votes:
+                with db.session_scope() as session:
+                    games.submit(session, game_id, d.seat, [str(d.legal[0])], origin="test",
+                                 now=h.utcnow())
+            break
+        first = pending[0]
+        calls = [c for c in first.legal if isinstance(c, engine.Attack | engine.Mutiny |
+                                                          engine.Brawl)]
+        command = calls[0] if calls else first.legal[0]
+        with db.session_scope() as session:
+            assert games.submit(session, game_id, first.seat, [str(command)], origin="test",
+                                now=h.utcnow()).ok
+    assert voters and not [d for d in h.pending(game_id)
+                           if d.kind is engine.DecisionKind.VOTE and d.seat == voters[0]]
+    seat, player = h.seat_row(game_id, voters[0])
+    done = len(h.commands(game_id))
+    raw = h.reply_email(str(player.email), seat.reply_token, "change my vote to 1", DOMAIN)
+
+    assert str(inbound.process(h.store_email(raw).id, h.utcnow())) == "done"
+
+    assert len(h.commands(game_id)) == done  # nothing played
+    [answer] = h.outbox(game_id, seat=voters[0], kind="reply")
+    assert "the vote had already closed" in " ".join(answer.text.split()), answer.text
