@@ -199,6 +199,12 @@ def reply_units(lines: Sequence[str], *, enabled: bool = True) -> list[Unit]:
     return [unit for line in lines for unit in line_units(line)]
 
 
+def is_correction_text(text: str) -> bool:
+    """True when ``text`` holds a correction the reader knows (a marker, "change my vote
+    to"): what joins two answers then may pick one of them."""
+    return has_marker(text.split("\n"))
+
+
 def has_marker(lines: Sequence[str]) -> bool:
     """True when any line holds a correction marker (or "change my vote to")."""
     return any(u.correction for u in reply_units(lines))

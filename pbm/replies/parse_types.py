@@ -77,6 +77,10 @@ class ReplyResult:
     retracted: list[Retracted] = field(default_factory=list)
     #: The whole reply is a phone reaction to a message ("Liked “...”"): not an answer.
     reaction: bool = False
+    #: Lines and pieces read as chatter, or left unread after the line the reading stopped
+    #: at: never applied, but a second answer there still makes the reply unclear
+    #: (``pbm.replies.decisions``). Not stored.
+    unread: list[str] = field(default_factory=list, repr=False, compare=False)
 
     @property
     def commands(self) -> list[Command]:

@@ -133,7 +133,7 @@ def _declines_treasure(toks: list[str]) -> bool:
         _is_verb(t) or t in ("british", "french", "brit", "fr", "b", "f") for t in rest[1:])
 
 
-def _negated(before: Sequence[str]) -> bool:
+def negated(before: Sequence[str]) -> bool:
     """True when the words before the verb negate it ("not the mutiny", "instead of")."""
     if any(t in NEGATIONS for t in before):
         return True
@@ -166,6 +166,16 @@ def _read_verb(
 ) -> Understood | NotUnderstood | None:
     """Read the verb's arguments from ``rest``; words after a whole command are ignored
     when they cannot change it. None: the words are a sentence, not a command."""
+    again = next((j for j, t in enumerate(rest) if j and VERBS.get(t) == tuple(keywords)),
+                 None)
+    if again is not None:  # "VOTE 1 VOTE 2": the verb again starts a second command
+        before = try_keywords(line, keywords, rest[:again], ctx, note)
+        after = _read_piece(" ".join(rest[again:]), ctx)
+        if isinstance(before, Understood) and isinstance(after, Understood):
+            if before.text == after.text:
+                return before
+            return ask_which(line, "that gives two different commands",
+                             [before.display, after.display])
     outcome = try_keywords(line, keywords, rest, ctx, note)
     if isinstance(outcome, Understood) or outcome.ambiguous:
         return outcome
@@ -206,8 +216,27 @@ def _read_verb(
     content = [t for t in rest if t not in FILLER and t not in SELF_WORDS]
     if content and not _is_argument(content[0], keyword, ctx) and not _is_verb(content[0]) \
             and (verb_word not in KEYWORD_WORDS or len(content) >= 2):
-        return None
+        return _command_in_sentence(line, verb_word, keywords, rest, ctx)
     return outcome
+
+
+def _command_in_sentence(line: str, verb_word: str, keywords: Sequence[str],
+                         rest: list[str], ctx: ParseContext) -> NotUnderstood | None:
+    """A sentence starting with a verb-ish word is chatter ("see you soon"), unless a
+    whole command follows in it ("BRAWL erm FORCE 1 2 Ann"): never played, never dropped
+    unsaid; with a command word in front that orders on its own, both are named."""
+    later = next((i for i, t in enumerate(rest) if _is_verb(t)), None)
+    if later is None:
+        return None
+    other = _read_piece(" ".join(rest[later:]), ctx)
+    if not isinstance(other, Understood):
+        return None
+    alone = try_keywords(line, keywords, [], ctx, None)
+    if verb_word in KEYWORD_WORDS and isinstance(alone, Understood) \
+            and alone.text != other.text:
+        return ask_which(line, "that gives two different commands",
+                         [alone.display, other.display])
+    return NotUnderstood(line, NO_VERB, other.display)
 
 
 def invitation_answer(toks: Sequence[str], line: str) -> Meta | None:
@@ -261,7 +290,7 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
         if after is not None:
             start += 1 + after
     if start is not None:
-        if _negated(raw_toks[:start]):
+        if negated(raw_toks[:start]):
             return None  # "not the mutiny", "don't attack": what the player will not do
         head, rest = raw_toks[start], [t for t in raw_toks[start + 1 :] if t != "?"]
         question = cleaned.rstrip().endswith("?")

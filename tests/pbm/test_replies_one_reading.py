@@ -1,0 +1,147 @@
+"""One reading per decision, or none (issue 36): a reply holding two different answers to
+one open decision, joined by anything that is not a correction the reader knows, applies
+nothing for that decision and asks, naming both; the same command twice is one answer."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+import engine
+from pbm.replies import ParseContext, read_sms_reply
+from pbm.replies.corrections import is_correction_text
+from pbm.replies.words import (
+    FILLER,
+    HOLDS,
+    LEADING_FILLER,
+    META,
+    NEGATIONS,
+    NUMBER_WORDS,
+    SEQUENCE_WORDS,
+    SHIPS,
+    SYMBOLS,
+    TRAILING_OK,
+    VERBS,
+    fold,
+)
+from tests.fixtures.seatviews import scenario
+from tests.pbm.test_replies_ambiguity import NAMES, game_states
+
+#: Words the reader knows: an unknown joiner is made of none of them.
+_KNOWN = (set(VERBS) | set(META) | FILLER | LEADING_FILLER | NEGATIONS | set(NUMBER_WORDS)
+          | set(SHIPS) | set(HOLDS) | set(SYMBOLS) | SEQUENCE_WORDS | TRAILING_OK
+          | {"no", "not", "nope", "nah", "or", "either", "if", "oder", "ou", "o", "of"})
+
+WORD = st.text(alphabet="abcdeghiklmnopqrstuvwyzäéñüß", min_size=2, max_size=8)
+SEPARATORS = st.sampled_from([" ", ", ", ". ", " - ", " \u2013 ", "... ", "\n", "\n\n",
+                              " / ", ": ", "; ", "! ", " (", ") "])
+
+
+def _unknown(word: str) -> bool:
+    folded = fold(word)
+    return folded not in _KNOWN and not any(
+        fold(n).startswith(folded) or folded.startswith(fold(n)[:3]) for n in NAMES) \
+        and not any(fold(v).startswith(folded) or folded.startswith(fold(v))
+                    for v in list(VERBS) + list(META) if len(v) >= 3)
+
+
+JOINER = st.lists(st.tuples(WORD.filter(_unknown), SEPARATORS), min_size=0, max_size=3)
+
+
+def _one_answer_decisions() -> list[tuple[engine.GameState, int, list[str]]]:
+    """(state, seat, legal answers) of decisions that take one answer (not a 2-action turn)
+    and have at least two."""
+    found = []
+    for state, seat in game_states():
+        for decision in engine.pending(state):
+            if decision.seat != seat:
+                continue
+            legal = sorted({str(c) for c in decision.legal} - {"ATLANTIS"})
+            two_actions = decision.kind == "ACTION" and int(
+                decision.context.get("of", 1)) - int(decision.context.get("action", 1)) > 0
+            if len(legal) >= 2 and not two_actions:
+                found.append((state, seat, legal))
+    return found
+
+
+def _written(command: str, ctx: ParseContext, form: int) -> str:
+    """``command`` as a player may write it: canonical, as shown, lower case, or the
+    menu's number for it."""
+    if form == 3:
+        option = next((o for o in ctx.menu if o.command == command), None)
+        if option is not None:
+            return str(option.number)
+    shown = ctx.display(command) if form else command
+    return shown.lower() if form == 2 else shown
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(index=st.integers(min_value=0), picks=st.tuples(st.integers(0), st.integers(0)),
+       forms=st.tuples(st.integers(0, 3), st.integers(0, 3)), joiner=JOINER,
+       first_sep=SEPARATORS, last_sep=SEPARATORS)
+def test_two_different_answers_joined_by_unknown_text_apply_nothing(
+        index: int, picks: tuple[int, int], forms: tuple[int, int],
+        joiner: list[tuple[str, str]], first_sep: str, last_sep: str) -> None:
+    decisions = _one_answer_decisions()
+    state, seat, legal = decisions[index % len(decisions)]
+    view = engine.view(state, seat).to_dict()
+    ctx = ParseContext.from_seat_view(view)
+    first, second = legal[picks[0] % len(legal)], legal[picks[1] % len(legal)]
+    assume(first != second)
+    if " " not in first and joiner and not first_sep.strip("( "):
+        # A lone command word run on into words reads as prose ("Board games are the
+        # best", "Land ho"): it is not an answer; the break makes it one.
+        first_sep = ", "
+    middle = "".join(word + sep for word, sep in joiner)
+    head = f"{_written(first, ctx, forms[0])}{first_sep}{middle}"
+    # A bare number goes on a line of its own ("VOTE 1 2" is one El Dorado vote).
+    second_form = forms[1] if head.endswith("\n") else min(forms[1], 2)
+    body = head + _written(second, ctx, second_form)
+    assume(not is_correction_text(body))
+
+    result = read_sms_reply(body, view)
+
+    assert result.commands == [], body
+    assert result.not_understood, body  # asked, never silently dropped
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(index=st.integers(min_value=0), pick=st.integers(0), sep=SEPARATORS)
+def test_the_same_answer_twice_is_one_answer(index: int, pick: int, sep: str) -> None:
+    decisions = _one_answer_decisions()
+    state, seat, legal = decisions[index % len(decisions)]
+    view = engine.view(state, seat).to_dict()
+    ctx = ParseContext.from_seat_view(view)
+    command = legal[pick % len(legal)]
+    shown = ctx.display(command)
+
+    result = read_sms_reply(f"{shown}{sep}{shown}", view)
+
+    assert [str(c) for c in result.commands] == [command]
+
+
+def _asked(body: str, name: str) -> tuple[list[str], tuple[str, ...]]:
+    result = read_sms_reply(body, scenario(name))
+    asked = next((n for n in result.not_understood if n.ambiguous), None)
+    return [u.text for u in result.understood], asked.candidates if asked else ()
+
+
+def test_two_answers_to_one_decision_are_asked_about_naming_both() -> None:
+    assert _asked("REVEAL 1\nREVEAL 5", "turn") == ([], ("REVEAL 1", "REVEAL 5"))
+    assert _asked("VOTE 2\nVOTE 3", "vote") == ([], ("VOTE 2", "VOTE 3"))
+    assert _asked("2\nVOTE 3", "vote") == ([], ("VOTE 2", "VOTE 3"))
+    assert _asked("GIVE Ann\nGIVE Cleo", "give") == ([], ("GIVE Ann", "GIVE Cleo"))
+    assert _asked("VOTE 2\nVOTE 3", "voted") == ([], ("VOTE 2", "VOTE 3"))
+    # a rival the reader could not read whole still names the second reading
+    assert _asked("REVEAL 1\nREVEAL 5 blorp", "turn") == ([], ("REVEAL 1", "REVEAL 5"))
+
+
+def test_two_answers_the_reader_stopped_between_still_apply_nothing() -> None:
+    texts, asked = _asked("REVEAL 1\nrevael 4 qq\nREVEAL 5", "turn")
+    assert texts == [] and "REVEAL 1" in asked
+
+
+def test_two_actions_of_a_two_player_turn_are_not_two_answers() -> None:
+    assert _asked("VIEW 1 2\nREVEAL 3", "two_player") == (["VIEW 1 2", "REVEAL 3"], ())
+    assert _asked("REVEAL 3\nREVEAL 3", "turn") == (["REVEAL 3"], ())
+

@@ -1,0 +1,68 @@
+"""Issue 36 through the real pipeline (PostgreSQL): a reply holding two different answers to
+one decision plays nothing and the player is asked, naming both, in their language, by
+email and by SMS. Each test reads the answer as it is stored in the outbox, ready to send."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from pbm import games, inbound
+from tests.workers import helpers as h
+from tests.workers.conftest import Env, apply
+from tests.workers.test_inbound_corrections import EVE, SEED, answers, played, reply, started
+
+TWILIO_NUMBER = "+15005550006"
+
+
+@pytest.fixture
+def setup(env: Env, monkeypatch: pytest.MonkeyPatch) -> Iterator[Env]:
+    apply(env, monkeypatch)
+    yield env
+
+
+def texted(game_id: int, phone: str, body: str) -> list[str]:
+    """The texts ``body`` from ``phone`` got back."""
+    before = {row.id for row in h.outbox(game_id)}
+    assert str(inbound.process(h.store_sms(phone, TWILIO_NUMBER, body).id, h.utcnow())) == "done"
+    return [str(row.sms_body) for row in h.outbox(game_id)
+            if row.id not in before and row.to_address == phone]
+
+
+def test_two_reveals_by_email_play_nothing_and_ask_naming_both(setup: Env) -> None:
+    game_id = started()
+
+    assert reply(game_id, EVE, "REVEAL 1\nREVEAL 5") == "done"
+
+    assert played(game_id) == []
+    (answer,) = answers(game_id, EVE)
+    flat = " ".join(answer.split())
+    assert "\"REVEAL 1 / REVEAL 5\": that gives two different commands. Did you mean REVEAL 1 or REVEAL 5?" in flat
+    assert "IGNORED" not in flat  # both named in the question, not listed again
+
+
+def test_an_unknown_correction_word_by_sms_plays_nothing_and_asks(setup: Env) -> None:
+    sam = games.PlayerSpec("Sam", phone="+15557772001", channel="sms")
+    game_id = h.new_game([sam, *h.email_players(4)], seed=SEED)
+    decision = h.pending(game_id)[0]
+    assert decision.seat == 0 and decision.kind.value == "PLACE"
+
+    (text,) = texted(game_id, sam.phone, "PLACE BRITISH – blimey, PLACE FRENCH")
+
+    assert h.commands(game_id) == []
+    assert "PLACE BRITISH" in text.upper() or "BRITISH" in text.upper()
+    assert "FRENCH" in text.upper()
+
+
+def test_a_korean_player_is_asked_in_korean_naming_both(setup: Env) -> None:
+    min = games.PlayerSpec("Min", phone="+15557772002", channel="sms", language="ko")
+    game_id = h.new_game([min, *h.email_players(4)], seed=SEED)
+    assert h.pending(game_id)[0].seat == 0
+
+    (text,) = texted(game_id, min.phone, "영국\n프랑스")
+
+    assert h.commands(game_id) == []
+    assert "영국 / 프랑스" in text, text  # the lines as written, both readings named
+    assert "영국" in text.split("영국 / 프랑스")[1] and "프랑스" in text.split("영국 / 프랑스")[1]
+    assert "understood" not in text.lower(), text  # said in Korean
