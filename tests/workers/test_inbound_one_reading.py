@@ -38,7 +38,8 @@ def test_two_reveals_by_email_play_nothing_and_ask_naming_both(setup: Env) -> No
     assert played(game_id) == []
     (answer,) = answers(game_id, EVE)
     flat = " ".join(answer.split())
-    assert "\"REVEAL 1 / REVEAL 5\": that gives two different commands. Did you mean REVEAL 1 or REVEAL 5?" in flat
+    assert ('"REVEAL 1 / REVEAL 5": that gives two different commands. '
+            "Did you mean REVEAL 1 or REVEAL 5?") in flat
     assert "IGNORED" not in flat  # both named in the question, not listed again
 
 
