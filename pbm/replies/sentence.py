@@ -118,6 +118,7 @@ def verb_start(toks: Sequence[str]) -> int | None:
             return i
         if tok in LEADING_FILLER or tok in SEQUENCE_WORDS or tok in NEGATIONS or tok in (
                 "no", "the", "a", "an", "of", "than", "instead", "rather", "do", "does", "did",
+                "or",
                 "i'd", "you", "ll", "d", "that", "after", "this", "my"):
             continue
         if _fuzzy_verb(tok):
@@ -239,6 +240,25 @@ def _command_in_sentence(line: str, verb_word: str, keywords: Sequence[str],
     return NotUnderstood(line, NO_VERB, other.display)
 
 
+#: Words that answer a question about a command with no ("Attack? Never.").
+_REFUSALS = frozenset({"never", "nope", "nah", "nunca", "jamais", "niemals", "nooit"})
+
+
+def _asked_about(after: Sequence[str], ctx: ParseContext) -> int | None:
+    """Where the command's own words end when the words after a verb make it a question or
+    refuse it: a "?" right after them ("Mutiny? With Ann aboard? Never.", "reveal 3? or
+    4"), or a last "never" ("Attack, never."); not a "?" of a later sentence ("VOTE 2. Why
+    did Ann attack?"). None when they do not."""
+    for index, tok in enumerate(after):
+        if tok == "?" or (tok in _REFUSALS and index == len(after) - 1):
+            if all(t in FILLER or number_of(t) is not None or t in SHIPS or t in HOLDS
+                   or any(_is_argument(t, k, ctx) for k in ("MAROON", "VOTE"))
+                   for t in after[:index]):
+                return index
+            return None
+    return None
+
+
 def invitation_answer(toks: Sequence[str], line: str) -> Meta | None:
     """YES / NO to an invitation, in the many ways people say it."""
     text = " ".join(toks)
@@ -293,7 +313,10 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
         if negated(raw_toks[:start]):
             return None  # "not the mutiny", "don't attack": what the player will not do
         head, rest = raw_toks[start], [t for t in raw_toks[start + 1 :] if t != "?"]
-        question = cleaned.rstrip().endswith("?")
+        asked = _asked_about(raw_toks[start + 1:], ctx)
+        question = cleaned.rstrip().endswith("?") or asked is not None
+        if asked is not None:
+            rest = [t for t in raw_toks[start + 1:start + 1 + asked] if t != "?"]
         keywords = VERBS.get(head)
         note = None
         if keywords is None and head not in META:

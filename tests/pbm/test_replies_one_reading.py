@@ -145,3 +145,16 @@ def test_two_actions_of_a_two_player_turn_are_not_two_answers() -> None:
     assert _asked("VIEW 1 2\nREVEAL 3", "two_player") == (["VIEW 1 2", "REVEAL 3"], ())
     assert _asked("REVEAL 3\nREVEAL 3", "turn") == (["REVEAL 3"], ())
 
+
+
+def test_a_rhetorical_or_refused_question_around_a_command_orders_nothing() -> None:
+    for body, name in [("Mutiny? With Ann aboard? Never.", "first_mate"),
+                       ("Attack? Never.", "turn"), ("Attack, never!", "turn"),
+                       ("should I reveal 3?", "turn"), ("reveal 3? or 4", "turn")]:
+        result = read_sms_reply(body, scenario(name))
+        assert result.commands == [], body
+        assert "question" in result.not_understood[0].reason, body
+    # the question after a first answer makes the reply unclear: nothing, and asked
+    assert _asked("REVEAL 1\nor should I reveal 3?", "turn") == ([], ("REVEAL 1", "REVEAL 3"))
+    # a question of a later sentence, or "never" inside one, leaves the command as it is
+    assert _asked("Attack! never again will I trust Cleo", "turn") == (["ATTACK"], ())
