@@ -36,12 +36,14 @@ from sqlmodel import Session, col
 import engine
 from pbm.inbound.mime import header
 from pbm.inbound.storage import SMS, InboundRow
+from pbm.messages import MessageKind
 from pbm.models import OutboundMessage
 from pbm.replies.mime import message_text
 
 #: the footer reference of our messages, as quoted back (``Ref: Q12.3``)
 REF_RE = re.compile(r"\bRef:\s*Q(\d{1,9})\.(\d{1,2})\b")
 _MESSAGE_ID_RE = re.compile(r"<[^<>\s]+>")
+TABLE_TALK = MessageKind.TABLE_TALK.value
 
 
 class SeatRef(Protocol):
@@ -74,6 +76,22 @@ def answered_question(session: Session, row: InboundRow, seat: SeatRef,
     if message is None:
         return None
     return _by_headers(session, message, seat) or _by_quote(message, seat)
+
+
+def answers_table_talk(session: Session, message: Message | None, seat: SeatRef) -> bool:
+    """True when an email reply's ``In-Reply-To`` names relayed table talk sent to this seat:
+    it answers another player's words, not the seat's menu."""
+    if message is None:
+        return False
+    parent = [i[:255] for i in _MESSAGE_ID_RE.findall(header(message, "In-Reply-To"))[:5]]
+    if not parent:
+        return False
+    kinds = session.execute(
+        sa.select(col(OutboundMessage.kind)).where(
+            col(OutboundMessage.message_id).in_(parent),
+            col(OutboundMessage.game_id) == seat.game_id,
+            col(OutboundMessage.seat) == seat.seat_index)).scalars().all()
+    return TABLE_TALK in kinds
 
 
 def is_stale(answered: Answered | None, state: engine.GameState) -> bool:

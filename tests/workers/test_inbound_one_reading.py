@@ -11,7 +11,15 @@ import pytest
 from pbm import games, inbound
 from tests.workers import helpers as h
 from tests.workers.conftest import Env, apply
-from tests.workers.test_inbound_corrections import EVE, SEED, answers, played, reply, started
+from tests.workers.test_inbound_corrections import (
+    DIRK,
+    EVE,
+    SEED,
+    answers,
+    played,
+    reply,
+    started,
+)
 
 TWILIO_NUMBER = "+15005550006"
 
@@ -67,3 +75,27 @@ def test_a_korean_player_is_asked_in_korean_naming_both(setup: Env) -> None:
     assert "영국 / 프랑스" in text, text  # the lines as written, both readings named
     assert "영국" in text.split("영국 / 프랑스")[1] and "프랑스" in text.split("영국 / 프랑스")[1]
     assert "understood" not in text.lower(), text  # said in Korean
+
+
+def answer_to_table_talk(game_id: int, seat: int, body: str) -> str:
+    """The seat's email reply to the last table talk it was sent, processed."""
+    row, player = h.seat_row(game_id, seat)
+    talk = [m for m in h.outbox(game_id, seat=seat, kind="table_talk") if m.message_id]
+    assert talk, "no table talk was sent to the seat"
+    stored = h.store_email(h.reply_email(player.email, row.reply_token, body, "tortuga.test",
+                                         headers={"In-Reply-To": str(talk[-1].message_id)}))
+    return str(inbound.process(stored.id, h.utcnow()))
+
+
+def test_a_bare_number_answering_relayed_table_talk_is_not_a_menu_pick(setup: Env) -> None:
+    game_id = started()
+    assert reply(game_id, DIRK, "SAY Eve, 2 or 4?") == "done"
+
+    assert answer_to_table_talk(game_id, EVE, "4") == "done"
+
+    assert played(game_id) == []  # option 4 of Eve's menu (ROW) was not played
+    answer = " ".join(answers(game_id, EVE)[-1].split())
+    assert '"4": that answers table talk, not your menu, so nothing was played' in answer
+    # a whole command in reply to table talk is still the player's order
+    assert answer_to_table_talk(game_id, EVE, "REVEAL 4") == "done"
+    assert played(game_id) == [(EVE, "REVEAL 4")]
