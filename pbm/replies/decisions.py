@@ -26,6 +26,7 @@ from pbm.replies.sentence import NO_VERB, negated, parse_line, verb_start
 from pbm.replies.words import (
     COURTESY_RE,
     HOLDS,
+    KEYWORD_WORDS,
     SHIPS,
     SYMBOLS,
     VERBS,
@@ -120,11 +121,12 @@ def _has_argument(toks: Sequence[str], ctx: ParseContext) -> bool:
 
 
 def _buried(line: str, ctx: ParseContext) -> Understood | NotUnderstood | None:
-    """A command inside a line read as chatter ("erm REVEAL 5 bitte"): the first verb word
-    not negated before it, read from there. None when there is none."""
+    """A command inside a line read as chatter ("erm REVEAL 5 bitte"): the first command
+    word (not a looser synonym: "great move last turn") not negated before it, read from
+    there. None when there is none."""
     toks = tokens(line)
     for index, tok in enumerate(toks):
-        if tok not in VERBS or index == 0 or negated(toks[:index]):
+        if tok not in KEYWORD_WORDS or index == 0 or negated(toks[:index]):
             continue
         outcome = parse_line(" ".join(toks[index:]), ctx)
         if isinstance(outcome, Understood):

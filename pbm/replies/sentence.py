@@ -177,6 +177,9 @@ def _read_verb(
                 return before
             return ask_which(line, "that gives two different commands",
                              [before.display, after.display])
+    contrast = _contrasted(line, keywords, rest, ctx, note)
+    if contrast is not None:
+        return contrast
     outcome = try_keywords(line, keywords, rest, ctx, note)
     if isinstance(outcome, Understood) or outcome.ambiguous:
         return outcome
@@ -257,6 +260,31 @@ def _asked_about(after: Sequence[str], ctx: ParseContext) -> int | None:
                 return index
             return None
     return None
+
+
+#: "REVEAL 5 not 2": the argument before the word is meant. "reveal 2 no 5": the one after.
+_NOT_WORDS = frozenset({"not", "nicht", "pas", "niet", "nao"})
+_NO_WORDS = frozenset({"no", "nein", "non", "nee", "nope"})
+
+
+def _contrasted(line: str, keywords: Sequence[str], rest: list[str], ctx: ParseContext,
+                note: str | None) -> Understood | None:
+    """A command whose arguments are contrasted: "REVEAL 5 not 2", "Give Cleo the map,
+    not Ann" (the one before "not"), "reveal 2 no 5" (the one after "no"). None when the
+    words are not that shape."""
+    keyword = keywords[0]
+    cut = next((j for j, t in enumerate(rest) if j and t in _NOT_WORDS | _NO_WORDS), None)
+    if cut is None:
+        return None
+    before, after = rest[:cut], [t for t in rest[cut + 1:] if t not in ("the", "a", "but")]
+    if not after or not any(_is_argument(t, keyword, ctx) for t in before) or not all(
+            _is_argument(t, keyword, ctx) or t in FILLER for t in after):
+        return None
+    if rest[cut] in _NOT_WORDS:
+        reading = try_keywords(line, keywords, before, ctx, note)
+    else:
+        reading = try_keywords(line, keywords, after, ctx, note)
+    return reading if isinstance(reading, Understood) else None
 
 
 def invitation_answer(toks: Sequence[str], line: str) -> Meta | None:

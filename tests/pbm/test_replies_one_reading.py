@@ -30,7 +30,8 @@ from tests.pbm.test_replies_ambiguity import NAMES, game_states
 #: Words the reader knows: an unknown joiner is made of none of them.
 _KNOWN = (set(VERBS) | set(META) | FILLER | LEADING_FILLER | NEGATIONS | set(NUMBER_WORDS)
           | set(SHIPS) | set(HOLDS) | set(SYMBOLS) | SEQUENCE_WORDS | TRAILING_OK
-          | {"no", "not", "nope", "nah", "or", "either", "if", "oder", "ou", "o", "of"})
+          | {"no", "not", "nope", "nah", "or", "either", "if", "oder", "ou", "o", "of", "nee",
+             "nein", "non", "nao", "nada"})
 
 WORD = st.text(alphabet="abcdeghiklmnopqrstuvwyzäéñüß", min_size=2, max_size=8)
 SEPARATORS = st.sampled_from([" ", ", ", ". ", " - ", " \u2013 ", "... ", "\n", "\n\n",
