@@ -498,6 +498,40 @@ def _help_topic(line: str) -> str | None:
     return None
 
 
+#: A Korean question about how something works ("반란이 뭐예요?", "검은 딱지는 어떻게
+#:돼요?", "시간대 어떻게 바꿔요?").
+_ASKING_RE = re.compile(r"뭐|뭔|무엇|무슨|어떻게|어떤|어케|알려|설명|궁금|뭘|뭐지|뭐야")
+#: Settings a Korean question may ask about -> the HELP topic.
+_SETTING_QUESTION_WORDS = (
+    (("시간대", "표준시", "시차", "타임존", "지역 시간"), "ZONE"),
+    (("휴가", "부재", "여행", "자리 비", "못 들어"), "AWAY"),
+    (("조용", "밤에", "새벽", "방해 금지", "알림"), "QUIET"),
+    (("언어", "한국어", "영어"), "SETTINGS"),
+)
+
+
+def _question_topic(line: str) -> str | None:
+    """The HELP topic of a Korean question about a card, an action or a setting; None
+    when the line is no such question (or holds a number: "3번 뭐예요?" asks a card)."""
+    if not _ASKING_RE.search(line) or re.search(r"\d", line):
+        return None
+    squeezed = line.replace(" ", "")
+    for term in sorted(section("events").values(), key=lambda t: -len(t.word("ko"))):
+        ko = term.word("ko").replace(" ", "")
+        if len(ko) >= 2 and ko in squeezed:
+            return term.word("en").upper()
+    for words, topic in _SETTING_QUESTION_WORDS:
+        if any(w.replace(" ", "") in squeezed for w in words):
+            return topic
+    for word, topic in sorted(HELP_TOPIC_WORDS.items(), key=lambda w: -len(w[0])):
+        if len(word) >= 2 and word in squeezed:
+            return topic
+    for word, verb in sorted(COMMAND_WORDS.items(), key=lambda w: -len(w[0])):
+        if len(word) >= 2 and word.replace(" ", "") in squeezed and verb.isupper():
+            return verb
+    return None
+
+
 def _setting_or_meta(line: str) -> str | None:
     """SAY, LANG, courtesy: whole-line forms read before the words."""
     say = _SAY_RE.match(line)
@@ -512,6 +546,8 @@ def _setting_or_meta(line: str) -> str | None:
     if _START_RE.match(line):
         return "START"
     topic = _help_topic(line)
+    if topic is None:
+        topic = _question_topic(line)
     if topic is not None:
         return f"HELP {topic}".strip()
     if re.match(r"^\s*(?:도움말|도움)\s*(?:이벤트\s*)?카드", line):

@@ -13,6 +13,7 @@ from rapidfuzz.distance import OSA
 from pbm.replies.arguments import DECLINE_TREASURE, TAKES_HOLD, TAKES_NAME, TAKES_SHIP
 from pbm.replies.keywords import (
     ask_which,
+    card_named,
     menu_pick,
     read_meta,
     suggest,
@@ -428,12 +429,21 @@ _PAIR_FILLER = frozenset({"one", "two", "them", "both", "choose", "pick", "take"
 
 def _help_question(toks: Sequence[str]) -> str | None:
     """The HELP topic of a question about how to play ("how do I vote?": VOTE; "what can I
-    do now?": ""), or None when the words are not such a question."""
-    if len(toks) < 3 or toks[0] not in ("what", "how", "which", "whats", "what's") or (
-            toks[1] not in _QUESTION_AUX):
+    do now?": ""; "how does the Black Spot work": BLACK SPOT; "how do I change my time
+    zone": ZONE), or None when the words are not such a question."""
+    if len(toks) < 2 or toks[0] not in _QUESTION_WORDS or (
+            toks[1] not in _QUESTION_AUX and toks[0] not in ("explain", "whats", "what's")):
         return None
     if any(number_of(t) is not None and t != "one" for t in toks):
         return None  # "which is card 3?": about a thing, not how to play
+    text = " ".join(toks)
+    card = card_named(text)
+    if card is not None:
+        return card.upper()
+    setting = next((topic for words, topic in _SETTING_TOPICS if any(
+        re.search(rf"\b{w}\b", text) for w in words)), None)
+    if setting is not None:
+        return setting
     topic: str | None = None
     for tok in toks[2:]:
         word = verb_word(tok)
@@ -446,7 +456,19 @@ def _help_question(toks: Sequence[str]) -> str | None:
 
 
 _QUESTION_AUX = frozenset({"can", "do", "should", "must", "may", "are", "does", "is", "shall",
-                           "now", "am", "my", "options"})
+                           "now", "am", "my", "options", "a", "an", "the", "happens",
+                           "exactly", "about", "me"})
+_QUESTION_WORDS = frozenset({"what", "how", "which", "whats", "what's", "explain", "hows",
+                             "how's"})
+
+#: Settings a question may ask about, by the words that name them.
+_SETTING_TOPICS = (
+    (("time zone", "timezone", "zone", "time difference"), "ZONE"),
+    (("away", "vacation", "holiday", "holidays", "travelling", "traveling"), "AWAY"),
+    (("quiet", "night", "sleep", "do not disturb"), "QUIET"),
+    (("language", "korean", "english"), "SETTINGS"),
+    (("digest", "calendar", "email instead", "texts instead", "channel"), "SETTINGS"),
+)
 
 
 #: The reason given for a line with no command word that fits nothing awaited.

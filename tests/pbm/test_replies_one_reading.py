@@ -159,3 +159,20 @@ def test_a_rhetorical_or_refused_question_around_a_command_orders_nothing() -> N
     assert _asked("REVEAL 1\nor should I reveal 3?", "turn") == ([], ("REVEAL 1", "REVEAL 3"))
     # a question of a later sentence, or "never" inside one, leaves the command as it is
     assert _asked("Attack! never again will I trust Cleo", "turn") == (["ATTACK"], ())
+
+
+QUESTIONS = [
+    ("how does the Black Spot work", "BLACK SPOT"), ("what's a mutiny", "MUTINY"),
+    ("what does the letter of marque do?", "LETTER OF MARQUE"),
+    ("how do I change my time zone", "ZONE"), ("What is a Crow's Nest?", "CROW'S NEST"),
+    ("explain the fountain of youth", "FOUNTAIN OF YOUTH"),
+    ("반란이 뭐예요?", "MUTINY"), ("검은 딱지는 어떻게 돼요?", "BLACK SPOT"),
+    ("시간대 어떻게 바꿔요?", "ZONE"), ("보물 지도가 뭐예요?", "TREASURE MAP"),
+    ("공격은 어떻게 해?", "ATTACK"),
+]
+
+
+def test_a_question_about_a_card_an_action_or_a_setting_gets_help_on_it() -> None:
+    got = {body: [(m.name, m.arg) for m in read_sms_reply(body, scenario("turn")).meta]
+           for body, _ in QUESTIONS}
+    assert got == {body: [("HELP", topic)] for body, topic in QUESTIONS}

@@ -99,3 +99,16 @@ def test_a_bare_number_answering_relayed_table_talk_is_not_a_menu_pick(setup: En
     # a whole command in reply to table talk is still the player's order
     assert answer_to_table_talk(game_id, EVE, "REVEAL 4") == "done"
     assert played(game_id) == [(EVE, "REVEAL 4")]
+
+
+def test_a_question_about_a_card_is_answered_with_that_card_by_sms(setup: Env) -> None:
+    sam = games.PlayerSpec("Sam", phone="+15557772003", channel="sms")
+    min = games.PlayerSpec("Min", phone="+15557772004", channel="sms", language="ko")
+    game_id = h.new_game([sam, min, *h.email_players(3)], seed=SEED)
+
+    (english,) = texted(game_id, sam.phone, "how does the Black Spot work?")
+    (korean,) = texted(game_id, min.phone, "검은 딱지는 어떻게 돼요?")
+
+    assert "Black Spot: the revealer is marooned" in english, english
+    assert "검은 딱지:" in korean, korean
+    assert h.commands(game_id) == []
