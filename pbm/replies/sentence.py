@@ -316,7 +316,7 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
     setting = read_setting(line)  # ZONE, AWAY, VIA ... (pbm.replies.settings_words)
     if setting is not None:
         return setting  # type: ignore[no-any-return]
-    cleaned = _ASIDE_RE.sub(" ", line)
+    cleaned = _plain_pick(_ASIDE_RE.sub(" ", line), ctx)
     raw_toks, breaks = _tokens_and_breaks(cleaned)
     if ctx.invited and ctx.seat is None and raw_toks:
         answer = invitation_answer(raw_toks, line)
@@ -365,6 +365,9 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
     toks = _strip_leading(raw_toks)
     if any(t in NEGATIONS for t in toks[:4]):
         return None  # "not the water card", "do NOT use the letter": what they will not do
+    short = _shorthand(line, toks, ctx)
+    if short is not None:
+        return short
     while len(toks) > 1 and toks[0] in ("the", "a", "my") and toks[1] in NUMBER_WORDS:
         toks = toks[1:]  # "the second one"
     if len(toks) > 1 and toks[0] in _OPTION_WORDS and read_int(toks[1]) is not None:
@@ -396,6 +399,87 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
     if not _has_signal(toks):
         return None
     return NotUnderstood(line, NO_VERB, suggest(line, ctx))
+
+
+#: Canonical keywords a clipped verb may stand for (``r2``, ``rev 2``, ``atk``, ``tk br``).
+_SHORTHAND_KEYWORDS = ("REVEAL", "VIEW", "VOTE", "CHOOSE", "MAROON", "MUTINY", "MARQUE",
+                       "ATTACK", "TAKE", "SHOOT", "SHIFT", "GIVE", "PLACE", "FORCE", "ROW",
+                       "BOARD", "LAND", "BRAWL", "SAVE", "FOUNTAIN", "ACCEPT", "MAP")
+
+
+def _clips(word: str, keyword: str) -> bool:
+    """True when ``word`` is ``keyword`` clipped: its start ("rev"), or two or three of its
+    letters in order from the first ("atk", "tk", "rvl")."""
+    keyword = keyword.lower()
+    if keyword.startswith(word):
+        return True
+    if word[0] != keyword[0] or not 2 <= len(word) <= 3:
+        return False  # "frce" is a typo (asked with a suggestion), not shorthand
+    rest = iter(keyword[1:])
+    return all(ch in rest for ch in word[1:])
+
+
+def _shorthand(line: str, toks: Sequence[str], ctx: ParseContext
+               ) -> Understood | NotUnderstood | None:
+    """SMS shorthand: a clipped verb and its arguments (``r2``, ``rev 2``, ``v1``, ``m ann``,
+    ``c4``, ``atk``, ``tk br``) read as the one legal command it fits; several: asked; none:
+    None (the line is read as it would be otherwise)."""
+    if not toks or not toks[0].isalpha() or len(toks[0]) > 4 or toks[0] in VERBS \
+            or toks[0] in META or toks[0] in FILLER or toks[0] in NUMBER_WORDS:
+        return None
+    word = toks[0]
+    if word in HOLDS and word not in ("tk",):
+        return None  # "b", "fr": a hold, read as the bare argument it is
+    readings: dict[str, Understood] = {}
+    for keyword in _SHORTHAND_KEYWORDS:
+        if not _clips(word, keyword):
+            continue
+        outcome = try_keywords(line, [keyword], list(toks[1:]), ctx,
+                               f"read '{word}' as {keyword}")
+        if isinstance(outcome, Understood) and outcome.legal_now:
+            readings.setdefault(outcome.text, outcome)
+    if len(readings) == 1:
+        return next(iter(readings.values()))
+    if len(readings) > 1:
+        return ask_which(line, "that could mean " + " or ".join(
+            r.display for r in readings.values()), [r.display for r in readings.values()])
+    return None
+
+
+#: "I'll go with 3", "switch to card 3", "change it to 2": a pick said in plain words.
+_PLAIN_PICK_RE = re.compile(
+    r"^\W*(?:(?:i'?ll|i\s+will|i'?m|im|ill|let'?s|lets|we'?ll|i\s+am)\s+)?"
+    r"(?:go(?:ing)?\s+(?:with|w/?|for)|switch(?:ing)?\s+(?:it\s+|my\s+vote\s+)?to|"
+    r"chang(?:e|ing)\s+(?:it\s+|that\s+|my\s+vote\s+)?to|swap\s+(?:it\s+)?(?:to|for))\s+"
+    r"(?:card\s+|number\s+|option\s+|no\.?\s*|#)?(?P<n>\d{1,2})\b(?P<rest>.*)$",
+    re.IGNORECASE)
+#: "card 2 instead of the Water": the card before "instead of" is meant.
+_INSTEAD_OF_RE = re.compile(
+    r"^(?P<pick>\W*(?:(?:card|number|option)\s+|#)?\d{1,2})\s*,?\s+"
+    r"(?:instead\s+of|rather\s+than)\b[^\d]*$", re.IGNORECASE)
+#: "if so 2 please": the condition is whether the service allows it, which it says.
+_IF_ALLOWED_RE = re.compile(
+    r"^(?:.*\?\s*)?\W*if\s+(?:so|yes|possible|allowed|i\s+can|you\s+can|that'?s\s+(?:ok|okay|fine)|"
+    r"not\s+too\s+late|it'?s\s+not\s+too\s+late)\W+", re.IGNORECASE)
+
+
+#: "change of plan: card 2 ...": the lead-in of a changed answer.
+_NEW_PLAN_RE = re.compile(r"^\W*(?:change\s+of\s+plans?|new\s+plan|plan\s+b|update)\s*"
+                          r"[:,\-\u2013\u2014]+\s*", re.IGNORECASE)
+
+
+def _plain_pick(line: str, ctx: ParseContext) -> str:
+    """A pick said in plain words, as the bare number it means when the seat is asked
+    for one ("switch to card 3" -> "3", "if so 2 please" -> "2 please")."""
+    if not ctx.menu:
+        return line
+    line = _NEW_PLAN_RE.sub("", _IF_ALLOWED_RE.sub("", line))
+    match = _PLAIN_PICK_RE.match(line)
+    if match and not re.search(r"[^\W\d_]", match.group("rest").replace("please", "")
+                               .replace("pls", "").replace("thanks", "")):
+        return match.group("n") + match.group("rest")
+    instead = _INSTEAD_OF_RE.match(line)
+    return instead.group("pick") if instead else line
 
 
 def _one_of_two(line: str, toks: Sequence[str], ctx: ParseContext

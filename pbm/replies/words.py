@@ -162,6 +162,7 @@ HOLDS: dict[str, str] = {
     "british": "BRITISH", "brit": "BRITISH", "b": "BRITISH", "britain": "BRITISH",
     "english": "BRITISH", "uk": "BRITISH", "brits": "BRITISH", "gb": "BRITISH",
     "french": "FRENCH", "fr": "FRENCH", "f": "FRENCH", "france": "FRENCH", "fra": "FRENCH",
+    "br": "BRITISH", "bri": "BRITISH", "fre": "FRENCH", "frn": "FRENCH",
 }
 
 SELF_WORDS = frozenset({"me", "myself", "self", "i"})

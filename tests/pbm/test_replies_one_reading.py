@@ -24,7 +24,7 @@ from pbm.replies.words import (
     VERBS,
     fold,
 )
-from tests.fixtures.seatviews import scenario
+from tests.fixtures.seatviews import scenario, seat_view
 from tests.pbm.test_replies_ambiguity import NAMES, game_states
 
 #: Words the reader knows: an unknown joiner is made of none of them.
@@ -176,3 +176,28 @@ def test_a_question_about_a_card_an_action_or_a_setting_gets_help_on_it() -> Non
     got = {body: [(m.name, m.arg) for m in read_sms_reply(body, scenario("turn")).meta]
            for body, _ in QUESTIONS}
     assert got == {body: [("HELP", topic)] for body, topic in QUESTIONS}
+
+
+SHORTHAND = [
+    ("r2", "turn", ["REVEAL 2"]), ("rev 2", "turn", ["REVEAL 2"]), ("v1", "vote", ["VOTE 1"]),
+    ("v 1 3", "vote_el_dorado", ["VOTE 1 3"]), ("v 1 3", "turn", ["VIEW 1 3"]),
+    ("m cleo", "turn", ["MAROON 3"]), ("c2", "choose", ["CHOOSE 2"]), ("c4", "choose", []),
+    ("atk", "turn", ["ATTACK"]), ("tk br", "take", ["TAKE TO BRITISH"]),
+    ("ill go w 3", "vote", ["VOTE 3"]), ("switch to card 3", "voted", ["VOTE 3"]),
+    ("change of plan: card 2 instead of the Water", "voted", ["VOTE 2"]),
+    ("can I still change? if so 2 please", "voted", ["VOTE 2"]),
+    ("change it to 1", "voted", ["VOTE 1"]), ("lol", "turn", []),
+]
+
+
+def test_sms_shorthand_and_plain_vote_changes_read_as_the_one_command_they_fit() -> None:
+    got = {(body, name): [str(c) for c in read_sms_reply(body, scenario(name)).commands]
+           for body, name, _ in SHORTHAND}
+    assert got == {(body, name): want for body, name, want in SHORTHAND}
+
+
+def test_shorthand_that_fits_two_legal_commands_is_asked() -> None:
+    view = seat_view(0, pending=[("ACTION", ["VIEW 2", "REVEAL 1"]), ("VOTE", ["VOTE 2"])])
+    result = read_sms_reply("v2", view)
+    assert result.commands == []
+    assert set(result.not_understood[0].candidates) == {"VIEW 2", "VOTE 2"}
