@@ -468,11 +468,21 @@ _NEW_PLAN_RE = re.compile(r"^\W*(?:change\s+of\s+plans?|new\s+plan|plan\s+b|upda
                           r"[:,\-\u2013\u2014]+\s*", re.IGNORECASE)
 
 
+#: "I'll keep it", "keep the map", "mine": said at the Treasure Map, the map to oneself.
+_KEEP_RE = re.compile(
+    r"^\W*(?:(?:i'?ll|i\s+will|ill|let\s+me|i\s+want\s+to|i'?d\s+like\s+to|i'?m\s+going\s+to)"
+    r"\s+)?(?:keep|take)\s+(?:it|the\s+map|that|this|the\s+treasure\s+map)"
+    r"(?:\s+(?:myself|for\s+myself|thanks|please))?\W*$|^\W*(?:mine|me|myself)\W*$",
+    re.IGNORECASE)
+
+
 def _plain_pick(line: str, ctx: ParseContext) -> str:
     """A pick said in plain words, as the bare number it means when the seat is asked
     for one ("switch to card 3" -> "3", "if so 2 please" -> "2 please")."""
     if not ctx.menu:
         return line
+    if ctx.seat is not None and f"GIVE {ctx.seat + 1}" in ctx.legal and _KEEP_RE.match(line):
+        return "give me"  # "I'll keep it" at the Treasure Map: the map to oneself
     line = _NEW_PLAN_RE.sub("", _IF_ALLOWED_RE.sub("", line))
     match = _PLAIN_PICK_RE.match(line)
     if match and not re.search(r"[^\W\d_]", match.group("rest").replace("please", "")

@@ -250,3 +250,26 @@ def test_any_korean_line_is_rewritten_without_error_and_parses(line: str) -> Non
 @given(st.text(alphabet=st.characters(max_codepoint=0x2FFF), max_size=60))
 def test_any_line_without_hangul_is_untouched(line: str) -> None:
     assert to_english(line, KOREAN_NAMES) is line
+
+
+#: Korean as Koreans write it (issue 36): (reply, scenario, commands, meta).
+AS_WRITTEN = [
+    ("셋 공개", "turn", ["REVEAL 3"], []), ("삼 번 공개", "turn", ["REVEAL 3"], []),
+    ("삼번 공개할게요", "turn", ["REVEAL 3"], []), ("둘이요", "vote", ["VOTE 2"], []),
+    ("하나", "vote", ["VOTE 1"], []), ("둘 셋 확인", "turn", ["VIEW 2 3"], []),
+    ("지호 형 고립시킬게요", "turn", ["MAROON 3"], []),
+    ("지호 누나한테 지도 줄게", "give", ["GIVE 3"], []),
+    ("지호님에게 줄게요", "give", ["GIVE 3"], []),
+    ("제가 가질게요", "give", ["GIVE 1"], []), ("내가 가질게", "give", ["GIVE 1"], []),
+    ("그냥 갈게요", "fountain", ["ACCEPT"], []),
+    ("서울 시간으로 해주세요", "turn", [], [("SET", "ZONE Seoul")]),
+    ("3일 동안 부재", "turn", [], [("SET", "AWAY 3 days")]),
+    ("보물 하나", "vote", [], []),  # a quantity of treasure, not card 1
+]
+
+
+def test_korean_as_koreans_write_it() -> None:
+    got = {(body, name): ([u.text for u in r.understood], [(m.name, m.arg) for m in r.meta])
+           for body, name, _, _ in AS_WRITTEN
+           for r in [read_sms_reply(body, korean_view(name))]}
+    assert got == {(body, name): (cmds, meta) for body, name, cmds, meta in AS_WRITTEN}
