@@ -83,6 +83,7 @@ _MARKER_RE = re.compile(
   | \b(?:ik\s+bedoel(?:de)?|bedoel(?:de)?|of\s+liever|correctie)\b
   | (?:^|(?<=[.!?…,;:/\-\u2013\u2014]))\s*(?:nein|non|nee|n[aã]o|niet|n[oö]|nada)
     (?=\s*[.!,…]|\s*$)
+  | (?<=\s)(?:nein|nee|n[aã]o|niet)(?=\s*,)
   | \b(?:pardon|perd[oó]n|disculpa|disculpe|scusa(?:te)?|scusi|desculp[ae]|
        entschuldigung|sorry|excus(?:e|ez)[\s-]moi|d[ée]sol[ée]e?)(?=\W|$)
     """,

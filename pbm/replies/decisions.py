@@ -104,6 +104,8 @@ def _rival_of(item: NotUnderstood, ctx: ParseContext) -> tuple[set[str], str] | 
         return None
     toks = tokens(item.line)
     start = verb_start(toks)
+    if start is None:  # "erm REVEAL 5 bitte": the command word inside the line
+        start = next((i for i, t in enumerate(toks) if t in KEYWORD_WORDS), None)
     if start is None or toks[start] not in VERBS:
         return None
     kinds = _decisions_of_verb(toks[start], ctx)

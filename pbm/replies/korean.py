@@ -467,7 +467,10 @@ def _english_command(line: str, names: list[str]) -> str | None:
             kept.append(word)
             continue
         clause = _Clause()  # one Korean word: its name, number or term, in place
-        _read_word(word.strip(".,!?~()"), clause, names)
+        brk = _read_word(word.strip(".,!?~()"), clause, names)
+        if brk.startswith("correction:"):  # "REVEAL 2, 아니 REVEAL 4"
+            kept.append(brk.split(":", 1)[1])
+            continue
         kept += [str(n) for n in clause.numbers] + clause.verbs + clause.weak_verbs + [
             a for a in clause.args if a != "or"]
         if said & _NAME_VERBS:

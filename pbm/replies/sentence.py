@@ -172,6 +172,10 @@ def _read_verb(
                  None)
     if again is not None:  # "VOTE 1 VOTE 2": the verb again starts a second command
         before = try_keywords(line, keywords, rest[:again], ctx, note)
+        for end in range(again - 1, 0, -1):  # "REVEAL 1 hmmm REVEAL 5": the words that read
+            if isinstance(before, Understood):
+                break
+            before = try_keywords(line, keywords, rest[:end], ctx, note)
         after = _read_piece(" ".join(rest[again:]), ctx)
         if isinstance(before, Understood) and isinstance(after, Understood):
             if before.text == after.text:

@@ -59,7 +59,7 @@ def mismatches(name: str, result: ReplyResult) -> list[str]:
 def test_the_korean_corpus_has_over_a_hundred_replies_from_email_and_sms() -> None:
     emails = [n for n in MANIFEST if n.endswith(".eml")]
     sms = [n for n in MANIFEST if n.endswith(".txt")]
-    assert len(MANIFEST) >= 100
+    assert len(MANIFEST) >= 310  # issue 36 added 50 (korean_corpus.never_a_guess)
     assert len(emails) >= 40 and len(sms) >= 60
     on_disk = {p.name for p in CORPUS.iterdir() if p.suffix in (".eml", ".txt")}
     assert on_disk == set(MANIFEST)
