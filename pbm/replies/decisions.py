@@ -154,6 +154,7 @@ def _leading_order(line: str, ctx: ParseContext) -> Understood | None:
     return replace(outcome, line=line) if isinstance(outcome, Understood) else None
 
 
+_ASIDE_RE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 _ALONE_RE = re.compile(r"^\W*(?:(?:please|ok|okay|so|then|and|now)\W+)*(?P<word>[a-z]+)"
                        r"\s*(?:[,.;:!/()\-]|$)")
 
@@ -163,6 +164,9 @@ def _unread_readings(lines: Sequence[str], ctx: ParseContext
     """What the lines never applied (chatter, lines after the reading stopped) would say."""
     found: list[Understood | NotUnderstood] = []
     for line in lines:
+        toks = tokens(line)
+        if not any(t in VERBS or t[0].isdigit() for t in toks):
+            continue  # no command word and no number: nothing it could answer
         if COURTESY_RE.match(fold(line).strip()):
             continue  # "Land ho!", "Cheers": courtesy, never an order
         outcome = parse_line(line, ctx)
@@ -170,6 +174,24 @@ def _unread_readings(lines: Sequence[str], ctx: ParseContext
             outcome = _buried(line, ctx) or _leading_order(line, ctx)
         if isinstance(outcome, Understood | NotUnderstood):
             found.append(outcome)
+    return found
+
+
+def _bare_rivals(lines: Sequence[str], keywords: set[str], ctx: ParseContext
+                 ) -> list[Understood]:
+    """Short lines read as chatter that hold one number and no command word ("przepraszam,
+    5" after REVEAL 2): the number as an argument of each verb answered, when it reads."""
+    found: list[Understood] = []
+    for line in lines:
+        toks = tokens(_ASIDE_RE.sub(" ", line))  # "Ann (seat 1)": an aside, not an answer
+        numbers = [t for t in toks if number_of(t) is not None and t[0].isdigit()]
+        if len(numbers) != 1 or len(toks) > 4 or any(t in VERBS for t in toks) \
+                or negated(toks[:toks.index(numbers[0])]):
+            continue
+        for keyword in sorted(keywords):
+            outcome = parse_line(f"{keyword} {numbers[0]}", ctx)
+            if isinstance(outcome, Understood):
+                found.append(replace(outcome, line=line))
     return found
 
 
@@ -190,7 +212,10 @@ def one_reading_per_decision(result: ReplyResult, ctx: ParseContext) -> None:
     if not answers:
         return
     rivals = [n for n in result.not_understood if not n.ambiguous]
-    for outcome in _unread_readings(result.unread, ctx):
+    verbs = {a.text.split()[0] for given in answers.values() for a in given
+             if a.text.split()[0] in ("REVEAL", "VOTE", "CHOOSE", "SHOOT", "GIVE")}
+    readings = _unread_readings(result.unread, ctx) + _bare_rivals(result.unread, verbs, ctx)
+    for outcome in readings:
         if isinstance(outcome, Understood):
             key = decision_of(outcome.text, ctx)
             if key in answers and all(a.text != outcome.text for a in answers[key]):

@@ -189,6 +189,9 @@ def _read_verb(
     if isinstance(outcome, Understood) or outcome.ambiguous:
         return outcome
     keyword = keywords[0]
+    split = _split_by_unknown(line, keywords, rest, ctx, note)
+    if split is not None:
+        return split
     # "reveal 3 or 4", "maroon Cleo or Emile": two readings; ask.
     if "or" in rest:
         j = rest.index("or")
@@ -264,6 +267,32 @@ def _asked_about(after: Sequence[str], ctx: ParseContext) -> int | None:
                    for t in after[:index]):
                 return index
             return None
+    return None
+
+
+def _split_by_unknown(line: str, keywords: Sequence[str], rest: list[str], ctx: ParseContext,
+                      note: str | None) -> NotUnderstood | None:
+    """"REVEAL 2 perdona 5": arguments, words the reader does not know, arguments again,
+    each side a whole command of the verb: two answers joined by what may be a correction
+    in a language it does not know. Asked, naming both; None when not that shape."""
+    keyword = keywords[0]
+    for j, tok in enumerate(rest):
+        if not j or _is_argument(tok, keyword, ctx) or tok in FILLER:
+            continue
+        right_start = next((k for k in range(j + 1, len(rest))
+                            if _is_argument(rest[k], keyword, ctx)), None)
+        if right_start is None:
+            return None
+        middle = rest[j:right_start]
+        if any(_is_verb(t) or t in NEGATIONS for t in middle):
+            return None
+        left = try_keywords(line, keywords, rest[:j], ctx, note)
+        right = try_keywords(line, keywords, rest[right_start:], ctx, note)
+        if isinstance(left, Understood) and isinstance(right, Understood) \
+                and left.text != right.text:
+            return ask_which(line, "that gives two different commands",
+                             [left.display, right.display])
+        return None
     return None
 
 

@@ -79,10 +79,10 @@ def _written(command: str, ctx: ParseContext, form: int) -> str:
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(index=st.integers(min_value=0), picks=st.tuples(st.integers(0), st.integers(0)),
        forms=st.tuples(st.integers(0, 3), st.integers(0, 3)), joiner=JOINER,
-       first_sep=SEPARATORS, last_sep=SEPARATORS)
+       first_sep=SEPARATORS, bare=st.booleans())
 def test_two_different_answers_joined_by_unknown_text_apply_nothing(
         index: int, picks: tuple[int, int], forms: tuple[int, int],
-        joiner: list[tuple[str, str]], first_sep: str, last_sep: str) -> None:
+        joiner: list[tuple[str, str]], first_sep: str, bare: bool) -> None:
     decisions = _one_answer_decisions()
     state, seat, legal = decisions[index % len(decisions)]
     view = engine.view(state, seat).to_dict()
@@ -98,6 +98,10 @@ def test_two_different_answers_joined_by_unknown_text_apply_nothing(
     # A bare number goes on a line of its own ("VOTE 1 2" is one El Dorado vote).
     second_form = forms[1] if head.endswith("\n") else min(forms[1], 2)
     body = head + _written(second, ctx, second_form)
+    words = second.split()
+    if bare and middle.strip() and len(words) == 2 and words[0] == first.split()[0] \
+            and words[0] in ("REVEAL", "VOTE", "CHOOSE", "SHOOT", "GIVE"):
+        body = head + words[1]  # "REVEAL 2 perdona 5": the argument alone after the words
     assume(not is_correction_text(body))
 
     result = read_sms_reply(body, view)
@@ -135,6 +139,13 @@ def test_two_answers_to_one_decision_are_asked_about_naming_both() -> None:
     assert _asked("VOTE 2\nVOTE 3", "voted") == ([], ("VOTE 2", "VOTE 3"))
     # a rival the reader could not read whole still names the second reading
     assert _asked("REVEAL 1\nREVEAL 5 blorp", "turn") == ([], ("REVEAL 1", "REVEAL 5"))
+    # a correction word the reader does not know, before a bare argument: asked
+    assert _asked("REVEAL 2 perdona 5", "turn") == ([], ("REVEAL 2", "REVEAL 5"))
+    assert _asked("REVEAL 2\nprzepraszam, 5", "turn") == ([], ("REVEAL 2", "REVEAL 5"))
+    assert _asked("GIVE Ann pfff Cleo", "give") == ([], ("GIVE Ann", "GIVE Cleo"))
+    assert _asked("PLACE BRITISH, tz PLACE FRENCH", "place")[0] == []
+    # an aside or a signature with a number is no second answer
+    assert _asked("REVEAL 2\nAnn (seat 1)", "turn") == (["REVEAL 2"], ())
 
 
 def test_two_answers_the_reader_stopped_between_still_apply_nothing() -> None:
