@@ -73,7 +73,7 @@ def test_a_korean_player_is_asked_in_korean_naming_both(setup: Env) -> None:
 
     assert h.commands(game_id) == []
     assert "영국 / 프랑스" in text, text  # the lines as written, both readings named
-    assert "영국" in text.split("영국 / 프랑스")[1] and "프랑스" in text.split("영국 / 프랑스")[1]
+    assert "놓기 영국 또는 놓기 프랑스" in text, text  # both readings, in Korean words
     assert "understood" not in text.lower(), text  # said in Korean
 
 
