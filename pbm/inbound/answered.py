@@ -78,9 +78,24 @@ def answered_question(session: Session, row: InboundRow, seat: SeatRef,
     return _by_headers(session, message, seat) or _by_quote(message, seat)
 
 
-def answers_table_talk(session: Session, message: Message | None, seat: SeatRef) -> bool:
-    """True when an email reply's ``In-Reply-To`` names relayed table talk sent to this seat:
-    it answers another player's words, not the seat's menu."""
+def answers_table_talk(session: Session, row: InboundRow, message: Message | None,
+                       seat: SeatRef) -> bool:
+    """True when a reply answers relayed table talk, not the seat's menu: an email whose
+    ``In-Reply-To`` names table talk sent to this seat; a text that came in when the last
+    text the seat had been sent was table talk (TALK ON)."""
+    if row.channel == SMS:
+        last = session.execute(
+            sa.select(col(OutboundMessage.kind))
+            .where(col(OutboundMessage.game_id) == seat.game_id,
+                   col(OutboundMessage.seat) == seat.seat_index,
+                   col(OutboundMessage.channel) == SMS,
+                   sa.func.coalesce(col(OutboundMessage.sent_at),
+                                    col(OutboundMessage.created_at)) <= row.received_at)
+            .order_by(sa.func.coalesce(col(OutboundMessage.sent_at),
+                                       col(OutboundMessage.created_at)).desc(),
+                      col(OutboundMessage.id).desc())
+            .limit(1)).scalar()
+        return last == TABLE_TALK
     if message is None:
         return False
     parent = [i[:255] for i in _MESSAGE_ID_RE.findall(header(message, "In-Reply-To"))[:5]]

@@ -52,7 +52,7 @@ def parse_reply(work: Work) -> Disposition:
     routed, row = work.routed, work.stored
     assert routed is not None and work.extracted is not None
     work.answered = answered_question(work.session, row, routed, work.message)
-    work.table_talk = answers_table_talk(work.session, work.message, routed)
+    work.table_talk = answers_table_talk(work.session, row, work.message, routed)
     game = work.game = games.lock_game(work.session, routed.game_id)  # once: games finds it locked
     logs.bind(game_id=game.id, seat=routed.seat_index)  # on every log line from here on
     # The seat and its player as the lock leaves them (``routed`` was read before it).

@@ -112,3 +112,18 @@ def test_a_question_about_a_card_is_answered_with_that_card_by_sms(setup: Env) -
     assert "Black Spot: the revealer is marooned" in english, english
     assert "검은 딱지:" in korean, korean
     assert h.commands(game_id) == []
+
+
+def test_a_bare_number_texted_after_relayed_table_talk_is_not_a_menu_pick(setup: Env) -> None:
+    sam = games.PlayerSpec("Sam", phone="+15557772005", channel="sms")
+    game_id = h.new_game([sam, *h.email_players(4)], seed=SEED)
+    assert h.pending(game_id)[0].seat == 0  # Sam places his starting treasure: 1 or 2
+    texted(game_id, sam.phone, "TALK ON")
+    assert reply(game_id, 1, "SAY Sam, 1 or 2?") == "done"
+
+    (text,) = texted(game_id, sam.phone, "2")
+
+    assert h.commands(game_id) == []
+    assert 'Not understood: "2". Did you mean PLACE FRENCH?' in text, text
+    texted(game_id, sam.phone, "PLACE FRENCH")  # a whole command still plays
+    assert [c for _, c, _ in h.commands(game_id)] == ["PLACE FRENCH"]
