@@ -85,7 +85,8 @@ _MARKER_RE = re.compile(
     (?=\s*[.!,…]|\s*$)
   | (?<=\s)(?:nein|nee|n[aã]o|niet)(?=\s*,)
   | \b(?:pardon|perd[oó]n|disculpa|disculpe|scusa(?:te)?|scusi|desculp[ae]|
-       entschuldigung|sorry|excus(?:e|ez)[\s-]moi|d[ée]sol[ée]e?)(?=\W|$)
+       entschuldigung|sorry|excus(?:e|ez)[\s-]moi|d[ée]sol[ée]e?|
+       ups|upps|oups|oeps|hoppla)(?=\W|$)
     """,
     re.IGNORECASE | re.VERBOSE,
 )
@@ -275,7 +276,8 @@ _SOFT_MARKERS = frozenset({"sorry", "oops", "whoops", "make it", "make that", "i
                            "actually", "pardon", "perdon", "perdón", "disculpa", "disculpe",
                            "scusa", "scusate", "scusi", "desculpa", "desculpe",
                            "entschuldigung", "excuse-moi", "excuse moi", "excusez-moi",
-                           "desole", "désolé", "désolée", "desolee"})
+                           "desole", "désolé", "désolée", "desolee", "ups", "upps", "oups",
+                           "oeps", "hoppla"})
 
 
 def _has_argument(text: str, ctx: ParseContext) -> bool:

@@ -308,6 +308,11 @@ def _contrasted(line: str, keywords: Sequence[str], rest: list[str], ctx: ParseC
     words are not that shape."""
     keyword = keywords[0]
     cut = next((j for j, t in enumerate(rest) if j and t in _NOT_WORDS | _NO_WORDS), None)
+    pair = next((j for j, t in enumerate(rest[:-1]) if j and (t, rest[j + 1]) in (
+        ("instead", "of"), ("rather", "than"))), None)
+    if pair is not None and (cut is None or pair < cut):  # "REVEAL 4 instead of 2"
+        rest = [*rest[:pair], "not", *rest[pair + 2:]]
+        cut = pair
     if cut is None:
         return None
     before, after = rest[:cut], [t for t in rest[cut + 1:] if t not in ("the", "a", "but")]

@@ -103,6 +103,10 @@ WRITTEN = [
     ("REVEAL 3 plutôt REVEAL 4", "turn", ["REVEAL 4"]),
     ("VOTE 2 desculpa, VOTE 3", "vote", ["VOTE 3"]),
     ("REVEAL 1, ich meinte REVEAL 4", "turn", ["REVEAL 4"]),
+    ("REVEAL 4 instead of 2", "turn", ["REVEAL 4"]),
+    ("give Cleo rather than Ann", "give", ["GIVE 3"]),
+    ("reveal 2 ups 4", "turn", ["REVEAL 4"]),
+    ("vote 1 hoppla 3", "vote", ["VOTE 3"]),
     # traps: not retractions
     ("No, I want REVEAL 5", "turn", ["REVEAL 5"]),
     ("REVEAL 2. No regrets!", "turn", ["REVEAL 2"]),
