@@ -9,7 +9,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.commands import Command
-from pbm.replies.menu import MenuOption, build_menu, display_command, pending_legal, player_names
+from pbm.replies.menu import (
+    MenuOption,
+    build_menu,
+    pending_legal,
+    player_names,
+    with_names,
+)
 
 # ------------------------------------------------------------------ results
 
@@ -159,8 +165,10 @@ class ParseContext:
         )
 
     def display(self, canonical: str) -> str:
-        """Canonical text as the player reads it."""
-        return display_command(canonical, self.seat_view) if self.seat_view else canonical
+        """Canonical text as the player reads it (``display_command`` with the names this
+        context already holds: it is asked for every legal command of every "did you
+        mean")."""
+        return with_names(canonical, self.names) if self.seat_view else canonical
 
 
 def as_vote_change(seat_view: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 from anyascii import anyascii
 
@@ -188,6 +189,7 @@ _QUOTES = str.maketrans({
 })
 
 
+@lru_cache(maxsize=8192)
 def fold(text: str) -> str:
     """Lower case, straight quotes, no accents, Latin letters (``anyascii``: a name read as
     "Dmitriy" in an SMS matches "Дмитрий"): the form words are compared in."""
