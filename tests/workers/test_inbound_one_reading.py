@@ -111,6 +111,8 @@ def test_a_question_about_a_card_is_answered_with_that_card_by_sms(setup: Env) -
 
     assert "Black Spot: the revealer is marooned" in english, english
     assert "검은 딱지:" in korean, korean
+    (zone,) = texted(game_id, sam.phone, "how do I change my time zone?")
+    assert "ZONE Paris (your time zone: a city or UTC+2)" in zone, zone
     assert h.commands(game_id) == []
 
 
