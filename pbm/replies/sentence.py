@@ -399,6 +399,13 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
             if question and isinstance(outcome, Understood):
                 return NotUnderstood(line, "that reads as a question, so nothing was done; "
                                      f"to do it, reply {outcome.display}", outcome.display)
+            unsure = _UNSURE_ASIDE_RE.search(line)
+            if unsure and isinstance(outcome, Understood):  # "VOTE 2 (or 3?)": asked
+                other = _read_verb(line, head, keywords, [unsure.group("n")], set(), 0, ctx,
+                                   note)
+                if isinstance(other, Understood) and other.text != outcome.text:
+                    return ask_which(line, "that gives two different commands",
+                                     [outcome.display, other.display])
             return outcome
     toks = _strip_leading(raw_toks)
     if any(t in NEGATIONS for t in toks[:4]):
@@ -615,6 +622,10 @@ def parse_line(line: str, ctx: ParseContext) -> Understood | Meta | NotUnderstoo
     """One piece of a line -> a command, a meta command, not understood, or None (chatter)."""
     return _read_piece(line, ctx)
 
+
+#: An aside that offers another argument: "VOTE 2 (or 3?)", "REVEAL 4 (maybe 5)".
+_UNSURE_ASIDE_RE = re.compile(r"[(\[]\s*(?:or|maybe|perhaps|possibly|otherwise)\s+"
+                              r"(?:card\s+|#)?(?P<n>\d{1,2})\s*\??\s*[)\]]", re.IGNORECASE)
 
 #: Asides in brackets are the player's comments, not arguments: "REVEAL 3 (the Pistol)".
 _ASIDE_RE = re.compile(r"\([^()]*[^\W\d_][^()]*\)|\[[^\[\]]*[^\W\d_][^\[\]]*\]")

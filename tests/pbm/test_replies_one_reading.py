@@ -144,6 +144,10 @@ def test_two_answers_to_one_decision_are_asked_about_naming_both() -> None:
     assert _asked("REVEAL 2\nprzepraszam, 5", "turn") == ([], ("REVEAL 2", "REVEAL 5"))
     assert _asked("GIVE Ann pfff Cleo", "give") == ([], ("GIVE Ann", "GIVE Cleo"))
     assert _asked("PLACE BRITISH, tz PLACE FRENCH", "place")[0] == []
+    # an aside offering another argument is a second answer; a comment is not
+    assert _asked("VOTE 2 (or 3?)", "vote") == ([], ("VOTE 2", "VOTE 3"))
+    assert _asked("REVEAL 4 (maybe 5)", "turn") == ([], ("REVEAL 4", "REVEAL 5"))
+    assert _asked("REVEAL 3 (the Pistol)", "turn") == (["REVEAL 3"], ())
     # an aside or a signature with a number is no second answer
     assert _asked("REVEAL 2\nAnn (seat 1)", "turn") == (["REVEAL 2"], ())
 
