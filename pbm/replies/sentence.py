@@ -270,6 +270,23 @@ def _asked_about(after: Sequence[str], ctx: ParseContext) -> int | None:
     return None
 
 
+def _instead_after_break(line: str, toks: list[str], breaks: set[int], start: int,
+                         ctx: ParseContext) -> Understood | None:
+    """"not REVEAL 2, 4" (Korean "2번 공개 말고 4번"): the verb with the arguments after
+    the break; None when there are none."""
+    head = toks[start]
+    keywords = VERBS.get(head)
+    cut = min((b for b in breaks if b > start + 1), default=None)
+    if keywords is None or cut is None:
+        return None
+    tail = [t for t in toks[cut:] if t != "?"]
+    if not tail or not all(_is_argument(t, keywords[0], ctx) or t in FILLER for t in tail) \
+            or not any(_is_argument(t, keywords[0], ctx) for t in tail):
+        return None
+    reading = try_keywords(line, keywords, tail, ctx, None)
+    return reading if isinstance(reading, Understood) else None
+
+
 def _split_by_unknown(line: str, keywords: Sequence[str], rest: list[str], ctx: ParseContext,
                       note: str | None) -> NotUnderstood | None:
     """"REVEAL 2 perdona 5": arguments, words the reader does not know, arguments again,
@@ -378,7 +395,9 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
             start += 1 + after
     if start is not None:
         if negated(raw_toks[:start]):
-            return None  # "not the mutiny", "don't attack": what the player will not do
+            # "not the mutiny", "don't attack": what the player will not do; "not REVEAL 2,
+            # 4": the argument after the break is what they will do.
+            return _instead_after_break(line, raw_toks, breaks, start, ctx)
         head, rest = raw_toks[start], [t for t in raw_toks[start + 1 :] if t != "?"]
         asked = _asked_about(raw_toks[start + 1:], ctx)
         question = cleaned.rstrip().endswith("?") or asked is not None

@@ -90,6 +90,8 @@ WRITTEN = [
     ("~~REVEAL 2~~ REVEAL 5", "turn", ["REVEAL 5"]),
     ("REVEAL 5 not 2", "turn", ["REVEAL 5"]),
     ("not 2, REVEAL 5", "turn", ["REVEAL 5"]),
+    ("not REVEAL 2, 4", "turn", ["REVEAL 4"]),
+    ("not vote 2, 3", "vote", ["VOTE 3"]),
     ("reveal 2 no 5", "turn", ["REVEAL 5"]),
     ("vote 2 no 3", "vote", ["VOTE 3"]),
     ("Give Cleo the map, not Ann", "give", ["GIVE 3"]),
