@@ -106,10 +106,14 @@ def _rival_of(item: NotUnderstood, ctx: ParseContext) -> tuple[set[str], str] | 
     start = verb_start(toks)
     if start is None:  # "erm REVEAL 5 bitte": the command word inside the line
         start = next((i for i, t in enumerate(toks) if t in KEYWORD_WORDS), None)
+    suggestion = item.suggestion or ""
+    if start is None and _OPTION_RE.match(item.reason) and suggestion.split() \
+            and " or " not in suggestion:
+        # "2 hmm" after VOTE 1: a menu pick with words after it, naming VOTE 2
+        return _decisions_of_verb(suggestion.split()[0].lower(), ctx), suggestion
     if start is None or toks[start] not in VERBS:
         return None
     kinds = _decisions_of_verb(toks[start], ctx)
-    suggestion = item.suggestion or ""
     named = suggestion if suggestion and " or " not in suggestion and suggestion.split()[
         0].lower() in {k.lower() for k in VERBS[toks[start]]} else item.line.strip()
     return kinds, named
@@ -154,6 +158,8 @@ def _leading_order(line: str, ctx: ParseContext) -> Understood | None:
     return replace(outcome, line=line) if isinstance(outcome, Understood) else None
 
 
+#: A menu pick that was not read whole ("option 2 (VOTE 2) takes no more words").
+_OPTION_RE = re.compile(r"^option \d+ ")
 _ASIDE_RE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 _ALONE_RE = re.compile(r"^\W*(?:(?:please|ok|okay|so|then|and|now)\W+)*(?P<word>[a-z]+)"
                        r"\s*(?:[,.;:!/()\-]|$)")

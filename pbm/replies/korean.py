@@ -456,13 +456,13 @@ def _english_command(line: str, names: list[str]) -> str | None:
     and names lose their particles. None when no English command word starts the line."""
     words = line.split()
     if not words or has_hangul(words[0]) or not any(
-            fold(w).strip(".,!?:;~") in VERBS or fold(w).strip(".,!?:;~") in META
+            fold(w).strip(".,!?:;~()[]") in VERBS or fold(w).strip(".,!?:;~()[]") in META
             for w in words if not has_hangul(w)):
         return None
     said = {k for w in words if not has_hangul(w)
             for k in VERBS.get(fold(w).strip(".,!?:;~"), ())}
     kept = []
-    for word in words:
+    for index, word in enumerate(words):
         if not has_hangul(word):
             kept.append(word)
             continue
@@ -471,10 +471,16 @@ def _english_command(line: str, names: list[str]) -> str | None:
         if brk.startswith("correction:"):  # "REVEAL 2, 아니 REVEAL 4"
             kept.append(brk.split(":", 1)[1])
             continue
-        kept += [str(n) for n in clause.numbers] + clause.verbs + clause.weak_verbs + [
+        if brk in ("and", "or") or word in ("이랑", "랑", "하고", "과", "와", "및"):
+            kept.append(brk or "and")  # "VIEW 1 그리고 3", "VIEW 1 이랑 3", "2 아니면 4"
+            continue
+        read = [str(n) for n in clause.numbers] + clause.verbs + clause.weak_verbs + [
             a for a in clause.args if a != "or"]
+        kept += read
         if said & _NAME_VERBS:
             kept += clause.unknown  # a misspelt name the parser may still match
+        elif not read and kept and any(re.search(r"\d", w) for w in words[index + 1:]):
+            kept.append(word)  # "VOTE 2 음 3": between two numbers, never dropped unsaid
     return " ".join(kept)
 
 

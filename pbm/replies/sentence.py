@@ -371,7 +371,7 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
     setting = read_setting(line)  # ZONE, AWAY, VIA ... (pbm.replies.settings_words)
     if setting is not None:
         return setting  # type: ignore[no-any-return]
-    cleaned = _plain_pick(_ASIDE_RE.sub(" ", line), ctx)
+    cleaned = _plain_pick(_ASIDE_RE.sub(_aside_gap, line), ctx)
     raw_toks, breaks = _tokens_and_breaks(cleaned)
     if ctx.invited and ctx.seat is None and raw_toks:
         answer = invitation_answer(raw_toks, line)
@@ -640,6 +640,13 @@ _LABEL_WORDS = frozenset({"move", "vote", "choice", "answer", "action", "pick", 
 def parse_line(line: str, ctx: ParseContext) -> Understood | Meta | NotUnderstood | None:
     """One piece of a line -> a command, a meta command, not understood, or None (chatter)."""
     return _read_piece(line, ctx)
+
+
+def _aside_gap(match: re.Match[str]) -> str:
+    """What an aside leaves: a space, or, between two arguments ("VOTE 1 (hmm) 2"), a word
+    no reading takes, so the two are never read as one command."""
+    after = match.string[match.end():]
+    return " aside " if re.match(r"\W*\d", after) else " "
 
 
 #: An aside that offers another argument: "VOTE 2 (or 3?)", "REVEAL 4 (maybe 5)".

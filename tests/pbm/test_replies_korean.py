@@ -265,6 +265,8 @@ AS_WRITTEN = [
     ("서울 시간으로 해주세요", "turn", [], [("SET", "ZONE Seoul")]),
     ("3일 동안 부재", "turn", [], [("SET", "AWAY 3 days")]),
     ("보물 하나", "vote", [], []),  # a quantity of treasure, not card 1
+    ("VIEW 1 그리고 3", "turn", ["VIEW 1 3"], []), ("VIEW 1 이랑 3", "turn", ["VIEW 1 3"], []),
+    ("VOTE 2 음 3", "vote_el_dorado", [], []),  # a word between two cards: asked
 ]
 
 

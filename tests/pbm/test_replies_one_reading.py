@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 import engine
 from pbm.replies import ParseContext, read_sms_reply
 from pbm.replies.corrections import is_correction_text
+from pbm.replies.settings_words import SETTING_WORDS
 from pbm.replies.words import (
     FILLER,
     HOLDS,
@@ -27,9 +28,11 @@ from pbm.replies.words import (
 from tests.fixtures.seatviews import scenario, seat_view
 from tests.pbm.test_replies_ambiguity import NAMES, game_states
 
-#: Words the reader knows: an unknown joiner is made of none of them.
-_KNOWN = (set(VERBS) | set(META) | FILLER | LEADING_FILLER | NEGATIONS | set(NUMBER_WORDS)
-          | set(SHIPS) | set(HOLDS) | set(SYMBOLS) | SEQUENCE_WORDS | TRAILING_OK
+#: Words the reader knows (a setting word starts a setting: "zone 4"): an unknown joiner
+#: is made of none of them.
+_KNOWN = (set(VERBS) | set(META) | set(SETTING_WORDS) | FILLER | LEADING_FILLER | NEGATIONS
+          | set(NUMBER_WORDS) | set(SHIPS) | set(HOLDS) | set(SYMBOLS) | SEQUENCE_WORDS
+          | TRAILING_OK
           | {"no", "not", "nope", "nah", "or", "either", "if", "oder", "ou", "o", "of", "nee",
              "nein", "non", "nao", "nada"})
 
@@ -148,6 +151,9 @@ def test_two_answers_to_one_decision_are_asked_about_naming_both() -> None:
     assert _asked("VOTE 2 (or 3?)", "vote") == ([], ("VOTE 2", "VOTE 3"))
     assert _asked("REVEAL 4 (maybe 5)", "turn") == ([], ("REVEAL 4", "REVEAL 5"))
     assert _asked("REVEAL 3 (the Pistol)", "turn") == (["REVEAL 3"], ())
+    # a comment between two arguments, a menu pick with words after it: a second answer
+    assert _asked("VOTE 1 (hmm) 2", "vote_el_dorado") == ([], ("VOTE 1", "VOTE 2"))
+    assert _asked("VOTE 1\n2 hmm", "vote") == ([], ("VOTE 1", "VOTE 2"))
     # an aside or a signature with a number is no second answer
     assert _asked("REVEAL 2\nAnn (seat 1)", "turn") == (["REVEAL 2"], ())
 
