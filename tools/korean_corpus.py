@@ -476,12 +476,79 @@ def cases() -> None:
     mail("negation", "turn", "공격은 안 할게요.\n대신 보트로 이동합니다.", ["ROW"])
 
 
+def never_a_guess() -> None:
+    """Issue 36: two answers asked about, corrections, questions, Korean as written."""
+    # two answers to one decision, nothing known between them: asked
+    case("two_answers", "turn", "1번 공개\n5번 공개", nu=[AMB])
+    case("two_answers", "vote", "2번 투표\n3번 투표", nu=[AMB])
+    case("two_answers", "give", "지호한테 줄게요\n하은한테 줄게요", nu=[AMB])
+    case("two_answers", "place", "영국\n프랑스", nu=[AMB])
+    case("two_answers", "turn", "REVEAL 1\n4번 공개요", nu=[AMB])
+    case("two_answers", "choose", "2번\n5번", nu=[AMB])
+    case("same_twice", "vote", "2번 투표\n2번이요", ["VOTE 2"])
+    mail("two_answers", "turn", "1번 공개할게요\n\n아 5번 공개\n\n민준 드림", nu=[AMB])
+    # corrections
+    case("correction", "turn", "2번 공개 아니 5번 공개", ["REVEAL 5"])
+    case("correction", "vote", "1번 투표 잠깐 3번", ["VOTE 3"])
+    case("correction", "turn", "2번 말고 4번 공개", ["REVEAL 4"])
+    case("correction", "turn", "2번 공개 말고 4번", ["REVEAL 4"])
+    case("rhetorical", "turn", "2번 공개할까요?", nu=[{}])
+    case("rhetorical", "turn", "2번 공개? 아니면 4번?", nu=[{}])
+    case("correction", "vote", "VOTE 1\n*3", ["VOTE 3"])
+    case("correction", "turn", "REVEAL 2, 아니 REVEAL 4", ["REVEAL 4"])
+    mail("correction", "give", "하은한테 줄게요\n아니 지호한테 줄게요", ["GIVE 3"])
+    # questions and refusals around a command word
+    case("rhetorical", "turn", "공격? 절대 안 해요", nu=[{}])
+    case("rhetorical", "turn", "3번 공개할까요?", nu=[{}])
+    case("rhetorical", "first_mate", "반란? 안 해요", nu=[{}])
+    # questions about the game: HELP on the topic
+    case("question_help", "turn", "반란이 뭐예요?", meta=[("HELP", "MUTINY")])
+    case("question_help", "turn", "검은 딱지는 어떻게 돼요?", meta=[("HELP", "BLACK SPOT")])
+    case("question_help", "turn", "시간대 어떻게 바꿔요?", meta=[("HELP", "ZONE")])
+    case("question_help", "turn", "보물 지도가 뭐예요?", meta=[("HELP", "TREASURE MAP")])
+    case("question_help", "turn", "공격은 어떻게 해?", meta=[("HELP", "ATTACK")])
+    case("question_help", "waiting", "사략 허가증은 뭐에요?", meta=[("HELP", "LETTER OF MARQUE")])
+    case("question_help", "waiting", "투표는 어떻게 하나요?", meta=[("HELP", "VOTE")])
+    mail("question_help", "waiting", "안녕하세요\n젊음의 샘이 뭔가요?\n감사합니다", meta=[("HELP", "FOUNTAIN OF YOUTH")])
+    # numbers as Koreans write them
+    case("native_number", "turn", "셋 공개", ["REVEAL 3"])
+    case("native_number", "turn", "넷 공개할게요", ["REVEAL 4"])
+    case("native_number", "turn", "둘 셋 확인", ["VIEW 2 3"])
+    case("native_number", "vote", "둘이요", ["VOTE 2"])
+    case("native_number", "vote", "하나", ["VOTE 1"])
+    case("native_number", "choose", "다섯", ["CHOOSE 5"])
+    case("sino_number", "turn", "삼 번 공개", ["REVEAL 3"])
+    case("sino_number", "turn", "사 번 공개할게요", ["REVEAL 4"])
+    case("sino_number", "vote", "일번 투표", ["VOTE 1"])
+    case("quantity", "vote", "보물 하나", [])
+    # names with honorifics and particles
+    case("honorific", "turn", "지호 형 고립시킬게요", ["MAROON 3"])
+    case("honorific", "give", "지호 누나한테 지도 줄게", ["GIVE 3"])
+    case("honorific", "give", "하은님에게 줄게요", ["GIVE 4"])
+    case("honorific", "shoot", "서연 씨 쏠게요", ["SHOOT 2"])
+    case("honorific", "turn", "도윤 오빠 고립", ["MAROON 5"])
+    mail("honorific", "give", "지도는 서연 언니한테 줄게요", ["GIVE 2"])
+    # the map kept, acceptance where one choice fits
+    case("keep_map", "give", "제가 가질게요", ["GIVE 1"])
+    case("keep_map", "give", "내가 가질게", ["GIVE 1"])
+    case("just_go", "fountain", "그냥 갈게요", ["ACCEPT"])
+    # settings in Korean words
+    case("setting", "turn", "서울 시간으로 해주세요", meta=[("SET", "ZONE Seoul")])
+    case("setting", "waiting", "도쿄 시간으로 바꿔주세요", meta=[("SET", "ZONE Tokyo")])
+    case("setting", "waiting", "3일 동안 부재", meta=[("SET", "AWAY 3 days")])
+    case("setting", "waiting", "5일간 여행", meta=[("SET", "AWAY 5 days")])
+    # shorthand in a Korean text
+    case("shorthand", "turn", "r2 갈게요", ["REVEAL 2"])
+    case("shorthand", "vote", "v1 이요", ["VOTE 1"])
+
+
 def main() -> None:
     """Rewrite the corpus directory from the replies above."""
     OUT.mkdir(exist_ok=True)
     for old in OUT.iterdir():
         old.unlink()
     cases()
+    never_a_guess()
     (OUT / "manifest.json").write_text(
         json.dumps(MANIFEST, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     emails = sum(k.endswith(".eml") for k in MANIFEST)

@@ -36,12 +36,14 @@ from sqlmodel import Session, col
 import engine
 from pbm.inbound.mime import header
 from pbm.inbound.storage import SMS, InboundRow
+from pbm.messages import MessageKind
 from pbm.models import OutboundMessage
 from pbm.replies.mime import message_text
 
 #: the footer reference of our messages, as quoted back (``Ref: Q12.3``)
 REF_RE = re.compile(r"\bRef:\s*Q(\d{1,9})\.(\d{1,2})\b")
 _MESSAGE_ID_RE = re.compile(r"<[^<>\s]+>")
+TABLE_TALK = MessageKind.TABLE_TALK.value
 
 
 class SeatRef(Protocol):
@@ -74,6 +76,37 @@ def answered_question(session: Session, row: InboundRow, seat: SeatRef,
     if message is None:
         return None
     return _by_headers(session, message, seat) or _by_quote(message, seat)
+
+
+def answers_table_talk(session: Session, row: InboundRow, message: Message | None,
+                       seat: SeatRef) -> bool:
+    """True when a reply answers relayed table talk, not the seat's menu: an email whose
+    ``In-Reply-To`` names table talk sent to this seat; a text that came in when the last
+    text the seat had been sent was table talk (TALK ON)."""
+    if row.channel == SMS:
+        last = session.execute(
+            sa.select(col(OutboundMessage.kind))
+            .where(col(OutboundMessage.game_id) == seat.game_id,
+                   col(OutboundMessage.seat) == seat.seat_index,
+                   col(OutboundMessage.channel) == SMS,
+                   sa.func.coalesce(col(OutboundMessage.sent_at),
+                                    col(OutboundMessage.created_at)) <= row.received_at)
+            .order_by(sa.func.coalesce(col(OutboundMessage.sent_at),
+                                       col(OutboundMessage.created_at)).desc(),
+                      col(OutboundMessage.id).desc())
+            .limit(1)).scalar()
+        return last == TABLE_TALK
+    if message is None:
+        return False
+    parent = [i[:255] for i in _MESSAGE_ID_RE.findall(header(message, "In-Reply-To"))[:5]]
+    if not parent:
+        return False
+    kinds = session.execute(
+        sa.select(col(OutboundMessage.kind)).where(
+            col(OutboundMessage.message_id).in_(parent),
+            col(OutboundMessage.game_id) == seat.game_id,
+            col(OutboundMessage.seat) == seat.seat_index)).scalars().all()
+    return TABLE_TALK in kinds
 
 
 def is_stale(answered: Answered | None, state: engine.GameState) -> bool:

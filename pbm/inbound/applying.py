@@ -16,7 +16,7 @@ from sqlmodel import Session, col
 import engine
 from pbm import games, logs, metrics, outbox, settings, timing
 from pbm.config import Settings
-from pbm.inbound.answered import Answered, answered_question, is_stale
+from pbm.inbound.answered import Answered, answered_question, answers_table_talk, is_stale
 from pbm.inbound.answering import Outcome, idle_fingerprint, may_answer_idle, write_reply
 from pbm.inbound.mime import bounce_details
 from pbm.inbound.storage import EMAIL, InboundRow
@@ -34,7 +34,9 @@ from pbm.models import (
 from pbm.outbox import alert_admin
 from pbm.replies import ReplyResult, parse_extracted
 from pbm.replies.changes import final_action_reason, is_turn_action, vote_change
-from pbm.replies.parse_types import Meta
+from pbm.replies.parse_types import Meta, NotUnderstood
+from pbm.replies.sentence import verb_start
+from pbm.replies.words import tokens
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +52,7 @@ def parse_reply(work: Work) -> Disposition:
     routed, row = work.routed, work.stored
     assert routed is not None and work.extracted is not None
     work.answered = answered_question(work.session, row, routed, work.message)
+    work.table_talk = answers_table_talk(work.session, row, work.message, routed)
     game = work.game = games.lock_game(work.session, routed.game_id)  # once: games finds it locked
     logs.bind(game_id=game.id, seat=routed.seat_index)  # on every log line from here on
     # The seat and its player as the lock leaves them (``routed`` was read before it).
@@ -101,6 +104,8 @@ def apply_reply(work: Work) -> Disposition:
     for meta in parsed.meta:  # settings first: the prompt the commands trigger uses them
         if meta.name == "SET":
             _meta(session, row, game, seat, player, meta, now, outcome)
+    if work.table_talk:
+        _not_for_the_menu(parsed)
     if state is not None and _settled(session, row, game, seat, state, work.answered):
         _refuse_as_settled(parsed, outcome, _final(session, game, seat, state, parsed))
     elif parsed.understood:
@@ -121,6 +126,23 @@ def apply_reply(work: Work) -> Disposition:
                        f"not relayed: at most {settings.say_per_reply} SAY lines per reply "
                        f"and {settings.say_per_hour} per hour reach the table")
     return Disposition.CONTINUE
+
+
+#: the answer to a bare number or name written in reply to relayed table talk
+TABLE_TALK_PICK = ("that answers table talk, not your menu, so nothing was played; to play "
+                   "it, reply {cmd}")
+
+
+def _not_for_the_menu(parsed: ReplyResult) -> None:
+    """A reply to relayed table talk answers another player's words ("2 or 4?" - "4"): its
+    bare numbers and names are not options of the seat's menu. Full commands still count."""
+    for understood in list(parsed.understood):
+        toks = tokens(understood.line)
+        if verb_start(toks) is None:
+            parsed.understood.remove(understood)
+            parsed.not_understood.append(NotUnderstood(
+                understood.line, TABLE_TALK_PICK.format(cmd=understood.display),
+                understood.display))
 
 
 def answer_reply(work: Work) -> Disposition:

@@ -49,6 +49,7 @@ class Work:
     seat: Seat | None = None  # the seat, read under the game's lock
     extracted: Extracted | None = None
     answered: Answered | None = None  # the question the reply answers, if known
+    table_talk: bool = False  # the reply answers relayed table talk, not a menu
     game: Game | None = None  # locked
     state: engine.GameState | None = None
     parsed: ReplyResult | None = None

@@ -97,7 +97,8 @@ KOREAN_COMMAND_WORDS = {"MARQUE": "허가증", "FOUNTAIN": "샘", "ACCEPT": "수
                         "NONE": "없음", "BRITISH": "영국", "FRENCH": "프랑스", "name": "이름",
                         "ATLANTIS": "아틀란티스", "JOIN": "참가", "DECLINE": "거절",
                         "STATUS": "상태", "HELP": "도움말", "LOG": "기록",
-                        "STOP": "그만", "START": "재개", "SAY": "말:"}
+                        "STOP": "그만", "START": "재개", "SAY": "말:",
+                        "or": "또는"}  # "REVEAL 1 or REVEAL 5": the readings asked about
 
 
 def korean_word(word: str) -> str:

@@ -124,6 +124,9 @@ _TABLE: list[tuple[str, str]] = [
     (r"SAY needs some text after it", N_("{cmd} needs the words to say")),
     (r"that reads as a question, so nothing was done; to do it, reply (?P<cmd>.+)",
      N_("that reads as a question, so nothing was done; to do it, reply {cmd}")),
+    (r"that answers table talk, not your menu, so nothing was played; to play it, reply "
+     r"(?P<cmd>.+)", N_("that answers table talk, not your menu, so nothing was played; to "
+                        "play it, reply {cmd}")),
     (r"(?P<cmd>[A-Z]+) takes ON or OFF", N_("{cmd} takes ON or OFF")),
     (r"(?P<cmd>[A-Z]+) needs more", N_("{cmd} needs more")),
     (r"that is not said plainly", N_("that is not said plainly")),

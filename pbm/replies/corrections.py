@@ -73,6 +73,20 @@ _MARKER_RE = re.compile(
   | (?:^|(?<=[.!?…,;:/-]))\s*(?:no+|nope|nah|nay)(?=\s*[.!,…]|\s*$)
   | \binstead\b(?!\s+of\b)
   | \b(?:sorry|oops|whoops)\b
+  # what players mix in from their own languages (German, French, Spanish, Italian,
+  # Portuguese, Dutch): "VOTE 2 - nein, VOTE 1", "REVEAL 2, perdón, quise decir 5"
+  | \b(?:ich\s+mein(?:t)?e|oder\s+(?:besser|lieber)|doch\s+lieber|korrektur|quatsch)\b
+  | \b(?:je\s+(?:voulais|veux)\s+dire|ou\s+(?:plut[oô]t|mieux)|plut[oô]t)\b
+  | \b(?:quise\s+decir|quiero\s+decir|mejor\s+dicho|o\s+mejor|corrijo)\b
+  | \b(?:volevo\s+dire|intendevo|o\s+meglio|anzi)\b
+  | \b(?:quis\s+dizer|quero\s+dizer|ou\s+melhor|ali[aá]s|corrigindo)\b
+  | \b(?:ik\s+bedoel(?:de)?|bedoel(?:de)?|of\s+liever|correctie)\b
+  | (?:^|(?<=[.!?…,;:/\-\u2013\u2014]))\s*(?:nein|non|nee|n[aã]o|niet|n[oö]|nada)
+    (?=\s*[.!,…]|\s*$)
+  | (?<=\s)(?:nein|nee|n[aã]o|niet)(?=\s*,)
+  | \b(?:pardon|perd[oó]n|disculpa|disculpe|scusa(?:te)?|scusi|desculp[ae]|
+       entschuldigung|sorry|excus(?:e|ez)[\s-]moi|d[ée]sol[ée]e?|
+       ups|upps|oups|oeps|hoppla)(?=\W|$)
     """,
     re.IGNORECASE | re.VERBOSE,
 )
@@ -196,7 +210,49 @@ def reply_units(lines: Sequence[str], *, enabled: bool = True) -> list[Unit]:
     """Every line's units, in order (each line whole when ``enabled`` is False)."""
     if not enabled:
         return [Unit(line, line=line) for line in lines]
-    return [unit for line in lines for unit in line_units(line)]
+    return [unit for line in marked_lines(lines) for unit in line_units(line)]
+
+
+#: Text struck through in chat markup ("REVEAL ~~2~~ 5"): taken back.
+_STRUCK_RE = re.compile(r"~~[^~\n]*~~")
+#: A line that marks itself as the correction of the one before: "*5", "* REVEAL 5",
+#: "edit: VOTE 3", "EDIT - 4".
+_MARKER_LINE_RE = re.compile(
+    r"^\s*(?:\*(?!\*)|(?:edit(?:ed)?|ed|eidt|upd(?:ate)?|correcci[oó]n|korrektur)\s*[:\-\u2013\u2014]+"
+    r"|(?:edit|eidt)\b)\s*", re.IGNORECASE)
+#: "(ignore the first line)", "- ignore the line above": the command beside it replaces.
+_IGNORE_ABOVE_RE = re.compile(
+    r"[\s,;.\-\u2013\u2014]*[(\[]?\s*(?:please\s+|pls\s+)?(?:ignore|disregard|skip)\s+"
+    r"(?:the\s+|my\s+)?(?:first|previous|last|earlier|other|1st|above|top|preceding)"
+    r"(?:\s+(?:line|one|message|command|bit|text))?(?:\s+above)?"
+    r"|[\s,;.\-\u2013\u2014]*[(\[]?\s*(?:please\s+|pls\s+)?(?:ignore|disregard)\s+"
+    r"(?:the\s+)?(?:line|one|message|command)\s+(?:above|before)"
+    r"\s*[)\]]?[.!]*\s*", re.IGNORECASE)
+
+
+def marked_lines(lines: Sequence[str]) -> list[str]:
+    """The lines with chat conventions for "I meant" spelled as a marker the reader knows:
+    struck text dropped, a marker line ("*5", "edit: VOTE 3") or a "(ignore the line
+    above)" after a command made "correction: ..."."""
+    out: list[str] = []
+    said = False  # a line with a command word or a number came before
+    for line in lines:
+        line = _STRUCK_RE.sub(" ", line) if "~~" in line else line
+        marker = _MARKER_LINE_RE.match(line)
+        if said and marker and has_words(line[marker.end():]):
+            line = "correction: " + line[marker.end():]
+        ignore = _IGNORE_ABOVE_RE.search(line)
+        if said and ignore and has_words(line[:ignore.start()]):
+            line = "correction: " + line[:ignore.start()] + " " + line[ignore.end():]
+        said = said or any(t in VERBS or number_of(t) is not None for t in tokens(line))
+        out.append(line)
+    return out
+
+
+def is_correction_text(text: str) -> bool:
+    """True when ``text`` holds a correction the reader knows (a marker, "change my vote
+    to"): what joins two answers then may pick one of them."""
+    return has_marker(text.split("\n"))
 
 
 def has_marker(lines: Sequence[str]) -> bool:
@@ -216,7 +272,12 @@ def _has_verb(text: str) -> bool:
 
 
 #: Markers that correct only when a command follows them ("sorry, VIEW 1 3").
-_SOFT_MARKERS = frozenset({"sorry", "oops", "whoops", "make it", "make that", "i mean"})
+_SOFT_MARKERS = frozenset({"sorry", "oops", "whoops", "make it", "make that", "i mean",
+                           "actually", "pardon", "perdon", "perdón", "disculpa", "disculpe",
+                           "scusa", "scusate", "scusi", "desculpa", "desculpe",
+                           "entschuldigung", "excuse-moi", "excuse moi", "excusez-moi",
+                           "desole", "désolé", "désolée", "desolee", "ups", "upps", "oups",
+                           "oeps", "hoppla"})
 
 
 def _has_argument(text: str, ctx: ParseContext) -> bool:

@@ -4,10 +4,12 @@ and the "did you mean" suggestion drawn from the seat's legal commands.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from rapidfuzz import fuzz, process
 
+from engine.cards import EVENT_CARD_TABLE
 from engine.commands import parse_command
 from engine.errors import CommandParseError
 from pbm.replies.arguments import canonical_text
@@ -160,8 +162,23 @@ def menu_pick(line: str, toks: list[str], ctx: ParseContext) -> Understood | Not
     return try_keywords(line, [option.verb], rest, ctx, note)
 
 
+#: Event card names as a question or HELP may name them, longest first.
+_CARD_NAMES = tuple(
+    (re.compile(r"\b" + re.escape(fold(info.name)).replace("'", "'?") + r"\b"), info.name)
+    for info in sorted(EVENT_CARD_TABLE, key=lambda i: -len(i.name)))
+
+
+def card_named(text: str) -> str | None:
+    """The Event card named in ``text`` ("how does the black spot work": "Black Spot")."""
+    folded = " ".join(fold(text).split())
+    return next((name for pattern, name in _CARD_NAMES if pattern.search(folded)), None)
+
+
 def read_meta(line: str, head: str, rest: list[str]) -> Meta | NotUnderstood | None:
     name = META[head]
+    card = card_named(" ".join(rest)) if name == "HELP" else None
+    if card is not None and fold(card) not in VERBS:  # HELP treasure map: the card, not MAP
+        return Meta(line, "HELP", card.upper())
     if name == "HELP":
         topic = ""
         for tok in rest:

@@ -121,6 +121,9 @@ NATIVE_NUMBERS: dict[str, int] = {
 SINO_NUMBERS: dict[str, int] = {"일": 1, "삼": 3, "사": 4, "오": 5, "육": 6, "칠": 7,
                                 "팔": 8, "구": 9}
 COUNTERS = ("번째", "번", "째", "장", "개", "명", "등")
+#: Polite endings glued to a bare number ("둘이요", "셋이에요").
+_POLITE_TAILS = frozenset({"요", "이요", "이에요", "예요", "입니다", "이오", "으로", "로",
+                           "으로요", "로요", "이", "을", "를"})
 #: Counters of a quantity ("2장": two cards), not a position ("2번": card 2).
 _COUNT_COUNTERS = frozenset({"장", "개", "명"})
 
@@ -141,6 +144,8 @@ FILLER = frozenset({
     "ㅎㅎ", "ㅋㅋ", "갑니다", "가요", "갈게요", "하고싶어요", "싶어요", "싶습니다", "원해요",
     "보물", "개를", "개", "스페인", "갈레온", "갈레온에서", "호", "배", "씨", "님", "선장님",
     "사용", "사용할게요", "쓸게요", "쓰기", "발동", "ㅠㅠ", "ㅜㅜ",
+    # honorifics after a name ("지호 형", "서연 누나한테")
+    "형", "형님", "누나", "누님", "오빠", "언니", "선배", "선배님", "쌤", "군", "양", "님께",
 })
 #: Words that start chatter after a command word ("선동합니다", "명령 내릴게요").
 FILLER_STEMS = (
@@ -208,6 +213,8 @@ class _Clause:
     numbers: list[int | str] = field(default_factory=list)
     args: list[str] = field(default_factory=list)
     counts: list[int] = field(default_factory=list)
+    bare: list[int] = field(default_factory=list)  # "셋": a position, or a symbol's count
+    treasure: bool = False  # "보물 하나": the bare number counts treasure
     unknown: list[str] = field(default_factory=list)
     weak_verbs: list[str] = field(default_factory=list)
     negated: bool = False
@@ -227,13 +234,16 @@ class _Clause:
         if verbs and verbs[0] in _META_KEYWORDS:  # "도움말 공격": HELP ATTACK
             verbs, args = verbs[:1], verbs[1:] + self.weak_verbs + args
         symbols = [a for a in args if a in _SYMBOL_ARGS]
-        if self.counts and len(symbols) == 1:  # "횃불 두 개": two torches
-            count = self.counts[0]
+        counted = bool(symbols) or self.treasure
+        counts = self.counts + (self.bare if counted else [])
+        numbers = self.numbers + ([] if counted else list(self.bare))
+        if counts and len(symbols) == 1:  # "횃불 두 개": two torches
+            count = counts[0]
             args = [f"{_COUNT_WORDS.get(count, str(count))} {a}{'es' if a == 'torch' else 's'}"
                     if a in _SYMBOL_ARGS and count > 1 else a for a in args]
         # Other counts ("2장 확인": two cards, "1명") are quantities, not positions: dropped,
         # so the parser asks which cards.
-        tail = " ".join([str(n) for n in self.numbers] + args)
+        tail = " ".join([str(n) for n in numbers] + args)
         # Two verbs in one clause: passed on as "or" for the parser to ask, never picked.
         body = " or ".join(f"{v} {tail}".strip() for v in verbs) if verbs else tail
         if self.negated and body:
@@ -325,8 +335,9 @@ def _number(text: str) -> tuple[int, str, str] | None:
                 if rest.startswith(counter):
                     return value, counter, rest[len(counter):]
             if word in ("하나", "둘", "셋", "넷", "다섯", "여섯", "일곱", "여덟", "아홉") and (
-                    not rest or rest in _PARTICLES):
-                return value, "개", rest  # "보물 하나": a quantity (a card is "1번")
+                    not rest or rest in _PARTICLES or rest in _POLITE_TAILS):
+                # "셋 공개", "둘이요": a position; "횃불 하나": a quantity (see _Clause)
+                return value, "bare", "" if rest in _POLITE_TAILS else rest
             if word.endswith("번"):
                 return value, "번", rest
     return None
@@ -342,6 +353,7 @@ def _join_counted(line: str) -> str:
     """"세 번째" / "첫 번째" / "2 번" -> "세번째" / "첫번째" / "2번": one word each."""
     line = re.sub(r"(\d)\s+(번째|번|째|장|개)", r"\1\2", line)
     natives = "|".join(NATIVE_NUMBERS)
+    line = re.sub(r"(?<![가-힣])(일|삼|사|오|육|칠|팔|구)\s+(번째|번)", r"\1\2", line)  # 삼 번
     return re.sub(rf"(?<![가-힣])({natives})\s+(번째|째|번|장|개)", r"\1\2", line)
 
 
@@ -390,13 +402,18 @@ def _read_word(word: str, clause: _Clause, names: list[str]) -> str:
     number = _number(word)
     if number is not None:
         value, counter, rest = number
-        (clause.counts if counter in _COUNT_COUNTERS else clause.numbers).append(value)
+        if counter == "bare":
+            clause.bare.append(value)
+        else:
+            (clause.counts if counter in _COUNT_COUNTERS else clause.numbers).append(value)
         if rest in _OR_PARTICLES:
             return "or-number"
         if rest and rest not in _PARTICLES and has_hangul(rest):
             return _read_word(rest, clause, names)  # "3번공개": no space before the verb
         return ""
     stem, particle = _strip_particle(word)
+    if stem == "보물":
+        clause.treasure = True
     if stem in SHORT_THINGS and (stem == word or particle):
         english = SHORT_THINGS[stem]
         (clause.weak_verbs if english.isupper() else clause.args).append(english)
@@ -441,22 +458,31 @@ def _english_command(line: str, names: list[str]) -> str | None:
     and names lose their particles. None when no English command word starts the line."""
     words = line.split()
     if not words or has_hangul(words[0]) or not any(
-            fold(w).strip(".,!?:;~") in VERBS or fold(w).strip(".,!?:;~") in META
+            fold(w).strip(".,!?:;~()[]") in VERBS or fold(w).strip(".,!?:;~()[]") in META
             for w in words if not has_hangul(w)):
         return None
     said = {k for w in words if not has_hangul(w)
             for k in VERBS.get(fold(w).strip(".,!?:;~"), ())}
     kept = []
-    for word in words:
+    for index, word in enumerate(words):
         if not has_hangul(word):
             kept.append(word)
             continue
         clause = _Clause()  # one Korean word: its name, number or term, in place
-        _read_word(word.strip(".,!?~()"), clause, names)
-        kept += [str(n) for n in clause.numbers] + clause.verbs + clause.weak_verbs + [
+        brk = _read_word(word.strip(".,!?~()"), clause, names)
+        if brk.startswith("correction:"):  # "REVEAL 2, 아니 REVEAL 4"
+            kept.append(brk.split(":", 1)[1])
+            continue
+        if brk in ("and", "or") or word in ("이랑", "랑", "하고", "과", "와", "및"):
+            kept.append(brk or "and")  # "VIEW 1 그리고 3", "VIEW 1 이랑 3", "2 아니면 4"
+            continue
+        read = [str(n) for n in clause.numbers] + clause.verbs + clause.weak_verbs + [
             a for a in clause.args if a != "or"]
+        kept += read
         if said & _NAME_VERBS:
             kept += clause.unknown  # a misspelt name the parser may still match
+        elif not read and kept and any(re.search(r"\d", w) for w in words[index + 1:]):
+            kept.append(word)  # "VOTE 2 음 3": between two numbers, never dropped unsaid
     return " ".join(kept)
 
 
@@ -500,8 +526,72 @@ def _help_topic(line: str) -> str | None:
     return None
 
 
+#: A Korean question about how something works ("반란이 뭐예요?", "검은 딱지는 어떻게
+#:돼요?", "시간대 어떻게 바꿔요?").
+_ASKING_RE = re.compile(r"뭐|뭔|무엇|무슨|어떻게|어떤|어케|알려|설명|궁금|뭘|뭐지|뭐야")
+#: Settings a Korean question may ask about -> the HELP topic.
+_SETTING_QUESTION_WORDS = (
+    (("시간대", "표준시", "시차", "타임존", "지역 시간"), "ZONE"),
+    (("휴가", "부재", "여행", "자리 비", "못 들어"), "AWAY"),
+    (("조용", "밤에", "새벽", "방해 금지", "알림"), "QUIET"),
+    (("언어", "한국어", "영어"), "SETTINGS"),
+)
+
+
+def _question_topic(line: str) -> str | None:
+    """The HELP topic of a Korean question about a card, an action or a setting; None
+    when the line is no such question (or holds a number: "3번 뭐예요?" asks a card)."""
+    if not _ASKING_RE.search(line) or re.search(r"\d", line):
+        return None
+    squeezed = line.replace(" ", "")
+    for term in sorted(section("events").values(), key=lambda t: -len(t.word("ko"))):
+        ko = term.word("ko").replace(" ", "")
+        if len(ko) >= 2 and ko in squeezed:
+            return term.word("en").upper()
+    for words, topic in _SETTING_QUESTION_WORDS:
+        if any(w.replace(" ", "") in squeezed for w in words):
+            return topic
+    for word, topic in sorted(HELP_TOPIC_WORDS.items(), key=lambda w: -len(w[0])):
+        if len(word) >= 2 and word in squeezed:
+            return topic
+    for word, verb in sorted(COMMAND_WORDS.items(), key=lambda w: -len(w[0])):
+        if len(word) >= 2 and word.replace(" ", "") in squeezed and verb.isupper():
+            return verb
+    return None
+
+
+#: "제가 가질게요" (I'll keep it): at the Treasure Map, the map to oneself.
+_KEEP_RE = re.compile(r"^\s*(?:그냥\s*)?(?:제가|내가|저|나)?\s*"
+                      r"(?:가질게|가질래|갖을게|가져갈게|가질께|킵할게|킵|가지겠|갖겠)[가-힣]*"
+                      r"[\s.!~]*$")
+#: "그냥 갈게요" (I'll just go): the one way to go that is asked (ACCEPT at the Fountain).
+_JUST_GO_RE = re.compile(r"^\s*(?:그냥|네|넵|예|음|그럼)?\s*(?:갈게요?|가요|갑니다|갈래요?|"
+                         r"가겠습니다|갈께요?|받아들일게요?|수락(?:할게요?|합니다)?)[\s.!~]*$")
+#: Cities a Korean player names for a time zone, in the words ``pbm.settings`` reads.
+_CITIES = {"서울": "Seoul", "부산": "Seoul", "한국": "Seoul", "도쿄": "Tokyo", "일본": "Tokyo",
+           "뉴욕": "New York", "런던": "London", "파리": "Paris", "베를린": "Berlin",
+           "시드니": "Sydney", "로스앤젤레스": "Los Angeles", "엘에이": "Los Angeles",
+           "밴쿠버": "Vancouver", "토론토": "Toronto", "싱가포르": "Singapore",
+           "홍콩": "Hong Kong", "상하이": "Shanghai", "베이징": "Shanghai"}
+_ZONE_RE = re.compile(rf"^\s*(?:시간대\s*[:：]?\s*)?({'|'.join(_CITIES)})\s*(?:시간|시간대|기준|"
+                      r"표준시)?\s*(?:으로|로)?\s*(?:해\s*주세요|바꿔\s*주세요|바꿔줘|변경(?:해\s*주세요)?|"
+                      r"설정(?:해\s*주세요)?|해줘|할게요|요)?[\s.!~]*$")
+_AWAY_RE = re.compile(r"^\s*(?:앞으로\s*)?(\d{1,2})\s*일\s*(?:동안|간)?\s*"
+                      r"(?:부재|자리\s*비|휴가|여행|못\s*(?:해요|합니다|들어와요|들어옵니다|와요))")
+
+
 def _setting_or_meta(line: str) -> str | None:
     """SAY, LANG, courtesy: whole-line forms read before the words."""
+    if _KEEP_RE.match(line):
+        return "keep it"
+    if _JUST_GO_RE.match(line):
+        return "ACCEPT"
+    zone = _ZONE_RE.match(line)
+    if zone and ("시간" in line or "로" in line):
+        return f"ZONE {_CITIES[zone.group(1)]}"
+    away = _AWAY_RE.match(line)
+    if away:
+        return f"AWAY {away.group(1)} days"
     say = _SAY_RE.match(line)
     if say:
         return "SAY " + (say.group(1) or say.group(2) or "").strip()
@@ -517,6 +607,8 @@ def _setting_or_meta(line: str) -> str | None:
     if _START_RE.match(line):
         return "START"
     topic = _help_topic(line)
+    if topic is None:
+        topic = _question_topic(line)
     if topic is not None:
         return f"HELP {topic}".strip()
     if re.match(r"^\s*(?:도움말|도움)\s*(?:이벤트\s*)?카드", line):
@@ -553,7 +645,8 @@ def to_english(line: str, names: Iterable[str] = (), *, invited: bool = False) -
             clause = clauses[-1][1]
             if re.search(r"[.!?]", raw) and clause.verbs:
                 clauses.append(("sentence", _Clause()))
-            elif re.search(r"[.!?]", raw) and not (clause.numbers or clause.args):
+            elif re.search(r"[.!?]", raw) and not (clause.numbers or clause.args
+                                                   or clause.bare):
                 clauses[-1] = ("", _Clause())  # "제 차례죠?": a sentence with no command
             continue
         said = len(clauses[-1][1].verbs) + len(clauses[-1][1].weak_verbs)
@@ -586,7 +679,8 @@ def to_english(line: str, names: Iterable[str] = (), *, invited: bool = False) -
             parts[-1] += "."
         parts.append(english)
     return " ".join(parts) if any(c.verbs or c.weak_verbs or c.numbers or c.args or c.counts
-                                  or c.correction for _, c in clauses) else line
+                                  or (c.bare and not c.treasure) or c.correction
+                                  for _, c in clauses) else line
 
 
 def to_english_lines(lines: Iterable[str], names: Mapping[int, str] | Iterable[str] = (),

@@ -108,7 +108,7 @@ def atlantis_available(seat_view: Mapping[str, Any]) -> bool:
     )
 
 
-def _with_names(command: str, names: Mapping[int, str]) -> str:
+def with_names(command: str, names: Mapping[int, str]) -> str:
     """Canonical text with seat numbers replaced by names: ``MAROON 3`` -> ``MAROON Cleo``."""
     words = command.split()
     if not words:
@@ -126,7 +126,7 @@ def display_command(command: str, seat_view: Mapping[str, Any] | None) -> str:
     """A canonical command as a player reads it (names instead of seat numbers)."""
     if seat_view is None:
         return command
-    return _with_names(command, player_names(seat_view))
+    return with_names(command, player_names(seat_view))
 
 
 # ------------------------------------------------------------------ labels

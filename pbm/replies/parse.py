@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from pbm.replies.corrections import Outcome, correct, has_words, reply_units
+from pbm.replies.decisions import one_reading_per_decision
 from pbm.replies.keywords import ask_which, menu_pick, suggest, understood_as
 from pbm.replies.korean import to_english_lines
 from pbm.replies.menu import find_option
@@ -177,6 +178,7 @@ def _add(result: ReplyResult, read: list[tuple[str, Outcome]]) -> bool:
     for index, (piece, outcome) in enumerate(read):
         if outcome is None:  # chatter: no verb, number or name in it
             result.ignored.append(piece)
+            result.unread.append(piece)
         elif isinstance(outcome, Understood):
             result.understood.append(outcome)
         elif isinstance(outcome, Meta):
@@ -184,6 +186,7 @@ def _add(result: ReplyResult, read: list[tuple[str, Outcome]]) -> bool:
         else:
             result.not_understood.append(outcome)
             result.ignored.extend(p for p, _ in read[index + 1 :])
+            result.unread.extend(p for p, _ in read[index + 1 :])
             return True
     return False
 
@@ -215,10 +218,16 @@ def parse_lines(lines: Sequence[str], ctx: ParseContext) -> ReplyResult:
 
 def _restore_lines(result: ReplyResult, as_written: dict[str, str]) -> None:
     """Every ``line`` of ``result`` that is a rewritten line: the line as written."""
+    def written(line: str) -> str:
+        parts = line.strip().split(" / ")  # lines joined by pbm.replies.decisions
+        if len(parts) > 1 and any(p in as_written for p in parts):
+            return " / ".join(as_written.get(p, p) for p in parts)
+        return as_written.get(line.strip(), line)
+
     for name in ("understood", "meta", "not_understood", "retracted"):
         items = getattr(result, name)
-        items[:] = [replace(item, line=as_written[item.line.strip()])
-                    if item.line.strip() in as_written else item for item in items]
+        items[:] = [replace(item, line=written(item.line))
+                    if written(item.line) != item.line else item for item in items]
     result.ignored[:] = [as_written.get(line.strip(), line) for line in result.ignored]
 
 
@@ -237,6 +246,7 @@ def _parse_units(lines: Sequence[str], ctx: ParseContext) -> ReplyResult:
         if stopped and not (unit.correction and failed):
             if unit.text.strip():
                 result.ignored.append(unit.text.strip())
+                result.unread.append(unit.text.strip())
             failed = False
             continue
         if unit.correction:
@@ -246,6 +256,7 @@ def _parse_units(lines: Sequence[str], ctx: ParseContext) -> ReplyResult:
             stopped = _add(result, _read_line(unit.text, ctx,
                                               bool(result.understood or result.meta)))
         failed = stopped
+    one_reading_per_decision(result, ctx)
     if any(n.ambiguous for n in result.not_understood):
         # An ambiguous line voids the whole reply: the player is asked, nothing is applied.
         result.ignored[:0] = [u.line for u in result.understood]

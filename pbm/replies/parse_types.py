@@ -9,7 +9,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.commands import Command
-from pbm.replies.menu import MenuOption, build_menu, display_command, pending_legal, player_names
+from pbm.replies.menu import (
+    MenuOption,
+    build_menu,
+    pending_legal,
+    player_names,
+    with_names,
+)
 
 # ------------------------------------------------------------------ results
 
@@ -77,6 +83,10 @@ class ReplyResult:
     retracted: list[Retracted] = field(default_factory=list)
     #: The whole reply is a phone reaction to a message ("Liked “...”"): not an answer.
     reaction: bool = False
+    #: Lines and pieces read as chatter, or left unread after the line the reading stopped
+    #: at: never applied, but a second answer there still makes the reply unclear
+    #: (``pbm.replies.decisions``). Not stored.
+    unread: list[str] = field(default_factory=list, repr=False, compare=False)
 
     @property
     def commands(self) -> list[Command]:
@@ -155,8 +165,10 @@ class ParseContext:
         )
 
     def display(self, canonical: str) -> str:
-        """Canonical text as the player reads it."""
-        return display_command(canonical, self.seat_view) if self.seat_view else canonical
+        """Canonical text as the player reads it (``display_command`` with the names this
+        context already holds: it is asked for every legal command of every "did you
+        mean")."""
+        return with_names(canonical, self.names) if self.seat_view else canonical
 
 
 def as_vote_change(seat_view: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -13,6 +13,7 @@ from rapidfuzz.distance import OSA
 from pbm.replies.arguments import DECLINE_TREASURE, TAKES_HOLD, TAKES_NAME, TAKES_SHIP
 from pbm.replies.keywords import (
     ask_which,
+    card_named,
     menu_pick,
     read_meta,
     suggest,
@@ -118,6 +119,7 @@ def verb_start(toks: Sequence[str]) -> int | None:
             return i
         if tok in LEADING_FILLER or tok in SEQUENCE_WORDS or tok in NEGATIONS or tok in (
                 "no", "the", "a", "an", "of", "than", "instead", "rather", "do", "does", "did",
+                "or",
                 "i'd", "you", "ll", "d", "that", "after", "this", "my"):
             continue
         if _fuzzy_verb(tok):
@@ -133,7 +135,7 @@ def _declines_treasure(toks: list[str]) -> bool:
         _is_verb(t) or t in ("british", "french", "brit", "fr", "b", "f") for t in rest[1:])
 
 
-def _negated(before: Sequence[str]) -> bool:
+def negated(before: Sequence[str]) -> bool:
     """True when the words before the verb negate it ("not the mutiny", "instead of")."""
     if any(t in NEGATIONS for t in before):
         return True
@@ -166,10 +168,30 @@ def _read_verb(
 ) -> Understood | NotUnderstood | None:
     """Read the verb's arguments from ``rest``; words after a whole command are ignored
     when they cannot change it. None: the words are a sentence, not a command."""
+    again = next((j for j, t in enumerate(rest) if j and VERBS.get(t) == tuple(keywords)),
+                 None)
+    if again is not None:  # "VOTE 1 VOTE 2": the verb again starts a second command
+        before = try_keywords(line, keywords, rest[:again], ctx, note)
+        for end in range(again - 1, 0, -1):  # "REVEAL 1 hmmm REVEAL 5": the words that read
+            if isinstance(before, Understood):
+                break
+            before = try_keywords(line, keywords, rest[:end], ctx, note)
+        after = _read_piece(" ".join(rest[again:]), ctx)
+        if isinstance(before, Understood) and isinstance(after, Understood):
+            if before.text == after.text:
+                return before
+            return ask_which(line, "that gives two different commands",
+                             [before.display, after.display])
+    contrast = _contrasted(line, keywords, rest, ctx, note)
+    if contrast is not None:
+        return contrast
     outcome = try_keywords(line, keywords, rest, ctx, note)
     if isinstance(outcome, Understood) or outcome.ambiguous:
         return outcome
     keyword = keywords[0]
+    split = _split_by_unknown(line, keywords, rest, ctx, note)
+    if split is not None:
+        return split
     # "reveal 3 or 4", "maroon Cleo or Emile": two readings; ask.
     if "or" in rest:
         j = rest.index("or")
@@ -206,8 +228,119 @@ def _read_verb(
     content = [t for t in rest if t not in FILLER and t not in SELF_WORDS]
     if content and not _is_argument(content[0], keyword, ctx) and not _is_verb(content[0]) \
             and (verb_word not in KEYWORD_WORDS or len(content) >= 2):
-        return None
+        return _command_in_sentence(line, verb_word, keywords, rest, ctx)
     return outcome
+
+
+def _command_in_sentence(line: str, verb_word: str, keywords: Sequence[str],
+                         rest: list[str], ctx: ParseContext) -> NotUnderstood | None:
+    """A sentence starting with a verb-ish word is chatter ("see you soon"), unless a
+    whole command follows in it ("BRAWL erm FORCE 1 2 Ann"): never played, never dropped
+    unsaid; with a command word in front that orders on its own, both are named."""
+    later = next((i for i, t in enumerate(rest) if _is_verb(t)), None)
+    if later is None:
+        return None
+    other = _read_piece(" ".join(rest[later:]), ctx)
+    if not isinstance(other, Understood):
+        return None
+    alone = try_keywords(line, keywords, [], ctx, None)
+    if verb_word in KEYWORD_WORDS and isinstance(alone, Understood) \
+            and alone.text != other.text:
+        return ask_which(line, "that gives two different commands",
+                         [alone.display, other.display])
+    return NotUnderstood(line, NO_VERB, other.display)
+
+
+#: Words that answer a question about a command with no ("Attack? Never.").
+_REFUSALS = frozenset({"never", "nope", "nah", "nunca", "jamais", "niemals", "nooit"})
+
+
+def _asked_about(after: Sequence[str], ctx: ParseContext) -> int | None:
+    """Where the command's own words end when the words after a verb make it a question or
+    refuse it: a "?" right after them ("Mutiny? With Ann aboard? Never.", "reveal 3? or
+    4"), or a last "never" ("Attack, never."); not a "?" of a later sentence ("VOTE 2. Why
+    did Ann attack?"). None when they do not."""
+    for index, tok in enumerate(after):
+        if tok == "?" or (tok in _REFUSALS and index == len(after) - 1):
+            if all(t in FILLER or number_of(t) is not None or t in SHIPS or t in HOLDS
+                   or any(_is_argument(t, k, ctx) for k in ("MAROON", "VOTE"))
+                   for t in after[:index]):
+                return index
+            return None
+    return None
+
+
+def _instead_after_break(line: str, toks: list[str], breaks: set[int], start: int,
+                         ctx: ParseContext) -> Understood | None:
+    """"not REVEAL 2, 4" (Korean "2번 공개 말고 4번"): the verb with the arguments after
+    the break; None when there are none."""
+    head = toks[start]
+    keywords = VERBS.get(head)
+    cut = min((b for b in breaks if b > start + 1), default=None)
+    if keywords is None or cut is None:
+        return None
+    tail = [t for t in toks[cut:] if t != "?"]
+    if not tail or not all(_is_argument(t, keywords[0], ctx) or t in FILLER for t in tail) \
+            or not any(_is_argument(t, keywords[0], ctx) for t in tail):
+        return None
+    reading = try_keywords(line, keywords, tail, ctx, None)
+    return reading if isinstance(reading, Understood) else None
+
+
+def _split_by_unknown(line: str, keywords: Sequence[str], rest: list[str], ctx: ParseContext,
+                      note: str | None) -> NotUnderstood | None:
+    """"REVEAL 2 perdona 5": arguments, words the reader does not know, arguments again,
+    each side a whole command of the verb: two answers joined by what may be a correction
+    in a language it does not know. Asked, naming both; None when not that shape."""
+    keyword = keywords[0]
+    for j, tok in enumerate(rest):
+        if not j or _is_argument(tok, keyword, ctx) or tok in FILLER:
+            continue
+        right_start = next((k for k in range(j + 1, len(rest))
+                            if _is_argument(rest[k], keyword, ctx)), None)
+        if right_start is None:
+            return None
+        middle = rest[j:right_start]
+        if any(_is_verb(t) or t in NEGATIONS for t in middle):
+            return None
+        left = try_keywords(line, keywords, rest[:j], ctx, note)
+        right = try_keywords(line, keywords, rest[right_start:], ctx, note)
+        if isinstance(left, Understood) and isinstance(right, Understood) \
+                and left.text != right.text:
+            return ask_which(line, "that gives two different commands",
+                             [left.display, right.display])
+        return None
+    return None
+
+
+#: "REVEAL 5 not 2": the argument before the word is meant. "reveal 2 no 5": the one after.
+_NOT_WORDS = frozenset({"not", "nicht", "pas", "niet", "nao"})
+_NO_WORDS = frozenset({"no", "nein", "non", "nee", "nope"})
+
+
+def _contrasted(line: str, keywords: Sequence[str], rest: list[str], ctx: ParseContext,
+                note: str | None) -> Understood | None:
+    """A command whose arguments are contrasted: "REVEAL 5 not 2", "Give Cleo the map,
+    not Ann" (the one before "not"), "reveal 2 no 5" (the one after "no"). None when the
+    words are not that shape."""
+    keyword = keywords[0]
+    cut = next((j for j, t in enumerate(rest) if j and t in _NOT_WORDS | _NO_WORDS), None)
+    pair = next((j for j, t in enumerate(rest[:-1]) if j and (t, rest[j + 1]) in (
+        ("instead", "of"), ("rather", "than"))), None)
+    if pair is not None and (cut is None or pair < cut):  # "REVEAL 4 instead of 2"
+        rest = [*rest[:pair], "not", *rest[pair + 2:]]
+        cut = pair
+    if cut is None:
+        return None
+    before, after = rest[:cut], [t for t in rest[cut + 1:] if t not in ("the", "a", "but")]
+    if not after or not any(_is_argument(t, keyword, ctx) for t in before) or not all(
+            _is_argument(t, keyword, ctx) or t in FILLER for t in after):
+        return None
+    if rest[cut] in _NOT_WORDS:
+        reading = try_keywords(line, keywords, before, ctx, note)
+    else:
+        reading = try_keywords(line, keywords, after, ctx, note)
+    return reading if isinstance(reading, Understood) else None
 
 
 def invitation_answer(toks: Sequence[str], line: str) -> Meta | None:
@@ -238,7 +371,7 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
     setting = read_setting(line)  # ZONE, AWAY, VIA ... (pbm.replies.settings_words)
     if setting is not None:
         return setting  # type: ignore[no-any-return]
-    cleaned = _ASIDE_RE.sub(" ", line)
+    cleaned = _plain_pick(_ASIDE_RE.sub(_aside_gap, line), ctx)
     raw_toks, breaks = _tokens_and_breaks(cleaned)
     if ctx.invited and ctx.seat is None and raw_toks:
         answer = invitation_answer(raw_toks, line)
@@ -261,10 +394,15 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
         if after is not None:
             start += 1 + after
     if start is not None:
-        if _negated(raw_toks[:start]):
-            return None  # "not the mutiny", "don't attack": what the player will not do
+        if negated(raw_toks[:start]):
+            # "not the mutiny", "don't attack": what the player will not do; "not REVEAL 2,
+            # 4": the argument after the break is what they will do.
+            return _instead_after_break(line, raw_toks, breaks, start, ctx)
         head, rest = raw_toks[start], [t for t in raw_toks[start + 1 :] if t != "?"]
-        question = cleaned.rstrip().endswith("?")
+        asked = _asked_about(raw_toks[start + 1:], ctx)
+        question = cleaned.rstrip().endswith("?") or asked is not None
+        if asked is not None:
+            rest = [t for t in raw_toks[start + 1:start + 1 + asked] if t != "?"]
         keywords = VERBS.get(head)
         note = None
         if keywords is None and head not in META:
@@ -280,10 +418,20 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
             if question and isinstance(outcome, Understood):
                 return NotUnderstood(line, "that reads as a question, so nothing was done; "
                                      f"to do it, reply {outcome.display}", outcome.display)
+            unsure = _UNSURE_ASIDE_RE.search(line)
+            if unsure and isinstance(outcome, Understood):  # "VOTE 2 (or 3?)": asked
+                other = _read_verb(line, head, keywords, [unsure.group("n")], set(), 0, ctx,
+                                   note)
+                if isinstance(other, Understood) and other.text != outcome.text:
+                    return ask_which(line, "that gives two different commands",
+                                     [outcome.display, other.display])
             return outcome
     toks = _strip_leading(raw_toks)
     if any(t in NEGATIONS for t in toks[:4]):
         return None  # "not the water card", "do NOT use the letter": what they will not do
+    short = _shorthand(line, toks, ctx)
+    if short is not None:
+        return short
     while len(toks) > 1 and toks[0] in ("the", "a", "my") and toks[1] in NUMBER_WORDS:
         toks = toks[1:]  # "the second one"
     if len(toks) > 1 and toks[0] in _OPTION_WORDS and read_int(toks[1]) is not None:
@@ -317,6 +465,97 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
     return NotUnderstood(line, NO_VERB, suggest(line, ctx))
 
 
+#: Canonical keywords a clipped verb may stand for (``r2``, ``rev 2``, ``atk``, ``tk br``).
+_SHORTHAND_KEYWORDS = ("REVEAL", "VIEW", "VOTE", "CHOOSE", "MAROON", "MUTINY", "MARQUE",
+                       "ATTACK", "TAKE", "SHOOT", "SHIFT", "GIVE", "PLACE", "FORCE", "ROW",
+                       "BOARD", "LAND", "BRAWL", "SAVE", "FOUNTAIN", "ACCEPT", "MAP")
+
+
+def _clips(word: str, keyword: str) -> bool:
+    """True when ``word`` is ``keyword`` clipped: its start ("rev"), or two or three of its
+    letters in order from the first ("atk", "tk", "rvl")."""
+    keyword = keyword.lower()
+    if keyword.startswith(word):
+        return True
+    if word[0] != keyword[0] or not 2 <= len(word) <= 3:
+        return False  # "frce" is a typo (asked with a suggestion), not shorthand
+    rest = iter(keyword[1:])
+    return all(ch in rest for ch in word[1:])
+
+
+def _shorthand(line: str, toks: Sequence[str], ctx: ParseContext
+               ) -> Understood | NotUnderstood | None:
+    """SMS shorthand: a clipped verb and its arguments (``r2``, ``rev 2``, ``v1``, ``m ann``,
+    ``c4``, ``atk``, ``tk br``) read as the one legal command it fits; several: asked; none:
+    None (the line is read as it would be otherwise)."""
+    if not toks or not toks[0].isalpha() or len(toks[0]) > 4 or toks[0] in VERBS \
+            or toks[0] in META or toks[0] in FILLER or toks[0] in NUMBER_WORDS:
+        return None
+    word = toks[0]
+    if word in HOLDS and word not in ("tk",):
+        return None  # "b", "fr": a hold, read as the bare argument it is
+    readings: dict[str, Understood] = {}
+    for keyword in _SHORTHAND_KEYWORDS:
+        if not _clips(word, keyword):
+            continue
+        outcome = try_keywords(line, [keyword], list(toks[1:]), ctx,
+                               f"read '{word}' as {keyword}")
+        if isinstance(outcome, Understood) and outcome.legal_now:
+            readings.setdefault(outcome.text, outcome)
+    if len(readings) == 1:
+        return next(iter(readings.values()))
+    if len(readings) > 1:
+        return ask_which(line, "that could mean " + " or ".join(
+            r.display for r in readings.values()), [r.display for r in readings.values()])
+    return None
+
+
+#: "I'll go with 3", "switch to card 3", "change it to 2": a pick said in plain words.
+_PLAIN_PICK_RE = re.compile(
+    r"^\W*(?:(?:i'?ll|i\s+will|i'?m|im|ill|let'?s|lets|we'?ll|i\s+am)\s+)?"
+    r"(?:go(?:ing)?\s+(?:with|w/?|for)|switch(?:ing)?\s+(?:it\s+|my\s+vote\s+)?to|"
+    r"chang(?:e|ing)\s+(?:it\s+|that\s+|my\s+vote\s+)?to|swap\s+(?:it\s+)?(?:to|for))\s+"
+    r"(?:card\s+|number\s+|option\s+|no\.?\s*|#)?(?P<n>\d{1,2})\b(?P<rest>.*)$",
+    re.IGNORECASE)
+#: "card 2 instead of the Water": the card before "instead of" is meant.
+_INSTEAD_OF_RE = re.compile(
+    r"^(?P<pick>\W*(?:(?:card|number|option)\s+|#)?\d{1,2})\s*,?\s+"
+    r"(?:instead\s+of|rather\s+than)\b[^\d]*$", re.IGNORECASE)
+#: "if so 2 please": the condition is whether the service allows it, which it says.
+_IF_ALLOWED_RE = re.compile(
+    r"^(?:.*\?\s*)?\W*if\s+(?:so|yes|possible|allowed|i\s+can|you\s+can|that'?s\s+(?:ok|okay|fine)|"
+    r"not\s+too\s+late|it'?s\s+not\s+too\s+late)\W+", re.IGNORECASE)
+
+
+#: "change of plan: card 2 ...": the lead-in of a changed answer.
+_NEW_PLAN_RE = re.compile(r"^\W*(?:change\s+of\s+plans?|new\s+plan|plan\s+b|update)\s*"
+                          r"[:,\-\u2013\u2014]+\s*", re.IGNORECASE)
+
+
+#: "I'll keep it", "keep the map", "mine": said at the Treasure Map, the map to oneself.
+_KEEP_RE = re.compile(
+    r"^\W*(?:(?:i'?ll|i\s+will|ill|let\s+me|i\s+want\s+to|i'?d\s+like\s+to|i'?m\s+going\s+to)"
+    r"\s+)?(?:keep|take)\s+(?:it|the\s+map|that|this|the\s+treasure\s+map)"
+    r"(?:\s+(?:myself|for\s+myself|thanks|please))?\W*$|^\W*(?:mine|me|myself)\W*$",
+    re.IGNORECASE)
+
+
+def _plain_pick(line: str, ctx: ParseContext) -> str:
+    """A pick said in plain words, as the bare number it means when the seat is asked
+    for one ("switch to card 3" -> "3", "if so 2 please" -> "2 please")."""
+    if not ctx.menu:
+        return line
+    if ctx.seat is not None and f"GIVE {ctx.seat + 1}" in ctx.legal and _KEEP_RE.match(line):
+        return "give me"  # "I'll keep it" at the Treasure Map: the map to oneself
+    line = _NEW_PLAN_RE.sub("", _IF_ALLOWED_RE.sub("", line))
+    match = _PLAIN_PICK_RE.match(line)
+    if match and not re.search(r"[^\W\d_]", match.group("rest").replace("please", "")
+                               .replace("pls", "").replace("thanks", "")):
+        return match.group("n") + match.group("rest")
+    instead = _INSTEAD_OF_RE.match(line)
+    return instead.group("pick") if instead else line
+
+
 def _one_of_two(line: str, toks: Sequence[str], ctx: ParseContext
                 ) -> Understood | NotUnderstood | None:
     """"the latter", "the first one": one of the two Event cards a forced seat is offered.
@@ -348,12 +587,21 @@ _PAIR_FILLER = frozenset({"one", "two", "them", "both", "choose", "pick", "take"
 
 def _help_question(toks: Sequence[str]) -> str | None:
     """The HELP topic of a question about how to play ("how do I vote?": VOTE; "what can I
-    do now?": ""), or None when the words are not such a question."""
-    if len(toks) < 3 or toks[0] not in ("what", "how", "which", "whats", "what's") or (
-            toks[1] not in _QUESTION_AUX):
+    do now?": ""; "how does the Black Spot work": BLACK SPOT; "how do I change my time
+    zone": ZONE), or None when the words are not such a question."""
+    if len(toks) < 2 or toks[0] not in _QUESTION_WORDS or (
+            toks[1] not in _QUESTION_AUX and toks[0] not in ("explain", "whats", "what's")):
         return None
     if any(number_of(t) is not None and t != "one" for t in toks):
         return None  # "which is card 3?": about a thing, not how to play
+    text = " ".join(toks)
+    card = card_named(text)
+    if card is not None:
+        return card.upper()
+    setting = next((topic for words, topic in _SETTING_TOPICS if any(
+        re.search(rf"\b{w}\b", text) for w in words)), None)
+    if setting is not None:
+        return setting
     topic: str | None = None
     for tok in toks[2:]:
         word = verb_word(tok)
@@ -366,7 +614,19 @@ def _help_question(toks: Sequence[str]) -> str | None:
 
 
 _QUESTION_AUX = frozenset({"can", "do", "should", "must", "may", "are", "does", "is", "shall",
-                           "now", "am", "my", "options"})
+                           "now", "am", "my", "options", "a", "an", "the", "happens",
+                           "exactly", "about", "me"})
+_QUESTION_WORDS = frozenset({"what", "how", "which", "whats", "what's", "explain", "hows",
+                             "how's"})
+
+#: Settings a question may ask about, by the words that name them.
+_SETTING_TOPICS = (
+    (("time zone", "timezone", "zone", "time difference"), "ZONE"),
+    (("away", "vacation", "holiday", "holidays", "travelling", "traveling"), "AWAY"),
+    (("quiet", "night", "sleep", "do not disturb"), "QUIET"),
+    (("language", "korean", "english"), "SETTINGS"),
+    (("digest", "calendar", "email instead", "texts instead", "channel"), "SETTINGS"),
+)
 
 
 #: The reason given for a line with no command word that fits nothing awaited.
@@ -381,6 +641,17 @@ def parse_line(line: str, ctx: ParseContext) -> Understood | Meta | NotUnderstoo
     """One piece of a line -> a command, a meta command, not understood, or None (chatter)."""
     return _read_piece(line, ctx)
 
+
+def _aside_gap(match: re.Match[str]) -> str:
+    """What an aside leaves: a space, or, between two arguments ("VOTE 1 (hmm) 2"), a word
+    no reading takes, so the two are never read as one command."""
+    after = match.string[match.end():]
+    return " aside " if re.match(r"\W*\d", after) else " "
+
+
+#: An aside that offers another argument: "VOTE 2 (or 3?)", "REVEAL 4 (maybe 5)".
+_UNSURE_ASIDE_RE = re.compile(r"[(\[]\s*(?:or|maybe|perhaps|possibly|otherwise)\s+"
+                              r"(?:card\s+|#)?(?P<n>\d{1,2})\s*\??\s*[)\]]", re.IGNORECASE)
 
 #: Asides in brackets are the player's comments, not arguments: "REVEAL 3 (the Pistol)".
 _ASIDE_RE = re.compile(r"\([^()]*[^\W\d_][^()]*\)|\[[^\[\]]*[^\W\d_][^\[\]]*\]")

@@ -34,6 +34,11 @@ EXAMPLES = {"ZONE": "ZONE Europe/Paris", "QUIET": "QUIET 23-07", "AWAY": "AWAY 3
             "VIA": "VIA EMAIL", "DIGEST": "DIGEST ON", "TALK": "TALK ON",
             "CALENDAR": "CALENDAR ON", "LANG": "LANG KO"}
 _ON_OFF = {"on": "ON", "yes": "ON", "off": "OFF", "no": "OFF"}
+#: Game command words: never a setting's argument.
+_COMMAND_WORDS = frozenset({"view", "reveal", "force", "row", "board", "land", "attack",
+                            "maroon", "mutiny", "shift", "brawl", "marque", "map", "vote",
+                            "choose", "shoot", "give", "take", "place", "fountain", "accept",
+                            "save", "discard", "atlantis"})
 _BACK_REST = frozenset({"", "again", "now", "home", "im", "i'm", "i am"})
 
 _LINE_RE = re.compile(
@@ -59,6 +64,8 @@ def read_setting(line: str) -> Any:
         return Meta(line, "SET", "SETTINGS") if not arg else None
     if len(arg.split()) > 4:
         return None  # a sentence ("talk to you soon", "away from my desk..."): chatter
+    if any(word in _COMMAND_WORDS for word in re.findall(r"[a-z]+", arg.lower())):
+        return None  # "tz PLACE FRENCH": a game command, not a setting's argument
     if verb in SWITCHES:
         switch = _ON_OFF.get(arg.lower())
         if switch is None:

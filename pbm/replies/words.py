@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 from anyascii import anyascii
 
@@ -162,6 +163,7 @@ HOLDS: dict[str, str] = {
     "british": "BRITISH", "brit": "BRITISH", "b": "BRITISH", "britain": "BRITISH",
     "english": "BRITISH", "uk": "BRITISH", "brits": "BRITISH", "gb": "BRITISH",
     "french": "FRENCH", "fr": "FRENCH", "f": "FRENCH", "france": "FRENCH", "fra": "FRENCH",
+    "br": "BRITISH", "bri": "BRITISH", "fre": "FRENCH", "frn": "FRENCH",
 }
 
 SELF_WORDS = frozenset({"me", "myself", "self", "i"})
@@ -187,6 +189,7 @@ _QUOTES = str.maketrans({
 })
 
 
+@lru_cache(maxsize=8192)
 def fold(text: str) -> str:
     """Lower case, straight quotes, no accents, Latin letters (``anyascii``: a name read as
     "Dmitriy" in an SMS matches "Дмитрий"): the form words are compared in."""

@@ -77,3 +77,48 @@ def test_a_command_taken_back_with_nothing_in_its_place_applies_nothing(
     assert result.commands == [], body
     assert [r.display for r in result.retracted] in ([command], []), body
     assert result.retracted or result.not_understood, body  # never silently dropped
+
+
+#: Corrections as players write them (issue 36): (reply, scenario, what is applied).
+WRITTEN = [
+    ("REVEAL 2\n*5", "turn", ["REVEAL 5"]),
+    ("VOTE 1\nedit: VOTE 3", "vote", ["VOTE 3"]),
+    ("VOTE 1\nEDIT - 3", "vote", ["VOTE 3"]),
+    ("REVEAL 2\nREVEAL 5 (ignore the line above)", "turn", ["REVEAL 5"]),
+    ("REVEAL 2\nREVEAL 5 (ignore the first line)", "turn", ["REVEAL 5"]),
+    ("REVEAL ~~2~~ 5", "turn", ["REVEAL 5"]),
+    ("~~REVEAL 2~~ REVEAL 5", "turn", ["REVEAL 5"]),
+    ("REVEAL 5 not 2", "turn", ["REVEAL 5"]),
+    ("not 2, REVEAL 5", "turn", ["REVEAL 5"]),
+    ("not REVEAL 2, 4", "turn", ["REVEAL 4"]),
+    ("not vote 2, 3", "vote", ["VOTE 3"]),
+    ("reveal 2 no 5", "turn", ["REVEAL 5"]),
+    ("vote 2 no 3", "vote", ["VOTE 3"]),
+    ("Give Cleo the map, not Ann", "give", ["GIVE 3"]),
+    ("REVEAL 2 — sorry, Dave", "turn", ["REVEAL 2"]),
+    ("VOTE 2 – nein, VOTE 1", "vote", ["VOTE 1"]),
+    ("REVEAL 2, perdón, quise decir 5", "turn", ["REVEAL 5"]),
+    ("GIVE Ann, anzi no, GIVE Cleo", "give", ["GIVE 3"]),
+    ("VOTE 1, non, VOTE 3", "vote", ["VOTE 3"]),
+    ("VOTE 1 ... ik bedoel VOTE 3", "vote", ["VOTE 3"]),
+    ("VOTE 1 aliás VOTE 3", "vote", ["VOTE 3"]),
+    ("REVEAL 3 plutôt REVEAL 4", "turn", ["REVEAL 4"]),
+    ("VOTE 2 desculpa, VOTE 3", "vote", ["VOTE 3"]),
+    ("REVEAL 1, ich meinte REVEAL 4", "turn", ["REVEAL 4"]),
+    ("REVEAL 4 instead of 2", "turn", ["REVEAL 4"]),
+    ("give Cleo rather than Ann", "give", ["GIVE 3"]),
+    ("reveal 2 ups 4", "turn", ["REVEAL 4"]),
+    ("vote 1 hoppla 3", "vote", ["VOTE 3"]),
+    # traps: not retractions
+    ("No, I want REVEAL 5", "turn", ["REVEAL 5"]),
+    ("REVEAL 2. No regrets!", "turn", ["REVEAL 2"]),
+    ("REVEAL 2\nActually, great move last turn, Ann", "turn", ["REVEAL 2"]),
+]
+
+
+def test_corrections_as_players_write_them_apply_the_corrected_command() -> None:
+    from tests.fixtures.seatviews import scenario
+
+    wrong = {body: [str(c) for c in read_sms_reply(body, scenario(name)).commands]
+             for body, name, want in WRITTEN}
+    assert wrong == {body: want for body, _, want in WRITTEN}

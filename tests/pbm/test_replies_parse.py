@@ -116,9 +116,10 @@ def test_several_commands_in_one_reply_for_two_player_games() -> None:
 
 
 def test_understood_commands_are_real_engine_commands_flagged_legal_or_not() -> None:
-    result = read_sms_reply("maroon 4\nmaroon 3", scenario("turn"))
-    assert result.commands == [engine.Maroon(3), engine.Maroon(2)]
-    assert [u.legal_now for u in result.understood] == [False, True]  # Dmitri is not aboard
+    results = [read_sms_reply(body, scenario("turn")) for body in ("maroon 4", "maroon 3")]
+    assert [r.commands for r in results] == [[engine.Maroon(3)], [engine.Maroon(2)]]
+    # Dmitri is not aboard
+    assert [u.legal_now for r in results for u in r.understood] == [False, True]
 
 
 def test_meta_commands_are_recognised_with_their_arguments() -> None:
