@@ -100,7 +100,8 @@ _CHANGE_VOTE_RE = re.compile(
 #: or "no" at the start of a reply: a command after one of them, with nothing before it in
 #: the reply, corrects an earlier reply.
 _REFERS_BACK_RE = re.compile(
-    r"meant|mean|wait|scratch|correction|instead|forget|ignore|cancel|disregard|never|nvm",
+    r"meant|mean|wait|scratch|correction|instead|forget|ignore|cancel|disregard|never|nvm|"
+    r"actually\W*no",  # "actually no, reveal 1": takes back, where "actually" alone may not
     re.IGNORECASE)
 
 #: Table talk later in a line ("VOTE 2; SAY ...").

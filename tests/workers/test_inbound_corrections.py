@@ -125,16 +125,18 @@ def test_a_vote_can_be_changed_in_words_until_it_closes_but_not_after(setup: Env
     assert len(played(game_id)) == 4  # the vote was closed: VOTE 3 changed nothing
 
 
+@pytest.mark.parametrize("correction", ["sorry I meant REVEAL 4", "actually no, reveal 4",
+                                        "Actually, no - REVEAL 4", "wait, REVEAL 4 instead"])
 @pytest.mark.parametrize("threaded", [True, False], ids=["in-thread", "unthreaded"])
-def test_an_applied_turn_action_is_final_and_the_answer_says_so(setup: Env,
-                                                                threaded: bool) -> None:
+def test_an_applied_turn_action_is_final_and_the_answer_says_so(setup: Env, threaded: bool,
+                                                                correction: str) -> None:
     game_id = started()
     assert reply(game_id, EVE, "REVEAL 3") == "done"
     after_reveal = h.commands(game_id)
 
     # In the thread of the turn prompt (a settled question now), or with nothing to say
     # which message it answers: either way the answer names what was played.
-    assert reply(game_id, EVE, "sorry I meant REVEAL 4", threaded=threaded) == "done"
+    assert reply(game_id, EVE, correction, threaded=threaded) == "done"
 
     assert h.commands(game_id) == after_reveal
     answer = answers(game_id, EVE)[-1]
