@@ -15,6 +15,7 @@ from pbm import deployment
 from pbm.body_limit import BodyLimit
 from pbm.config import get_settings
 from pbm.logs import configure as configure_logs
+from workers.enqueue import drain_spool
 from workers.hooks import install_process_hooks
 
 log = logging.getLogger(__name__)
@@ -55,8 +56,6 @@ async def _lifespan(_app: FastAPI) -> AsyncIterator[None]:
 async def _drain_spool_forever() -> None:
     """Every ``SPOOL_DRAIN_INTERVAL`` s, store what this host's spool kept while the
     database was away (``pbm.inbound.spool``)."""
-    from pbm.webhooks import drain_spool  # here: the routers import after the app
-
     while True:
         try:
             await run_in_threadpool(drain_spool)

@@ -31,13 +31,13 @@ from fastapi import APIRouter, HTTPException, Request, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from pbm import inbound, metrics
+from pbm import inbound
 from pbm.config import Settings, get_settings
 from pbm.db import run_transaction
 from pbm.hygiene import mime_problem
 from pbm.inbound import spool
 from pbm.models import DeliveryStatus, OutboundMessage, OutboundStatus, Player
-from workers.enqueue import enqueue_inbound
+from workers.enqueue import hand_over_stored
 
 log = logging.getLogger(__name__)
 
@@ -50,10 +50,6 @@ FAILED_DELIVERY = {DeliveryStatus.FAILED, DeliveryStatus.UNDELIVERED}
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-def _enqueue_inbound(row_id: int) -> None:
-    enqueue_inbound([row_id])
 
 
 def _secret_matches(request: Request, settings: Settings) -> bool:
@@ -175,16 +171,8 @@ async def _raw_email(request: Request, settings: Settings) -> bytes:
 def _store_and_enqueue(work: Any, channel: str) -> inbound.Stored:
     """Store in one committed transaction, then hand the new row to a worker."""
     stored: inbound.Stored = run_transaction(work)
-    after_stored(channel, stored)
+    hand_over_stored(channel, stored)
     return stored
-
-
-def after_stored(channel: str, stored: inbound.Stored) -> None:
-    """A message is in the database: count it and hand it to a worker (once: a duplicate
-    delivery created nothing)."""
-    if stored.created:
-        metrics.reply_received(channel)
-        _enqueue_inbound(stored.id)
 
 
 #: How long a webhook waits for the database before it keeps the message in the spool
@@ -268,12 +256,6 @@ async def sms_status(request: Request) -> Response:
                         type(exc).__name__)
             return Response(status_code=503, headers={"Retry-After": "60"})
     return Response(status_code=204)
-
-
-def drain_spool() -> int:
-    """Store the messages this host's spool kept while the database was away (each once,
-    counted and handed to a worker as the webhook would have); how many."""
-    return spool.drain(after_stored)
 
 
 #: How far along a message is, by the provider's word: a report never moves it back

@@ -9,6 +9,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 
+from pbm import metrics
+from pbm.inbound import spool
+from pbm.inbound.storage import Stored
 from workers.app import TASK_PROCESS_INBOUND, TASK_SEND_BATCH, TASK_SEND_OUTBOUND, app
 from workers.delivery import BATCH_LIMIT
 
@@ -29,6 +32,20 @@ def _send(task: str, ids: Iterable[int], countdown: float | None = None) -> int:
 def enqueue_inbound(ids: Iterable[int]) -> int:
     """Ask a worker to process these inbound rows; how many were handed over."""
     return _send(TASK_PROCESS_INBOUND, ids)
+
+
+def hand_over_stored(channel: str, stored: Stored) -> None:
+    """An inbound message is in the database: count it and hand it to a worker (only when
+    this delivery created it: a duplicate is neither counted nor processed again)."""
+    if stored.created:
+        metrics.reply_received(channel)
+        enqueue_inbound([stored.id])
+
+
+def drain_spool() -> int:
+    """Store what this host's spool kept while the database was away (``pbm.inbound.spool``),
+    each message counted and handed over as the webhook would have; how many."""
+    return spool.drain(hand_over_stored)
 
 
 def enqueue_outbound(ids: Iterable[int], countdown: float | None = None) -> int:

@@ -40,7 +40,12 @@ from workers.app import (
     uses_redis,
 )
 from workers.delivery import BATCH_LIMIT, backoff, deliver, deliver_many, relay_candidates
-from workers.enqueue import enqueue_inbound, enqueue_outbound, enqueue_outbound_together
+from workers.enqueue import (
+    drain_spool,
+    enqueue_inbound,
+    enqueue_outbound,
+    enqueue_outbound_together,
+)
 from workers.hooks import delivering_inline, install_process_hooks
 from workers.imap import poll
 
@@ -198,8 +203,6 @@ def relay_outbox() -> int:
 def relay_inbound() -> int:
     """Enqueue inbound rows never processed (lost enqueue, broker restart, killed worker),
     after storing what this host's spool kept while the database was away."""
-    from pbm.webhooks import drain_spool  # here: the web edge's drain, on this host's disk
-
     drain_spool()
     with session_scope(write=False) as session:
         ids = inbound.relay_candidates(session, utcnow(), get_settings())

@@ -27,7 +27,7 @@ from typing import Any
 
 from pbm.config import Settings, get_settings
 from pbm.db import run_transaction
-from pbm.inbound.storage import EMAIL, SMS, Stored, store_email, store_sms
+from pbm.inbound.storage import EMAIL, Stored, store_email, store_sms
 
 log = logging.getLogger(__name__)
 
@@ -136,6 +136,3 @@ def drain(on_stored: Callable[[str, Stored], None], settings: Settings | None = 
     if done:
         log.info("spool: %d message(s) stored in the database", done)
     return done
-
-
-__all__ = ["EMAIL", "SMS", "drain", "keep", "pending", "spool_dir"]
