@@ -22,33 +22,27 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
-from pathlib import Path
 from typing import Any
 
-LOCALE_DIR = Path(__file__).resolve().parents[1] / "locale"
-DOMAIN = "messages"
-#: The message languages: "en", the source language (the message ids), and every language
-#: with a catalogue under ``pbm/locale/<lang>/`` (a new language is a new catalogue).
-LANGUAGES = ("en", *sorted(p.name for p in LOCALE_DIR.iterdir()
-                           if (p / "LC_MESSAGES" / f"{DOMAIN}.mo").is_file()))
+from pbm.i18n.languages import DOMAIN, folder_of, languages
 
 _current: ContextVar[str] = ContextVar("message_language", default="en")
 
 
 def language_of(value: str | None) -> str:
     """A known message language ("en" for anything else)."""
-    return value if value in LANGUAGES else "en"
+    return value if value in languages() else "en"
 
 
 @cache
 def translations(lang: str) -> _gettext.NullTranslations:
     """The compiled catalogue of ``lang`` (English: the ids themselves)."""
-    lang = language_of(lang)
-    if lang == "en":
+    folder = folder_of(language_of(lang))
+    if folder is None:
         return _gettext.NullTranslations()
     from babel.support import Translations  # here: babel only when a catalogue is read
 
-    return Translations.load(str(LOCALE_DIR), [lang], domain=DOMAIN)
+    return Translations.load(str(folder.parent), [folder.name], domain=DOMAIN)
 
 
 def current() -> str:

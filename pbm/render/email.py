@@ -82,11 +82,11 @@ def warm() -> int:
     the compiling (a fifth of its first messages' render) and they share the code."""
     names = sorted(f"email/{p.name}" for p in (TEMPLATES / "email").iterdir()
                    if p.suffix in (".txt", ".html"))
-    for lang in translate.LANGUAGES:
+    for lang in translate.languages():
         env = env_for(lang)
         for name in names:
             env.get_template(name)
-    return len(names) * len(translate.LANGUAGES)
+    return len(names) * len(translate.languages())
 
 
 def render_text(model: Mapping[str, Any]) -> str:

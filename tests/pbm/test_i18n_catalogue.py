@@ -10,14 +10,14 @@ from io import BytesIO
 from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
 
-from pbm.i18n import translate
+from pbm.i18n import languages, translate
 
-POT = translate.LOCALE_DIR / "messages.pot"
+POT = languages.LOCALE_DIR / "messages.pot"
 PLACEHOLDER = re.compile(r"\{[a-z_]*\}|%\([a-z_]+\)s")
 
 
 def _po(lang: str):  # type: ignore[no-untyped-def]
-    with open(translate.LOCALE_DIR / lang / "LC_MESSAGES" / "messages.po", "rb") as f:
+    with open(languages.LOCALE_DIR / lang / "LC_MESSAGES" / "messages.po", "rb") as f:
         return read_po(f)
 
 
@@ -45,7 +45,7 @@ def test_the_committed_mo_is_the_compiled_po() -> None:
     korean = _po("ko")
     compiled = BytesIO()
     write_mo(compiled, korean)
-    with open(translate.LOCALE_DIR / "ko" / "LC_MESSAGES" / "messages.mo", "rb") as f:
+    with open(languages.LOCALE_DIR / "ko" / "LC_MESSAGES" / "messages.mo", "rb") as f:
         committed = read_mo(f)
     fresh = read_mo(BytesIO(compiled.getvalue()))
     assert {m.id: m.string for m in committed if m.id} == \

@@ -1,0 +1,102 @@
+"""The languages messages are written in: each one is a folder of data, never Python.
+
+A language ``<lang>`` is the folder ``<locale dir>/<lang>/`` holding:
+
+- ``LC_MESSAGES/messages.mo`` (and its ``.po``): the catalogue, every sentence we send;
+- ``language.toml``: its :class:`Traits` (how its SMS are counted, the order a short text
+  puts things in, the date patterns, the names a player may type after ``LANG``).
+
+The locale dirs are ``pbm/locale`` (shipped) and every folder named in the ``LOCALE_PATH``
+environment variable (``os.pathsep``-separated): an operator, or a test, adds a language
+by adding a folder. English is the source language: the message ids themselves, with the
+default traits. :func:`refresh` forgets what was read (after ``LOCALE_PATH`` changed).
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, fields
+from functools import cache
+from pathlib import Path
+
+#: The shipped catalogues (``./dev i18n`` writes them).
+LOCALE_DIR = Path(__file__).resolve().parents[1] / "locale"
+DOMAIN = "messages"
+SOURCE_LANGUAGE = "en"
+
+
+@dataclass(frozen=True)
+class Traits:
+    """What the renderer and the reader need to know of a language besides its words.
+
+    A field's default is English's; ``language.toml`` names only what differs.
+    """
+
+    #: The names a player may write after ``LANG`` for this language (lower case).
+    names: tuple[str, ...] = ()
+    #: How an SMS in this language is counted: ``"gsm7"`` (septets) or ``"ucs2"``.
+    sms_alphabet: str = "gsm7"
+
+
+def locale_dirs() -> tuple[Path, ...]:
+    """Where catalogues are looked for: ``LOCALE_PATH``'s folders first, then the shipped."""
+    extra = [Path(p) for p in os.environ.get("LOCALE_PATH", "").split(os.pathsep) if p]
+    return (*extra, LOCALE_DIR)
+
+
+@cache
+def _folders() -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for base in reversed(locale_dirs()):  # the first dir named wins
+        if not base.is_dir():
+            continue
+        for folder in base.iterdir():
+            if (folder / "LC_MESSAGES" / f"{DOMAIN}.mo").is_file():
+                found[folder.name] = folder
+    return found
+
+
+def languages() -> tuple[str, ...]:
+    """Every message language: English first, then each language with a catalogue."""
+    return (SOURCE_LANGUAGE, *sorted(k for k in _folders() if k != SOURCE_LANGUAGE))
+
+
+def folder_of(lang: str) -> Path | None:
+    """The folder holding ``lang``'s catalogue and data (None for English)."""
+    return _folders().get(lang) if lang != SOURCE_LANGUAGE else None
+
+
+@cache
+def traits(lang: str) -> Traits:
+    """The traits of ``lang`` (English's defaults for a language without ``language.toml``)."""
+    folder = folder_of(lang)
+    path = folder / "language.toml" if folder else None
+    if path is None or not path.is_file():
+        return Traits()
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    known = {f.name for f in fields(Traits)}
+    unknown = set(data) - known
+    if unknown:
+        raise ValueError(f"{path}: unknown keys {sorted(unknown)} (known: {sorted(known)})")
+    if "names" in data:
+        data["names"] = tuple(str(n).lower() for n in data["names"])
+    return Traits(**data)
+
+
+def language_named(text: str) -> str | None:
+    """The language a player means by ``text`` (its code or one of its names), or None."""
+    word = text.strip().lower()
+    for lang in languages():
+        if word == lang or word in traits(lang).names:
+            return lang
+    return None
+
+
+def refresh() -> None:
+    """Forget the languages read (after ``LOCALE_PATH`` or a catalogue changed)."""
+    _folders.cache_clear()
+    traits.cache_clear()
+    from pbm.i18n import translate
+
+    translate.translations.cache_clear()
