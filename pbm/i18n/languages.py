@@ -9,7 +9,8 @@ A language ``<lang>`` is the folder ``<locale dir>/<lang>/`` holding:
 The locale dirs are ``pbm/locale`` (shipped) and every folder named in the ``LOCALE_PATH``
 environment variable (``os.pathsep``-separated): an operator, or a test, adds a language
 by adding a folder. English is the source language: the message ids themselves, with the
-default traits. :func:`refresh` forgets what was read (after ``LOCALE_PATH`` changed).
+default traits and the names in ``pbm/locale/en/language.toml``. :func:`refresh` forgets
+what was read (after ``LOCALE_PATH`` changed).
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ def folder_of(lang: str) -> Path | None:
 @cache
 def traits(lang: str) -> Traits:
     """The traits of ``lang`` (English's defaults for a language without ``language.toml``)."""
-    folder = folder_of(lang)
+    folder = folder_of(lang) or (LOCALE_DIR / lang if lang == SOURCE_LANGUAGE else None)
     path = folder / "language.toml" if folder else None
     if path is None or not path.is_file():
         return Traits()
