@@ -28,14 +28,11 @@ from sqlmodel import Session
 
 from pbm import games
 from pbm.humanize import local_time
+from pbm.i18n.languages import language_named
 from pbm.messages import Channel
 from pbm.models import Player
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-#: LANG arguments -> ``Player.language`` (the Korean words arrive as LANG KO / LANG EN,
-#: rewritten by ``pbm.replies.korean``).
-LANGUAGE_NAMES = {"ko": "ko", "kr": "ko", "korean": "ko", "한국어": "ko", "한글": "ko",
-                  "en": "en", "eng": "en", "english": "en", "영어": "en"}
 CHANNELS = {"email": "email", "mail": "email", "e-mail": "email", "sms": "sms",
             "text": "sms", "texts": "sms", "phone": "sms", "both": "both", "all": "both"}
 
@@ -268,7 +265,7 @@ def apply(session: Session, player: Player, text: str, now: datetime) -> str:
         return ("CALENDAR ON: each prompt carries its deadline as a calendar event."
                 if player.calendar else "CALENDAR OFF: no more calendar events.")
     if verb == "LANG":
-        language = LANGUAGE_NAMES.get(arg.lower())
+        language = language_named(arg)  # a code or a name (language.toml ``names``)
         if language is None:
             raise SettingError("LANG takes EN or KO, e.g. LANG KO (한국어) or LANG EN (English)")
         player.language = language
