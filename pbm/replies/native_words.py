@@ -49,13 +49,10 @@ def name_of(words: ReplyWords, word: str, names: Iterable[str], *, prefix: bool 
 def number(words: ReplyWords, text: str) -> tuple[int, str, str] | None:
     """A number at the start of ``text``, its counter and what follows: "3번째를" ->
     (3, "번째", "를"); the counter is "bare" for a numeral standing alone ("셋 공개")."""
-    counters = "|".join(map(re.escape, words.counters))
-    match = re.match(rf"^(\d{{1,2}})\s*({counters})?(.*)$" if counters else
-                     r"^(\d{1,2})()(.*)$", text)
+    match = words.number_pattern.match(text)
     if match:
         return int(match.group(1)), match.group(2) or "", match.group(3)
-    marked = {k + words.sino_marker: v for k, v in words.sino_numbers.items()}
-    for word, value in {**words.native_numbers, **marked}.items():
+    for word, value in words.numerals.items():
         if text.startswith(word):
             rest = text[len(word):]
             for counter in words.counters:
@@ -79,24 +76,14 @@ def respell(words: ReplyWords, line: str) -> str:
 
 def join_counted(words: ReplyWords, line: str) -> str:
     """"세 번째" / "2 번" -> "세번째" / "2번": a number and its counter as one word."""
-    letters = words.letters
-    joined = "|".join(map(re.escape, words.joined_counters))
-    if joined:
-        line = re.sub(rf"(\d)\s+({joined})", r"\1\2", line)
-    sino = "|".join(map(re.escape, words.sino_numbers))
-    sino_counters = "|".join(map(re.escape, words.sino_counters))
-    if sino and sino_counters:
-        line = re.sub(rf"(?<![{letters}])({sino})\s+({sino_counters})", r"\1\2", line)
-    natives = "|".join(map(re.escape, words.native_numbers))
-    if natives and joined:
-        line = re.sub(rf"(?<![{letters}])({natives})\s+({joined})", r"\1\2", line)
+    for pattern in words.joins:
+        line = pattern.sub(r"\1\2", line)
     return line
 
 
 def glue_phrases(words: ReplyWords, line: str) -> str:
     """Words of more than one word glued into one ("플라잉 더치맨" -> "플라잉\u2060더치맨")."""
-    for surface in [w for w, _, _ in words.lexicon if " " in w] + [
-            w for w in list(words.corrections) + list(words.and_words) if " " in w]:
+    for surface in words.phrases:
         line = line.replace(surface, surface.replace(" ", "\u2060"))
     return line
 

@@ -100,6 +100,12 @@ class ReplyWords:
     last_lines: tuple[LineForm, ...]
     #: (surface, kind, English) of every word matched inside a word, longest first.
     lexicon: tuple[tuple[str, str, str], ...]
+    #: Built from the words above once: a digit number with its counter; the numerals
+    #: (native, and sino with their marker); "3 번" -> "3번" joins; words with a space.
+    number_pattern: re.Pattern[str]
+    numerals: Mapping[str, int]
+    joins: tuple[re.Pattern[str], ...]
+    phrases: tuple[str, ...]
 
 
 def _pattern(text: str | None, flags: int = 0) -> re.Pattern[str] | None:
@@ -126,6 +132,21 @@ def _line_forms(entries: list[dict[str, Any]], tables: Mapping[str, Mapping[str,
         forms.append(LineForm(re.compile(text, flags), entry.get("reply", ""),
                               entry.get("map", ""), bool(entry.get("as_written"))))
     return tuple(forms)
+
+
+def _joins(data: Mapping[str, Any]) -> tuple[re.Pattern[str], ...]:
+    """Patterns whose two groups are a number and its counter written apart ("세 번째")."""
+    letters = data.get("letters", r"\w")
+    joined = _alternation(data.get("joined_counters", []))
+    sino = _alternation(list(data.get("sino_numbers", {})))
+    sino_counters = _alternation(data.get("sino_counters", []))
+    natives = _alternation(list(data.get("native_numbers", {})))
+    found = [rf"(\d)\s+({joined})"] if joined else []
+    if sino and sino_counters:
+        found.append(rf"(?<![{letters}])({sino})\s+({sino_counters})")
+    if natives and joined:
+        found.append(rf"(?<![{letters}])({natives})\s+({joined})")
+    return tuple(re.compile(p) for p in found)
 
 
 def _glossary_words(lang: str, min_length: int) -> list[tuple[str, str, str]]:
@@ -175,6 +196,11 @@ def parse(lang: str, data: Mapping[str, Any]) -> ReplyWords:
         return dict(data.get(key, {}))
 
     tables = {"cities": table("cities")}
+    lexicon = _lexicon(lang, data)
+    counters = _alternation(words.get("counters", []))
+    marker = data.get("sino_marker", "")
+    numerals = {**table("native_numbers"),
+                **{k + marker: v for k, v in table("sino_numbers").items()}}
     help_data = data.get("help", {})
     return ReplyWords(
         lang=lang, script=re.compile(data["script"]), letters=data.get("letters", r"\w"),
@@ -207,7 +233,12 @@ def parse(lang: str, data: Mapping[str, Any]) -> ReplyWords:
         invite_no=_pattern(data.get("invite", {}).get("no")),
         tables=tables, lines=_line_forms(data.get("lines", []), tables),
         last_lines=_line_forms(data.get("last_lines", []), tables),
-        lexicon=_lexicon(lang, data),
+        lexicon=lexicon,
+        number_pattern=re.compile(rf"^(\d{{1,2}})\s*({counters})?(.*)$" if counters
+                                  else r"^(\d{1,2})()(.*)$"),
+        numerals=numerals, joins=_joins(data),
+        phrases=tuple(w for w in [w for w, _, _ in lexicon] + list(table("corrections"))
+                      + words.get("and_words", []) if " " in w),
     )
 
 
