@@ -2,9 +2,11 @@
 :class:`~pbm.replies.native_clause.Clause` with that language's :class:`ReplyWords`.
 
 A word may carry a particle or an ending glued to it (``replies.toml`` ``particles``): the
-longest is dropped. Inside a word the reader looks for the language's command words,
-meta words, things and the glossary's terms (``ReplyWords.lexicon``, longest first), its
-numbers with their markers (``counters``), and the players' names, kept as written.
+longest is dropped. The reader looks for the language's command words, meta words, things
+and the glossary's terms (``ReplyWords.lexicon``, longest first; inside a word when the
+language is ``glued``), its numbers with their markers (``counters``), and the players'
+names, kept as written. Where the verb stands does not matter: a clause's verbs are
+written first whatever their place (Korean puts them last).
 """
 
 from __future__ import annotations
@@ -155,6 +157,8 @@ def _read_term(words: ReplyWords, word: str, clause: Clause, names: list[str]) -
             words.chatter is not None and words.chatter.fullmatch(word)):
         return ""
     for surface, kind, english in words.lexicon:
+        if not words.glued and surface not in (word, stem):
+            continue
         index = word.find(surface)
         if index != 0 and not (index > 0 and kind == "verb"
                                and word[:index] in ("", *words.verb_prefixes)):

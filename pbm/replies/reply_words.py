@@ -57,6 +57,9 @@ class ReplyWords:
     lang: str
     script: re.Pattern[str]
     letters: str
+    #: Words are glued together (Korean "3번공개", "공개할게요"): a word is looked for
+    #: inside another; otherwise a word (less its particle) is read only whole.
+    glued: bool
     chatter: re.Pattern[str] | None
     glossary_min_length: int
     then_ending: re.Pattern[str] | None
@@ -204,6 +207,7 @@ def parse(lang: str, data: Mapping[str, Any]) -> ReplyWords:
     help_data = data.get("help", {})
     return ReplyWords(
         lang=lang, script=re.compile(data["script"]), letters=data.get("letters", r"\w"),
+        glued=bool(data.get("glued", False)),
         chatter=_pattern(data.get("chatter")),
         glossary_min_length=data.get("glossary_min_length", 1),
         then_ending=_pattern(data.get("then_ending")), verb_prefixes=tup("verb_prefixes"),
