@@ -123,7 +123,7 @@ def _line_forms(entries: list[dict[str, Any]], tables: Mapping[str, Mapping[str,
                 ) -> tuple[LineForm, ...]:
     names = sorted({n for lang in languages.languages()
                     for n in (lang, *languages.traits(lang).names)}, key=lambda n: -len(n))
-    fills = {f"{{{name}}}": "|".join(table) for name, table in tables.items()}
+    fills = {f"{{{name}}}": _alternation(list(table)) for name, table in tables.items()}
     fills["{languages}"] = _alternation(names)
     forms = []
     for entry in entries:
@@ -188,8 +188,26 @@ def _lexicon(lang: str, data: Mapping[str, Any]) -> tuple[tuple[str, str, str], 
     return tuple(sorted(entries, key=lambda e: -len(e[0])))
 
 
+#: The keys a ``replies.toml`` may hold (``pbm/locale/ko/replies.toml`` documents each).
+KEYS = frozenset({
+    "script", "letters", "glued", "chatter", "glossary_min_length", "then_ending",
+    "verb_prefixes", "treasure_words", "counters", "count_counters", "joined_counters",
+    "sino_marker", "sino_counters", "bare_numbers", "polite_tails", "particles",
+    "to_particles", "or_particles", "copulas", "or_words", "and_words", "and_particles",
+    "instead_words", "neg_words", "do_forms", "neg_endings", "filler", "filler_stems",
+    "weak_commands", "respell", "corrections", "commands", "meta", "things", "short_things",
+    "native_numbers", "sino_numbers", "help_topics", "help", "invite", "tables", "lines",
+    "last_lines",
+})
+
+
 def parse(lang: str, data: Mapping[str, Any]) -> ReplyWords:
-    """The reply words of ``lang`` from the contents of its ``replies.toml``."""
+    """The reply words of ``lang`` from the contents of its ``replies.toml`` (ValueError
+    for a key it does not know: a misspelt key would read nothing)."""
+    unknown = set(data) - KEYS
+    if unknown or "script" not in data:
+        raise ValueError(f"{lang} {FILE_NAME}: unknown keys {sorted(unknown)}"
+                         if unknown else f"{lang} {FILE_NAME}: no script")
     words: dict[str, list[str]] = {k: v for k, v in data.items() if isinstance(v, list)}
 
     def tup(key: str) -> tuple[str, ...]:
@@ -198,7 +216,7 @@ def parse(lang: str, data: Mapping[str, Any]) -> ReplyWords:
     def table(key: str) -> dict[str, Any]:
         return dict(data.get(key, {}))
 
-    tables = {"cities": table("cities")}
+    tables = {name: dict(words) for name, words in data.get("tables", {}).items()}
     lexicon = _lexicon(lang, data)
     counters = _alternation(words.get("counters", []))
     marker = data.get("sino_marker", "")

@@ -5,6 +5,8 @@ Its replies go through the reader the pipeline uses (``read_sms_reply``)."""
 
 from __future__ import annotations
 
+import re
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,7 +17,7 @@ from babel.messages.mofile import write_mo
 from pbm.admin_input import check_language
 from pbm.games import PlayerSpec
 from pbm.i18n import languages
-from pbm.replies import read_sms_reply
+from pbm.replies import read_sms_reply, reply_words
 from tests.fixtures.seatviews import scenario
 
 PSEUDO = "qps"
@@ -92,6 +94,12 @@ def test_without_its_reply_words_the_language_is_not_read(
     finally:
         monkeypatch.delenv("LOCALE_PATH")
         languages.refresh()
+
+
+def test_a_misspelt_key_in_the_reply_words_is_refused() -> None:
+    data = tomllib.loads(REPLIES.replace("or_words", "or_word"))
+    with pytest.raises(ValueError, match=re.escape("unknown keys ['or_word']")):
+        reply_words.parse(PSEUDO, data)
 
 
 def test_a_player_may_be_given_the_language_by_its_code_or_name(pseudo: None) -> None:
