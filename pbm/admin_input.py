@@ -14,8 +14,8 @@ import unicodedata
 import email_validator
 import phonenumbers
 
+from pbm.deadlines import is_valid_zone
 from pbm.games import PlayerSpec
-from pbm.timing import is_valid_zone
 
 EXAMPLE_PLAYER = '"Ann <ann@example.org> +44 7700 900123 Europe/London"'
 #: Words that name a player's language on their line (after the name): ``... ko``.

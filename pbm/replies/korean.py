@@ -567,7 +567,7 @@ _KEEP_RE = re.compile(r"^\s*(?:그냥\s*)?(?:제가|내가|저|나)?\s*"
 #: "그냥 갈게요" (I'll just go): the one way to go that is asked (ACCEPT at the Fountain).
 _JUST_GO_RE = re.compile(r"^\s*(?:그냥|네|넵|예|음|그럼)?\s*(?:갈게요?|가요|갑니다|갈래요?|"
                          r"가겠습니다|갈께요?|받아들일게요?|수락(?:할게요?|합니다)?)[\s.!~]*$")
-#: Cities a Korean player names for a time zone, in the words ``pbm.settings`` reads.
+#: Cities a Korean player names for a time zone, in the words ``pbm.player_settings`` reads.
 _CITIES = {"서울": "Seoul", "부산": "Seoul", "한국": "Seoul", "도쿄": "Tokyo", "일본": "Tokyo",
            "뉴욕": "New York", "런던": "London", "파리": "Paris", "베를린": "Berlin",
            "시드니": "Sydney", "로스앤젤레스": "Los Angeles", "엘에이": "Los Angeles",
