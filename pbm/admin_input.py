@@ -14,10 +14,10 @@ import unicodedata
 import email_validator
 import phonenumbers
 
+from pbm.deadlines import is_valid_zone
 from pbm.games import PlayerSpec
 from pbm.i18n.languages import language_named
 from pbm.i18n.languages import languages as known_languages
-from pbm.timing import is_valid_zone
 
 EXAMPLE_PLAYER = '"Ann <ann@example.org> +44 7700 900123 Europe/London"'
 GAME_NAME = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?")

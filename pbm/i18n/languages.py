@@ -15,6 +15,7 @@ what was read (after ``LOCALE_PATH`` changed).
 
 from __future__ import annotations
 
+import gettext
 import os
 import tomllib
 from dataclasses import dataclass, fields
@@ -94,10 +95,20 @@ def language_named(text: str) -> str | None:
     return None
 
 
+@cache
+def translations(lang: str) -> gettext.NullTranslations:
+    """The compiled catalogue of ``lang`` (English, or a language we do not have: the
+    message ids themselves)."""
+    folder = folder_of(lang)
+    if folder is None:
+        return gettext.NullTranslations()
+    from babel.support import Translations  # here: babel only when a catalogue is read
+
+    return Translations.load(str(folder.parent), [folder.name], domain=DOMAIN)
+
+
 def refresh() -> None:
     """Forget the languages read (after ``LOCALE_PATH`` or a catalogue changed)."""
     _folders.cache_clear()
     traits.cache_clear()
-    from pbm.i18n import translate
-
-    translate.translations.cache_clear()
+    translations.cache_clear()

@@ -12,6 +12,7 @@ import css_inline
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from pbm.i18n import translate
+from pbm.i18n.languages import languages, translations
 from pbm.messages import MessageContext, MessageKind
 from pbm.render.folding import FoldGettext
 from pbm.render.names import command_words
@@ -67,7 +68,7 @@ def env_for(lang: str) -> Environment:
         cache_size=-1,  # and kept in a plain dict: no LRU (its lock and reordering) per include
     )
     translate.install_jinja(env, lang)
-    env.extend(fold_gettext=translate.translations(lang).gettext)  # before any compile
+    env.extend(fold_gettext=translations(lang).gettext)  # before any compile
 
     env.filters["cmd"] = command_words
     return env
@@ -82,11 +83,11 @@ def warm() -> int:
     the compiling (a fifth of its first messages' render) and they share the code."""
     names = sorted(f"email/{p.name}" for p in (TEMPLATES / "email").iterdir()
                    if p.suffix in (".txt", ".html"))
-    for lang in translate.languages():
+    for lang in languages():
         env = env_for(lang)
         for name in names:
             env.get_template(name)
-    return len(names) * len(translate.languages())
+    return len(names) * len(languages())
 
 
 def render_text(model: Mapping[str, Any]) -> str:

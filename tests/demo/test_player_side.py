@@ -2,7 +2,7 @@
 
 The real service plays a whole demo game on SQLite (replies through ``pbm.inbound``,
 processed in this process); one seat, with a Cyrillic name, plays by SMS only and decides
-from its texts alone (``pbm.simplayer`` never touches the database). Then every sent
+from its texts alone (``pbm.demo.simplayer`` never touches the database). Then every sent
 ``.eml`` is parsed as a mail client would, and four kinds of HTML email are opened in
 Debian's Chromium: the board picture must decode, and screenshots at 1200 px and 390 px
 are written to the test's output folder.

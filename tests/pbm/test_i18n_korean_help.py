@@ -320,16 +320,18 @@ def test_service_refusals_are_said_in_korean_and_english_is_unchanged() -> None:
                "FOO is not a setting; send SETTINGS to see them all"]
     from datetime import UTC, datetime
 
-    from pbm import settings
+    from pbm import player_settings
 
     now = datetime(2026, 12, 2, 12, tzinfo=UTC)
-    for call in (lambda: settings.resolve_zone("Seol", now), lambda: settings.resolve_zone(""),
-                 lambda: settings.resolve_zone("UTC+19"), lambda: settings.parse_quiet("25"),
-                 lambda: settings.parse_quiet("23-23"),
-                 lambda: settings.parse_away("100 days", "UTC", now),
-                 lambda: settings.parse_away("whenever", "UTC", now),
-                 lambda: settings._on_off("maybe", "DIGEST")):
-        with pytest.raises(settings.SettingError) as error:
+    for call in (lambda: player_settings.resolve_zone("Seol", now),
+                 lambda: player_settings.resolve_zone(""),
+                 lambda: player_settings.resolve_zone("UTC+19"),
+                 lambda: player_settings.parse_quiet("25"),
+                 lambda: player_settings.parse_quiet("23-23"),
+                 lambda: player_settings.parse_away("100 days", "UTC", now),
+                 lambda: player_settings.parse_away("whenever", "UTC", now),
+                 lambda: player_settings._on_off("maybe", "DIGEST")):
+        with pytest.raises(player_settings.SettingError) as error:
             call()
         service.append(str(error.value))
     for reason in service:
