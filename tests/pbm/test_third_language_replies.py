@@ -22,7 +22,8 @@ from tests.fixtures.seatviews import scenario
 
 PSEUDO = "qps"
 #: The pseudo-language's reply words: its letters, two command words, a number marker
-#: glued after the number ("3ëmë": the third), chatter, a self-correction and an "or".
+#: glued after the number ("3ëmë": the third), chatter, a self-correction, an "or" and a
+#: whole-line form (LANG, by the language's name).
 REPLIES = """
 script = '[àâäéèêëïîôöùûüçñ]'
 letters = 'a-zàâäéèêëïîôöùûüçñ'
@@ -35,6 +36,10 @@ or_words = ["öù"]
 [commands]
 "vïéééw" = "VIEW"
 "rëëvéààl" = "REVEAL"
+[[lines]]
+pattern = '^\\s*lâñgüâgé\\s+({languages})\\s*$'
+reply = "LANG {}"
+map = "language"
 """
 
 
@@ -75,6 +80,12 @@ def test_a_pseudo_language_reply_is_read_into_its_commands(
         pseudo: None, text: str, commands: list[str]) -> None:
     assert PSEUDO in languages.languages()
     assert _read(text) == (commands, 0)
+
+
+def test_a_whole_line_form_names_the_language_by_its_name(pseudo: None) -> None:
+    result = read_sms_reply("lâñgüâgé pséüdö", scenario("turn"))
+    assert [(m.name, m.arg) for m in result.meta] == [("SET", "LANG QPS")]
+    assert languages.language_named("QPS") == PSEUDO  # what the LANG setting reads
 
 
 def test_two_commands_joined_by_its_or_are_asked_back(pseudo: None) -> None:
