@@ -41,7 +41,7 @@ def sweep_twice_at_once(eng: Engine, moment: datetime, monkeypatch: pytest.Monke
                 assert second_read.wait(timeout=60), "the second sweep never came"
         return act
 
-    due = timing._open_deadlines_due
+    due = timing.open_deadlines_due
 
     def second_reads(*args: Any) -> list[int]:
         found = due(*args)
@@ -51,7 +51,7 @@ def sweep_twice_at_once(eng: Engine, moment: datetime, monkeypatch: pytest.Monke
 
     monkeypatch.setattr(games, "send_reminder", first_waits(games.send_reminder))
     monkeypatch.setattr(games, "handle_expired", first_waits(games.handle_expired))
-    monkeypatch.setattr(timing, "_open_deadlines_due", second_reads)
+    monkeypatch.setattr(timing, "open_deadlines_due", second_reads)
     reports: list[timing.SweepReport] = []
     failures: list[BaseException] = []
 
