@@ -195,7 +195,9 @@ def _day(key: str, local: datetime) -> Any:
 # ------------------------------------------------------------------ applying
 
 
-def _on_off(word: str, name: str) -> bool:
+def parse_on_off(word: str, name: str) -> bool:
+    """``word`` as the ON/OFF value of setting ``name`` (ON, YES, TRUE, 1 / OFF, NO, FALSE,
+    0, any case). Raises ``SettingError``."""
     key = word.strip().lower()
     if key in ("on", "yes", "true", "1"):
         return True
@@ -250,17 +252,17 @@ def apply(session: Session, player: Player, text: str, now: datetime) -> str:
                 "sms": "VIA SMS: your messages come by text.",
                 "both": "VIA BOTH: your messages come by email and by text."}[channel]
     if verb == "DIGEST":
-        player.tell_everything = _on_off(arg, "DIGEST")
+        player.tell_everything = parse_on_off(arg, "DIGEST")
         session.add(player)
         return ("DIGEST ON: every public event, at most one digest an hour."
                 if player.tell_everything else "DIGEST OFF: news come with your next prompt.")
     if verb == "TALK":
-        player.sms_live_talk = _on_off(arg, "TALK")
+        player.sms_live_talk = parse_on_off(arg, "TALK")
         session.add(player)
         return ("TALK ON: table talk reaches you by text at once." if player.sms_live_talk
                 else "TALK OFF: by text, table talk comes with your next prompt.")
     if verb == "CALENDAR":
-        player.calendar = _on_off(arg, "CALENDAR")
+        player.calendar = parse_on_off(arg, "CALENDAR")
         session.add(player)
         return ("CALENDAR ON: each prompt carries its deadline as a calendar event."
                 if player.calendar else "CALENDAR OFF: no more calendar events.")

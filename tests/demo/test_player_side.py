@@ -270,7 +270,7 @@ def test_prompt_vote_notice_and_game_over_emails_show_the_board_in_chromium(
         for width in (1200, 390):
             assert (out / f"{name}-{width}.png").stat().st_size > 10_000
     docs = REPO / "docs"
-    if os.environ.get("PBM_UPDATE_DOCS") and docs.is_dir():  # the README's pictures
+    if os.environ.get("PBM_UPDATE_DOCS") and docs.is_dir():  # the pictures in docs/messages.md
         shutil.copyfile(out / "prompt-1200.png", docs / "prompt-desktop.png")
         shutil.copyfile(out / "prompt-390.png", docs / "prompt-phone.png")
         shutil.copyfile(out / "game_over-390.png", docs / "game-over-phone.png")

@@ -42,7 +42,7 @@ def sweep_twice_at_once(eng: Engine, moment: datetime, monkeypatch: pytest.Monke
                 assert second_read.wait(timeout=60), "the second sweep never came"
         return act
 
-    due = deadline_sweep._open_deadlines_due
+    due = deadline_sweep.open_deadlines_due
 
     def second_reads(*args: Any) -> list[int]:
         found = due(*args)
@@ -52,7 +52,7 @@ def sweep_twice_at_once(eng: Engine, moment: datetime, monkeypatch: pytest.Monke
 
     monkeypatch.setattr(games, "send_reminder", first_waits(games.send_reminder))
     monkeypatch.setattr(games, "handle_expired", first_waits(games.handle_expired))
-    monkeypatch.setattr(deadline_sweep, "_open_deadlines_due", second_reads)
+    monkeypatch.setattr(deadline_sweep, "open_deadlines_due", second_reads)
     reports: list[deadlines.SweepReport] = []
     failures: list[BaseException] = []
 
