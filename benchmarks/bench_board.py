@@ -15,7 +15,7 @@ in the game's order, with this tree's ``pbm/board_image.py`` and once with the b
 (``git show REF:pbm/board_image.py``, loaded as a module of its own, with the fonts of
 REF), in an order swapped every round, after one warm-up round; ``--language ko`` draws the
 Korean pictures. Each round starts with no band of a picture remembered
-(``board_image.forget_bands``, issue 26: a band one version left as it was is reused by
+(``board_image.clear_cache``: a band one version left as it was is reused by
 the next), so it measures a game's sequence of versions; the lines of text rendered stay
 from round to round, as in a worker that has run for a while. Reported: milliseconds per
 picture (median and best round) and mean kilobytes for both, whether their PNG bytes are
@@ -114,7 +114,8 @@ def main() -> None:
 
         def op(name: str) -> Callable[[int], float]:
             module = sides[name]
-            forget: Callable[[], None] = getattr(module, "forget_bands", lambda: None)
+            forget: Callable[[], None] = getattr(module, "clear_cache", None) or getattr(
+                module, "forget_bands", lambda: None)
 
             def run(_r: int) -> float:
                 forget()

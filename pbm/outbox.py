@@ -17,12 +17,12 @@ import functools
 import json
 import secrets
 import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
+from cachetools import LRUCache, cached
 from pydantic_core import PydanticUndefined
 from sqlalchemy.orm.attributes import flag_modified, manager_of_class
 from sqlmodel import Session, SQLModel, col, select
@@ -232,28 +232,29 @@ def store_board_image(session: Session, game_id: int, state: engine.GameState,
 #: public view fields the picture does not show (``pbm.board_image`` never reads them)
 _NOT_DRAWN = frozenset({"version", "awaiting", "vote", "action", "actions_per_turn",
                         "vote_deck_size", "starred", "loyalties"})
-_PICTURES: OrderedDict[str, bytes] = OrderedDict()  # what the picture shows -> its PNG
-_PICTURES_KEPT = 32
+#: board pictures kept per process, by what they show
+PICTURES_KEPT = 32
+_PICTURES: LRUCache[str, bytes] = LRUCache(maxsize=PICTURES_KEPT)
 _PICTURES_LOCK = threading.Lock()  # a worker may run tasks in threads
 
 
+def _picture_key(public: dict[str, Any], language: str = "en") -> str:
+    return language + json.dumps({k: v for k, v in public.items() if k not in _NOT_DRAWN},
+                                 sort_keys=True, default=str)
+
+
+@cached(_PICTURES, key=_picture_key, lock=_PICTURES_LOCK)
 def _board_picture(public: dict[str, Any], language: str = "en") -> bytes:
     """The board picture of a public view in ``language``, drawn once per process for what
     it shows: a version that changed nothing drawn (a vote cast, a card looked at: a fifth
     of all versions) reuses the picture of the one before."""
-    key = language + json.dumps({k: v for k, v in public.items() if k not in _NOT_DRAWN},
-                                sort_keys=True, default=str)
+    return render.board_png(public) if language == "en" else render.board_png(public, language)
+
+
+def clear_pictures() -> None:
+    """Forget the board pictures this process drew."""
     with _PICTURES_LOCK:
-        png = _PICTURES.get(key)
-        if png is not None:
-            _PICTURES.move_to_end(key)
-            return png
-    png = render.board_png(public) if language == "en" else render.board_png(public, language)
-    with _PICTURES_LOCK:
-        _PICTURES[key] = png
-        while len(_PICTURES) > _PICTURES_KEPT:
-            _PICTURES.popitem(last=False)
-    return png
+        _PICTURES.clear()
 
 
 def _insert_once(session: Session, row: OutboundMessage | BoardImage, unique: list[str]

@@ -85,4 +85,4 @@ def fresh_board_pictures() -> None:
 
     outbox = sys.modules.get("pbm.outbox")
     if outbox is not None:
-        outbox._PICTURES.clear()
+        outbox.clear_pictures()

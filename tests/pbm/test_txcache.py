@@ -4,7 +4,6 @@ what it remembers stays true. On SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import random
-from collections import OrderedDict
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -190,7 +189,7 @@ def test_the_board_picture_is_drawn_once_per_version_and_only_for_email(
     drawn: list[int] = []
     draw = render.board_png
     monkeypatch.setattr(render, "board_png", lambda view: drawn.append(1) or draw(view))
-    monkeypatch.setattr(outbox, "_PICTURES", OrderedDict())  # none drawn by earlier tests
+    outbox.clear_pictures()  # none drawn by earlier tests
 
     def one_decision_and_two_status_requests(game_id: int) -> None:
         decision = engine.pending(state_of(eng, game_id))[0]
