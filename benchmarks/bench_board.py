@@ -10,7 +10,7 @@ Usage (from the repository root)::
 One random game of ``--players`` seats (seed ``--seed``) is played; every ``--step``-th
 version's public view is a sample, less one that draws what the sample before it drew (as
 the service draws one picture per game version, and reuses the one before when a version
-changed nothing drawn: ``pbm.outbox._board_picture``). Each round draws every sample once,
+changed nothing drawn: ``pbm.outbox_pictures.board_picture``). Each round draws every sample once,
 in the game's order, with this tree's ``pbm/board_image.py`` and once with the baseline's
 (``git show REF:pbm/board_image.py``, loaded as a module of its own, with the fonts of
 REF), in an order swapped every round, after one warm-up round; ``--language ko`` draws the
@@ -48,7 +48,7 @@ NAMES = ["Ann", "Bartholomew", "Cleo", "Dmitri", "Émile", "Łukasz Wiśniewski"
          "Nguyễn Thị Minh Khai", "José María Fernández García"]
 
 
-#: public view fields the picture does not show (as ``pbm.outbox._NOT_DRAWN``)
+#: public view fields the picture does not show (as ``pbm.outbox_pictures.NOT_DRAWN``)
 NOT_DRAWN = frozenset({"version", "awaiting", "vote", "action", "actions_per_turn",
                        "vote_deck_size", "starred", "loyalties"})
 

@@ -12,6 +12,7 @@ import css_inline
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from pbm.i18n import translate
+from pbm.i18n.languages import languages
 from pbm.messages import MessageContext, MessageKind
 from pbm.render.folding import FoldGettext
 from pbm.render.names import command_words
@@ -64,11 +65,11 @@ def warm() -> int:
     the compiling (a fifth of its first messages' render) and they share the code."""
     names = sorted(f"email/{p.name}" for p in (TEMPLATES / "email").iterdir()
                    if p.suffix in (".txt", ".html"))
-    for lang in translate.languages():
+    for lang in languages():
         env = env_for(lang)
         for name in names:
             env.get_template(name)
-    return len(names) * len(translate.languages())
+    return len(names) * len(languages())
 
 
 def render_text(model: Mapping[str, Any]) -> str:

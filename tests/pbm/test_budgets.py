@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy.engine import Engine
 
-from pbm import db, inbound, outbox
+from pbm import db, inbound, outbox_pictures
 from pbm.board_image import BANDS_KEPT
 from pbm.board_image.paint import INKS_KEPT
 from pbm.models import OutboundMessage
@@ -30,7 +30,7 @@ REPLY_COMMITS = 2
 CACHE_BUDGETS = {
     "board bands (bytes)": (BANDS_KEPT, 8 << 20),
     "drawn lines of text": (INKS_KEPT, 512),
-    "board pictures": (outbox.PICTURES_KEPT, 32),
+    "board pictures": (outbox_pictures.PICTURES_KEPT, 32),
     "encoded picture parts": (mail.PICTURE_PARTS_KEPT, 64),
     "shared public renders": (shared.KEPT, 64),
     "folded mail headers": (mail.FOLDED_KEPT, 256),

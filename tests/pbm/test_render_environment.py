@@ -1,5 +1,5 @@
-"""The email templates' environment reads ``model.key`` on a plain dict as Jinja does,
-without trying the attribute first (``pbm.render.email._Environment``)."""
+"""The email templates' environment (``pbm.render.email._Environment``: its globals one
+plain dict) renders as Jinja's own does."""
 
 from __future__ import annotations
 

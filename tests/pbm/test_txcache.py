@@ -19,7 +19,7 @@ from sqlmodel import Session
 
 import engine
 from engine.simulate import random_command
-from pbm import db, games, inbound, outbox, render, timing, txcache
+from pbm import db, games, inbound, outbox, outbox_pictures, render, timing, txcache
 from pbm.config import reset_settings
 from pbm.games.base import next_seq, write_state
 from pbm.messages import MessageKind
@@ -32,6 +32,7 @@ from pbm.models import (
     OutboundMessage,
     Seat,
 )
+from pbm.session_keys import NEW_OUTBOX_IDS
 from tests.pbm.conftest import new_game, rows, state_of
 
 
@@ -145,7 +146,7 @@ def test_a_message_written_before_is_not_written_again_and_leaves_the_seat_as_it
                                 state=games.load_state(game))
         marks = (seat.last_event_seq, seat.thread_message_id, seat.thread_started,
                  seat.last_prompted_at)
-        return [r.id for r in written], marks, list(session.info.get(outbox.NEW_OUTBOX_IDS,
+        return [r.id for r in written], marks, list(session.info.get(NEW_OUTBOX_IDS,
                                                                       []))
 
     first, marks, enqueued = db.run_transaction(status, eng)
@@ -161,7 +162,7 @@ def test_the_board_picture_is_drawn_once_per_version_and_only_for_email(
     drawn: list[int] = []
     draw = render.board_png
     monkeypatch.setattr(render, "board_png", lambda view: drawn.append(1) or draw(view))
-    outbox.clear_pictures()  # none drawn by earlier tests
+    outbox_pictures.clear_pictures()  # none drawn by earlier tests
 
     def one_decision_and_two_status_requests(game_id: int) -> None:
         decision = engine.pending(state_of(eng, game_id))[0]
