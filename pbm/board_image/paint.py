@@ -315,12 +315,11 @@ def _ink_en(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int]:
 
 
 #: a text mask's coverage (0-255) rounded to background, halfway and ink, the three colours
-#: the palette has for each pair that meets (:data:`_PAIRS`). Blending every coverage and
-#: mapping it to the nearest palette colour (before issue 26) edged a letter with whatever
-#: colours lay near the blend, 4 to 15 between a pair, many of them other pairs' shades (a
-#: brown on a navy and white edge): noise the eye does not see at this size (the same picture at
-#: 1:1, the old one a shade softer at 4x) but that took a fifth of the compressed PNG:
-#: 19.8 KB at libdeflate level 8 then, 17.2 KB at level 5 now. 3% of the pixels changed.
+#: the palette has for each pair that meets (:data:`pbm.board_image.png._PAIRS`). Blending
+#: every coverage and mapping it to the nearest palette colour would edge a letter with
+#: whatever colours lie near the blend, 4 to 15 between a pair, many of them other pairs'
+#: shades: noise the eye does not see at this size, but a fifth of the compressed PNG
+#: (19.8 KB at libdeflate level 8, against 17.2 KB at level 5 with three shades).
 _SHADES = [0] * 64 + [128] * 128 + [255] * 64
 
 

@@ -162,8 +162,8 @@ def test_the_png_holds_exactly_the_drawn_pixels_and_only_the_palettes_colours(ca
 @pytest.mark.parametrize("language", ["en", "ko"])
 def test_text_is_edged_only_in_the_halfway_shade_of_its_two_colours(language: str) -> None:
     """A letter's anti-aliased edge is its background, its ink or the one shade halfway
-    between them: no other palette colour that happens to lie near the blend (issue 26:
-    those scattered colours cost a fifth of the PNG)."""
+    between them: no other palette colour that happens to lie near the blend (those
+    scattered colours cost a fifth of the PNG)."""
     view = _crowded()
     picture = Image.open(io.BytesIO(draw_board(view, language))).convert("RGB")
     navy, white = paint.NAVY, paint.WHITE
@@ -188,7 +188,7 @@ def test_text_is_edged_only_in_the_halfway_shade_of_its_two_colours(language: st
 def test_a_rounded_rectangle_is_drawn_as_pillow_draws_it(
         radius: int, fill: paint.Color | None, outline: paint.Color | None,
         width: int) -> None:
-    """The painter's rounded rectangles (corners pasted from tiles, issue 26) have every
+    """The painter's rounded rectangles (corners pasted from tiles) have every
     pixel of ``ImageDraw.rounded_rectangle``'s, at every size from corners that meet up."""
     for w in range(0, 4 * radius + 8):
         for h in (*range(0, 4 * radius + 8, 3), 120):

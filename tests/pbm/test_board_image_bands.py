@@ -1,4 +1,4 @@
-"""The board picture drawn band by band, each band remembered for what it shows (issue 26),
+"""The board picture drawn band by band, each band remembered for what it shows,
 is the picture drawn whole: the same PNG bytes, version after version of random games, in
 English and Korean."""
 

@@ -1,4 +1,4 @@
-"""The board picture in Korean (issue 24): labelled in the glossary's words with the bundled
+"""The board picture in Korean: labelled in the glossary's words with the bundled
 Hangul font, Hangul names drawn as written, legible on a phone, nothing cut, as small as
 the English picture; the English picture is unchanged (tests/golden/board.png)."""
 
@@ -170,5 +170,5 @@ def _mean_png_size(names: list[str], language: str) -> float:
 def test_the_korean_picture_is_a_palette_png_as_small_as_the_english_one() -> None:
     korean = _mean_png_size(KOREAN[:5], "ko")
     english = _mean_png_size(["Anne", "Bart", "Cleo", "Dirk", "Esme"], "en")
-    assert korean <= 20 * 1024, korean  # measured: 16.1 KB (English: 17.1 KB), issue 26
+    assert korean <= 20 * 1024, korean  # measured: 16.1 KB (English: 17.1 KB)
     assert korean <= english * 1.02, (korean, english)
