@@ -80,10 +80,10 @@ def palette_bytes() -> bytes:
 
 
 #: libdeflate's level 5, for both languages: with text in three shades
-#: (:data:`pbm.board_image.paint._SHADES`) a 5-player picture is 17.2 KB mean at level 5 in 1.3 ms (Korean 16.6 KB), where the
-#: shades mapped by nearest colour made 19.8 KB at level 8 in 4.0 ms (Korean 20.5 KB at
-#: level 9 in 5.7 ms). Level 6 would be 16.3 KB in 1.5 ms; level 4 18.1 KB for 0.1 ms
-#: less.
+#: (:data:`pbm.board_image.paint._SHADES`) a 5-player picture is 17.2 KB mean at level 5
+#: in 1.3 ms (Korean 16.6 KB), where the shades mapped by nearest colour made 19.8 KB at
+#: level 8 in 4.0 ms (Korean 20.5 KB at level 9 in 5.7 ms). Level 6 would be 16.3 KB in
+#: 1.5 ms; level 4 18.1 KB for 0.1 ms less.
 DEFLATE_LEVEL = 5
 
 
