@@ -1,4 +1,5 @@
-"""Engine errors. Each has a stable ``code``; messages echo the offending input.
+"""Engine errors. Each has a stable ``code``; messages echo the offending input, and
+``reason`` says why as data (:mod:`engine.reasons`), for a reader of any language.
 
 As in python-chess, "cannot parse" (:class:`CommandParseError`) is kept apart from
 "the rules forbid it" (:class:`IllegalCommandError`).
@@ -6,15 +7,19 @@ As in python-chess, "cannot parse" (:class:`CommandParseError`) is kept apart fr
 
 from __future__ import annotations
 
+from engine.reasons import UNPARSEABLE, Reason
+
 
 class EngineError(Exception):
     """Base class of every error the engine raises on purpose."""
 
     code: str = "engine/error"
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str | Reason) -> None:
+        super().__init__(str(message))
+        self.message = str(message)
+        #: Why, as data; None for a message no player reads (a setup error).
+        self.reason = message if isinstance(message, Reason) else None
 
 
 class CommandParseError(EngineError, ValueError):
@@ -22,10 +27,10 @@ class CommandParseError(EngineError, ValueError):
 
     code = "command/unparseable"
 
-    def __init__(self, text: str, reason: str) -> None:
-        super().__init__(f"cannot parse {text!r}: {reason}")
+    def __init__(self, text: str, why: Reason) -> None:
+        super().__init__(UNPARSEABLE(cmd=text, reason=why))
         self.text = text
-        self.reason = reason
+        self.why = why
 
 
 class IllegalCommandError(EngineError, ValueError):
