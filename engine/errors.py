@@ -15,9 +15,9 @@ class EngineError(Exception):
 
     code: str = "engine/error"
 
-    def __init__(self, message: str | Reason) -> None:
-        super().__init__(str(message))
-        self.message = str(message)
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
         #: Why, as data; None for a message no player reads (a setup error).
         self.reason = message if isinstance(message, Reason) else None
 

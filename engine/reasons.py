@@ -4,8 +4,8 @@ As Django's ``ValidationError(message, code, params)``: each :class:`ReasonCode`
 stable code with an English template (``{named}`` placeholders); a :class:`Reason` is one
 code with the values of its placeholders. The template is the catalogue's message id, so
 every language (English included) says a reason from its code
-(``pbm.render.reasons.say``); :func:`english` is the plain English text, for logs, error
-messages and ``str(reason)``. A parameter may itself be a reason (``{reason}`` nested in
+(``pbm.render.reasons.say``); the reason itself is a ``str``, its plain English text, for
+logs and error messages. A parameter may itself be a reason (``{reason}`` nested in
 "``X`` is not allowed: ``...``").
 
 The engine's own codes are below; ``pbm`` declares its codes with the same
@@ -16,7 +16,6 @@ Babel's extraction (``babel.cfg`` reads this file); the engine does no translati
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 #: Every code declared so far -> its English template.
@@ -28,21 +27,33 @@ def N_(template: str) -> str:  # noqa: N802 - the name Babel extracts by default
     return template
 
 
-@dataclass(frozen=True)
-class Reason:
-    """One reason: a declared ``code`` and the values of its template's placeholders."""
+class Reason(str):
+    """One reason: a declared ``code`` and the values of its template's placeholders.
+
+    A reason is also its English text (a ``str``): code that only passes a reason on, or
+    writes it to a log, needs no change; code that says it to a player reads ``code`` and
+    ``params``. Its stored form is :meth:`to_dict` (a JSON dump of the string alone would
+    keep the English only)."""
 
     code: str
-    params: Mapping[str, str | int | Reason] = field(default_factory=dict)
+    params: Mapping[str, str | int]
 
-    def __str__(self) -> str:
-        return english(self)
+    def __new__(cls, code: str, params: Mapping[str, str | int] | None = None) -> Reason:
+        values = dict(params or {})
+        text = TEMPLATES[code].format(**values)
+        self = super().__new__(cls, text)
+        self.code, self.params = code, values
+        return self
 
-    def __hash__(self) -> int:
-        return hash((self.code, tuple(sorted(self.params.items()))))
+    def __repr__(self) -> str:
+        return f"Reason({self.code!r}, {self.params!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Reason, (self.code, dict(self.params)))
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form stored with a reply's outcome: ``{"code", "params"}``."""
+        """The JSON form stored with a reply's outcome: ``{"code", "params"}``; a parameter
+        that is a reason is stored the same way."""
         return {"code": self.code,
                 "params": {k: v.to_dict() if isinstance(v, Reason) else v
                            for k, v in self.params.items()}}
@@ -64,17 +75,11 @@ class ReasonCode:
         assert known == template, f"reason code {code!r} declared twice"
         self.code, self.template = code, template
 
-    def __call__(self, **params: str | int | Reason) -> Reason:
+    def __call__(self, **params: str | int) -> Reason:
         return Reason(self.code, params)
 
     def __repr__(self) -> str:
         return f"ReasonCode({self.code!r})"
-
-
-def english(reason: Reason) -> str:
-    """The reason in plain English (its template filled in)."""
-    return TEMPLATES[reason.code].format(**{
-        k: english(v) if isinstance(v, Reason) else v for k, v in reason.params.items()})
 
 
 def as_reason(value: Any) -> Reason | None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.commands import Command
+from engine.reasons import Reason
 from pbm.replies.menu import (
     MenuOption,
     build_menu,
@@ -51,6 +52,8 @@ class NotUnderstood:
     """A line that changes nothing, with why and the closest command the seat could send."""
 
     line: str
+    #: Why: a :class:`~engine.reasons.Reason` (data), or a plain English sentence from a
+    #: reader not yet giving codes.
     reason: str
     suggestion: str | None = None
     #: Every reading the line fits when it is ambiguous (display form); nothing is applied.
@@ -111,7 +114,7 @@ class ReplyResult:
                 for m in self.meta
             ],
             "not_understood": [
-                {"line": n.line, "reason": n.reason, "suggestion": n.suggestion,
+                {"line": n.line, "reason": stored_reason(n.reason), "suggestion": n.suggestion,
                  "candidates": list(n.candidates)}
                 for n in self.not_understood
             ],
@@ -120,6 +123,11 @@ class ReplyResult:
                           for r in self.retracted],
             "reaction": self.reaction,
         }
+
+
+def stored_reason(reason: str) -> dict[str, Any] | str:
+    """A reason as stored with a reply's outcome: its code and parameters (JSON)."""
+    return reason.to_dict() if isinstance(reason, Reason) else reason
 
 
 # ------------------------------------------------------------------ context
@@ -192,7 +200,7 @@ class NoParse(Exception):
     """This reading of the line does not fit; ``reason`` says why."""
 
     def __init__(self, reason: str) -> None:
-        super().__init__(reason)
+        super().__init__(str(reason))
         self.reason = reason
 
 
