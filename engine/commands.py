@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.cards import Hold, Ship
 from engine import reasons as R
+from engine.cards import Hold, Ship
 from engine.errors import CommandParseError
 
 

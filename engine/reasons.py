@@ -22,7 +22,7 @@ from typing import Any
 TEMPLATES: dict[str, str] = {}
 
 
-def N_(template: str) -> str:  # noqa: N802 - the name Babel extracts by default
+def N_(template: str) -> str:
     """Marks ``template`` as a catalogue message id; returns it unchanged."""
     return template
 
@@ -121,12 +121,12 @@ GAME_OVER_NOT_APPLIED = ReasonCode("game.over_not_applied",
                                    N_("the game is over; {cmd} was not applied"))
 NO_SEAT_IN_GAME = ReasonCode("seat.none_in_game", N_("there is no seat {n} in this game"))
 NOTHING_AWAITED = ReasonCode("seat.nothing_awaited", N_("nothing is awaited from {name} now"))
-NOTHING_AWAITED_FOR = ReasonCode("seat.nothing_awaited_for",
-                                 N_("{cmd}: nothing is awaited from {name} now"))
+#: A command refused for the seat (``reason`` says why).
+REFUSED_FOR = ReasonCode("seat.refused_for", N_("{cmd}: {reason}"))
 ANSWERS_OTHER = ReasonCode("seat.answers_other",
                            N_("{cmd} answers {kinds}, but {name} is asked for {wanted}"))
-NO_VOTE_TO_CHANGE = ReasonCode("seat.no_vote_to_change",
-                               N_("{cmd}: {name} has no answer in an open vote to change"))
+NO_OPEN_VOTE = ReasonCode("seat.no_open_vote",
+                          N_("{name} has no answer in an open vote to change"))
 #: A well-formed command the rules forbid now (``reason`` says why).
 NOT_ALLOWED = ReasonCode("rules.not_allowed", N_("{cmd} is not allowed: {reason}"))
 

@@ -9,8 +9,8 @@ from itertools import repeat
 from operator import is_
 from typing import Any
 
-from engine.actions import _ACTIONS, _HANDLERS, KEEPS_STAGE
 from engine import reasons as R
+from engine.actions import _ACTIONS, _HANDLERS, KEEPS_STAGE
 from engine.board import UNREAD, Events, kept_card, open_stage, say
 from engine.cards import EventTitle
 from engine.commands import (
@@ -219,7 +219,7 @@ def apply(state: GameState, seat: int, command: Command | str) -> tuple[GameStat
     assert stage is not None
     if seat not in stage.awaiting():
         raise NotYourDecisionError(
-            R.NOTHING_AWAITED_FOR(cmd=str(command), name=state.names[seat]))
+            R.REFUSED_FOR(cmd=str(command), reason=R.NOTHING_AWAITED(name=state.names[seat])))
     kinds = ANSWERS[type(command)]
     if stage.kind not in kinds:
         wanted = stage.kind.value if stage.kind else "nothing"
@@ -261,7 +261,7 @@ def _change_vote(state: GameState, seat: int, command: ChangeVote
     before = stage.hand_before(seat) if isinstance(stage, VoteStage) else None
     if before is None or not isinstance(stage, VoteStage):
         raise NotYourDecisionError(
-            R.NO_VOTE_TO_CHANGE(cmd=str(command), name=state.names[seat]))
+            R.REFUSED_FOR(cmd=str(command), reason=R.NO_OPEN_VOTE(name=state.names[seat])))
     if command not in change_options(state, seat):
         played = tuple(sorted(before.index(c) + 1 for c in dict(stage.played)[seat]))
         why = R.SAME_VOTE() if command.cards == played else R.REVOTE_CARDS(n=len(before))

@@ -30,6 +30,7 @@ from pbm import games
 from pbm.humanize import local_time
 from pbm.messages import Channel
 from pbm.models import Player
+from pbm.replies import reasons as R
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 #: LANG arguments -> ``Player.language`` (the Korean words arrive as LANG KO / LANG EN,
@@ -41,7 +42,13 @@ CHANNELS = {"email": "email", "mail": "email", "e-mail": "email", "sms": "sms",
 
 
 class SettingError(ValueError):
-    """A setting that cannot be applied; ``str()`` says why and what would work."""
+    """A setting that cannot be applied; ``reason`` says why and what would work (as data,
+    :mod:`pbm.replies.reasons`), ``str()`` in English."""
+
+    @property
+    def reason(self) -> str:
+        """Why, as the :class:`~engine.reasons.Reason` it was raised with."""
+        return str(self.args[0]) if not isinstance(self.args[0], str) else self.args[0]
 
 
 @dataclass(frozen=True)
@@ -79,8 +86,8 @@ def resolve_zone(text: str, now: datetime | None = None) -> str:
     raw = " ".join(text.split()).strip()
     key = raw.lower()
     if not key:
-        raise SettingError("ZONE needs a place or an offset, e.g. ZONE Europe/Paris, "
-                           "ZONE London or ZONE UTC+2")
+        raise SettingError(R.ZONE_NEEDS(
+            cmd="ZONE", example="ZONE Europe/Paris, ZONE London or ZONE UTC+2"))
     names = _zone_names()
     latin = anyascii(key).lower()  # a city written in Hangul: "서울" -> "seoul"
     for candidate in (key, key.replace(" ", "_"), latin, latin.replace(" ", "_")):
@@ -90,16 +97,15 @@ def resolve_zone(text: str, now: datetime | None = None) -> str:
     if match:
         sign, hours, minutes = match.group(1), int(match.group(2)), int(match.group(3) or 0)
         if hours > 14 or minutes not in (0, 15, 30, 45):
-            raise SettingError(f"{raw} is not a UTC offset: offsets run from UTC-12 to UTC+14")
+            raise SettingError(R.NOT_AN_OFFSET(value=raw, example="UTC-12 to UTC+14"))
         if minutes == 0:
             # IANA's Etc zones count the other way round: Etc/GMT-2 is UTC+2.
             return "UTC" if hours == 0 else f"Etc/GMT{'-' if sign == '+' else '+'}{hours}"
         return _zone_with_offset(timedelta(hours=hours, minutes=minutes) * (
             1 if sign == "+" else -1), now, raw)
     best = process.extractOne(key, list(names), scorer=fuzz.WRatio)
-    hint = f" Did you mean ZONE {names[best[0]]}?" if best and best[1] >= 70 else ""
-    raise SettingError(f"'{raw}' is not a time zone I know.{hint} Send a city "
-                       "(ZONE Paris), a zone (ZONE America/New_York) or an offset (ZONE UTC-5).")
+    raise SettingError(R.UNKNOWN_ZONE_HINT(value=raw, zone=names[best[0]])
+                       if best and best[1] >= 70 else R.UNKNOWN_ZONE(value=raw))
 
 
 def _zone_with_offset(offset: timedelta, now: datetime | None, raw: str) -> str:
@@ -110,7 +116,7 @@ def _zone_with_offset(offset: timedelta, now: datetime | None, raw: str) -> str:
         zone = ZoneInfo(name)
         if all(m.astimezone(zone).utcoffset() == offset for m in moments):
             return name
-    raise SettingError(f"no time zone has the offset {raw}; send a city instead (ZONE Delhi)")
+    raise SettingError(R.NO_ZONE_WITH_OFFSET(value=raw, example="ZONE Delhi"))
 
 
 def local_now(zone_name: str, now: datetime) -> str:
@@ -132,11 +138,10 @@ def parse_quiet(text: str) -> tuple[int, int] | None:
         return None
     match = _QUIET_RE.match(key)
     if not match or int(match.group(1)) > 23 or int(match.group(2)) > 23:
-        raise SettingError("QUIET takes two whole hours of your day, e.g. QUIET 23-07 "
-                           "(no reminders from 23:00 to 07:00), or QUIET OFF")
+        raise SettingError(R.QUIET_HOURS(cmd="QUIET", example="QUIET 23-07", off="QUIET OFF"))
     start, end = int(match.group(1)), int(match.group(2))
     if start == end:
-        raise SettingError("QUIET needs two different hours, e.g. QUIET 23-07")
+        raise SettingError(R.QUIET_DIFFERENT(cmd="QUIET", example="QUIET 23-07"))
     return start, end
 
 
@@ -157,7 +162,7 @@ def parse_away(text: str, zone_name: str, now: datetime) -> datetime:
         unit = span.group(2)[0]
         hours = amount * {"d": 24, "h": 1, "w": 168}[unit]
         if not 0 < hours <= 24 * 60:
-            raise SettingError("AWAY lasts from an hour to 60 days")
+            raise SettingError(R.AWAY_RANGE(cmd="AWAY"))
         return now + timedelta(hours=hours)
     key = re.sub(r"^(?:until|till|til|to|back|back on|on)\s+", "", key)
     zone = ZoneInfo(zone_name)
@@ -169,13 +174,13 @@ def parse_away(text: str, zone_name: str, now: datetime) -> datetime:
         key = key[: hour.start()].strip()
     day = _day(key, local)
     if day is None:
-        raise SettingError("AWAY takes a length or a day: AWAY 3 days, AWAY until Fri, "
-                           "AWAY until 2026-12-24 (BACK when you are back)")
+        raise SettingError(R.AWAY_TAKES(
+            cmd="AWAY", example="AWAY 3 days, AWAY until Fri, AWAY until 2026-12-24"))
     back = datetime.combine(day, at, tzinfo=zone)
     if back <= now:
-        raise SettingError(f"{back:%a %d %b} has already begun; send AWAY 2 days or a later day")
+        raise SettingError(R.AWAY_BEGUN(day=f"{back:%a %d %b}", example="AWAY 2 days"))
     if back - now > timedelta(days=60):
-        raise SettingError("AWAY lasts from an hour to 60 days")
+        raise SettingError(R.AWAY_RANGE(cmd="AWAY"))
     return back.astimezone(now.tzinfo)
 
 
@@ -204,7 +209,7 @@ def _on_off(word: str, name: str) -> bool:
         return True
     if key in ("off", "no", "false", "0"):
         return False
-    raise SettingError(f"{name} takes ON or OFF, e.g. {name} ON")
+    raise SettingError(R.ON_OFF_EXAMPLE(cmd=name, example=f"{name} ON"))
 
 
 def apply(session: Session, player: Player, text: str, now: datetime) -> str:
@@ -240,13 +245,11 @@ def apply(session: Session, player: Player, text: str, now: datetime) -> str:
     if verb == "VIA":
         channel = CHANNELS.get(arg.lower())
         if channel is None:
-            raise SettingError("VIA takes EMAIL, SMS or BOTH, e.g. VIA SMS")
+            raise SettingError(R.VIA_TAKES(cmd="VIA", example="VIA SMS"))
         if channel in (Channel.SMS, "both") and not player.phone:
-            raise SettingError("you have no phone number with us; ask the organiser to add "
-                               "it, then send VIA " + channel.upper())
+            raise SettingError(R.NO_PHONE_FOR_VIA(example="VIA " + channel.upper()))
         if channel in (Channel.EMAIL, "both") and not player.email:
-            raise SettingError("you have no email address with us; ask the organiser to add "
-                               "it, then send VIA " + channel.upper())
+            raise SettingError(R.NO_EMAIL_FOR_VIA(example="VIA " + channel.upper()))
         player.preferred_channel = channel
         session.add(player)
         return {"email": "VIA EMAIL: your messages come by email.",
@@ -270,12 +273,12 @@ def apply(session: Session, player: Player, text: str, now: datetime) -> str:
     if verb == "LANG":
         language = LANGUAGE_NAMES.get(arg.lower())
         if language is None:
-            raise SettingError("LANG takes EN or KO, e.g. LANG KO (한국어) or LANG EN (English)")
+            raise SettingError(R.LANG_TAKES(cmd="LANG"))
         player.language = language
         session.add(player)
         return ("LANG KO: 이제부터 모든 메시지를 한국어로 보내 드립니다." if language == "ko"
                 else "LANG EN: your messages come in English from now on.")
-    raise SettingError(f"{verb} is not a setting; send SETTINGS to see them all")
+    raise SettingError(R.NOT_A_SETTING(value=verb, example="SETTINGS"))
 
 
 def summary(player: Player, now: datetime) -> str:

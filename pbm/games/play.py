@@ -30,6 +30,7 @@ from pbm.games.base import (
 from pbm.games.lifecycle import finish_game
 from pbm.messages import MessageKind
 from pbm.models import CommandLog, Game, GameEvent, GameStatus
+from pbm.replies.reasons import QUESTION_CLOSED
 
 HAPPENS_TO_KINDS = {"pawn.marooned", "vote_card.lost", "card.given", "pawn.moved"}
 
@@ -72,10 +73,10 @@ def submit(
     if decision_id is not None and state.decision_id(seat) != decision_id:
         return make_result(session, game, seat, ok=False, code="command/not_your_decision",
                            state=state, ignored=[str(c) for c in batch],
-                           message="that answers a question that is already closed; "
-                               "nothing was changed")
+                           message=QUESTION_CLOSED(),
+                           why=QUESTION_CLOSED().to_dict())
     done: list[str] = []
-    not_done: list[dict[str, str]] = []
+    not_done: list[dict[str, Any]] = []
     ignored: list[str] = []
     logged: list[dict[str, Any]] = []  # command log rows, written together below
     happened: list[tuple[engine.Event, int | None, int]] = []  # and their events
@@ -85,7 +86,8 @@ def submit(
             command = _parse(raw)
             state, events = engine.apply(state, seat, command)
         except engine.EngineError as exc:
-            not_done.append({"command": str(raw), "reason": exc.message, "code": exc.code})
+            not_done.append({"command": str(raw), "reason": exc.message, "code": exc.code,
+                             "why": exc.reason.to_dict() if exc.reason else None})
             ignored = [str(c) for c in batch[i + 1 :]]
             break
         logged.append({
@@ -99,7 +101,8 @@ def submit(
     if not done:
         failure = not_done[0]
         return make_result(session, game, seat, ok=False, code=failure["code"], state=pre,
-                           not_done=not_done, ignored=ignored, message=failure["reason"])
+                           not_done=not_done, ignored=ignored, message=failure["reason"],
+                           why=failure["why"])
     stored = insert_events(session, game, happened, now=now, commands=logged)  # one statement
     if state.over:  # its UPDATE goes with the game's end (``finish_game``'s changes)
         save_state(game, state, now)

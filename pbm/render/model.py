@@ -124,7 +124,7 @@ def _normalise_extra(ctx: MessageContext) -> dict[str, Any]:
         if extra.get("rejected") is None:
             extra["rejected"] = [
                 {"command": display_command(str(r.get("command", "")), view),
-                 "reason": str(r.get("reason", ""))}
+                 "reason": r.get("why") or str(r.get("reason", ""))}
                 for r in result.get("not_done") or []]
     return extra
 
@@ -199,7 +199,7 @@ def build_model(ctx: MessageContext) -> dict[str, Any]:
             "questions": [x for x in reply.get("ignored") or [] if is_question(str(x))],
             "ignored": [x for x in reply.get("ignored") or [] if not is_question(str(x))],
         },
-        "done": [say_done(d) if isinstance(d, str) else d for d in extra.get("done") or []],
+        "done": [say_done(d) for d in extra.get("done") or []],
         "rejected": list(extra.get("rejected") or []),
         "help": extra.get("help"),
         "help_file": None if extra.get("help") is None
@@ -222,15 +222,15 @@ def build_model(ctx: MessageContext) -> dict[str, Any]:
     _in_reader_words(ctx, model, names)
     if ctx.kind is MessageKind.REPLY:
         model["rejected"] = [
-            {**r, "reason": plain_reason(str(r["command"]), str(r["reason"]), view,
+            {**r, "reason": plain_reason(str(r["command"]), r["reason"], view,
                                          model["awaited"], model["board"])}
             for r in model["rejected"]]
         model["reply"]["understood"] = [
             {**u, "note": say_note(u["note"])} if isinstance(u, Mapping) and isinstance(
                 u.get("note"), str) else u for u in model["reply"]["understood"]]
         model["reply"]["not_understood"] = [
-            {**n, "reason": say_reason(n["reason"])} if isinstance(n, Mapping) and isinstance(
-                n.get("reason"), str) else n for n in model["reply"]["not_understood"]]
+            {**n, "reason": say_reason(n["reason"])} if isinstance(n, Mapping) and n.get(
+                "reason") else n for n in model["reply"]["not_understood"]]
     if ctx.kind is MessageKind.REPLY:
         model["hints"] = reply_hints(model)
         if model["hints"]:  # a hint answers the line better than a guessed command

@@ -66,6 +66,74 @@ CHANGED_MIND = ReasonCode("reply.changed_mind", N_(
 
 # ------------------------------------------------------------------ changes of mind
 
+#: A vote changed while the vote is open (what was done, not a refusal).
+VOTE_NOW_ONE = ReasonCode("reply.vote_now_one", N_("Your vote is now card {n} ({symbols})"))
+VOTE_NOW_TWO = ReasonCode("reply.vote_now_two", N_(
+    "Your vote is now card {n} ({symbols}) and card {other} ({other_symbols})"))
+
 FINAL_ACTION = ReasonCode("reply.final_action", N_(
     "your {cmd} was already played and is final (a turn action cannot be changed once it is "
     "applied); nothing was changed"))
+
+# ------------------------------------------------------------------ the service's answers
+# (pbm.inbound.applying, pbm.games): why a command of a reply was not played
+
+SETTLED = ReasonCode("service.settled", N_(
+    "that question was settled before your reply came in, so nothing was played"))
+NOT_STARTED = ReasonCode("service.not_started", N_("the game has not started yet"))
+NOT_TRIED = ReasonCode("service.not_tried", N_("not tried after the command before it failed"))
+TOOK_BACK = ReasonCode("service.took_back", N_('you took it back ("{word}"), so it was not played'))
+SAY_LIMIT = ReasonCode("service.say_limit", N_(
+    "not relayed: at most {n} SAY lines per reply and {m} per hour reach the table"))
+TABLE_TALK_PICK = ReasonCode("service.table_talk_pick", N_(
+    "that answers table talk, not your menu, so nothing was played; to play it, reply {cmd}"))
+NOTHING_TO_CANCEL = ReasonCode("service.nothing_to_cancel", N_(
+    "a move once applied is final (no take-backs), and there is nothing else to cancel; to "
+    "stop text messages, text {stop}"))
+STOP_BY_EMAIL = ReasonCode("service.stop_by_email", N_(
+    "{stop} by email changes nothing: to stop text messages, text {stop} from your phone; to "
+    "pause your deadlines, reply {away}; to leave the game, write to the organiser"))
+NO_PHONE = ReasonCode("service.no_phone", N_(
+    "you have no phone number with us; {stop} and {start} are about text messages"))
+VOTE_CLOSED = ReasonCode("service.vote_closed", N_(
+    "the vote had already closed when your reply came in: your vote counted as you first "
+    "played it; nothing was changed"))
+NOTHING_CHANGED = ReasonCode("service.nothing_changed", N_("{reason}; nothing was changed"))
+QUESTION_CLOSED = ReasonCode("service.question_closed", N_(
+    "that answers a question that is already closed; nothing was changed"))
+
+# ------------------------------------------------------------------ settings (pbm.settings)
+# The setting commands stay as the player types them (``cmd``, ``example``).
+
+ZONE_NEEDS = ReasonCode("setting.zone_needs",
+                        N_("{cmd} needs a place or an offset, e.g. {example}"))
+NOT_AN_OFFSET = ReasonCode("setting.not_an_offset",
+                           N_("{value} is not a UTC offset: offsets run from {example}"))
+UNKNOWN_ZONE = ReasonCode("setting.unknown_zone", N_(
+    "'{value}' is not a time zone I know. Send a city (ZONE Paris), a zone (ZONE "
+    "America/New_York) or an offset (ZONE UTC-5)."))
+UNKNOWN_ZONE_HINT = ReasonCode("setting.unknown_zone_hint", N_(
+    "'{value}' is not a time zone I know. Did you mean ZONE {zone}? Send a city (ZONE Paris), "
+    "a zone (ZONE America/New_York) or an offset (ZONE UTC-5)."))
+NO_ZONE_WITH_OFFSET = ReasonCode("setting.no_zone_with_offset", N_(
+    "no time zone has the offset {value}; send a city instead ({example})"))
+QUIET_HOURS = ReasonCode("setting.quiet_hours", N_(
+    "{cmd} takes two whole hours of your day, e.g. {example} (no reminders from 23:00 to "
+    "07:00), or {off}"))
+QUIET_DIFFERENT = ReasonCode("setting.quiet_different",
+                             N_("{cmd} needs two different hours, e.g. {example}"))
+AWAY_RANGE = ReasonCode("setting.away_range", N_("{cmd} lasts from an hour to 60 days"))
+AWAY_TAKES = ReasonCode("setting.away_takes", N_(
+    "{cmd} takes a length or a day: {example} (BACK when you are back)"))
+AWAY_BEGUN = ReasonCode("setting.away_begun",
+                        N_("{day} has already begun; send {example} or a later day"))
+ON_OFF_EXAMPLE = ReasonCode("setting.on_off", N_("{cmd} takes ON or OFF, e.g. {example}"))
+VIA_TAKES = ReasonCode("setting.via_takes", N_("{cmd} takes EMAIL, SMS or BOTH, e.g. {example}"))
+NO_PHONE_FOR_VIA = ReasonCode("setting.no_phone", N_(
+    "you have no phone number with us; ask the organiser to add it, then send {example}"))
+NO_EMAIL_FOR_VIA = ReasonCode("setting.no_email", N_(
+    "you have no email address with us; ask the organiser to add it, then send {example}"))
+LANG_TAKES = ReasonCode("setting.lang_takes", N_(
+    "{cmd} takes EN or KO, e.g. {cmd} KO (한국어) or {cmd} EN (English)"))
+NOT_A_SETTING = ReasonCode("setting.unknown",
+                           N_("{value} is not a setting; send {example} to see them all"))

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from rapidfuzz.distance import OSA
 
+from pbm.replies import reasons as R
 from pbm.replies.arguments import DECLINE_TREASURE, TAKES_HOLD, TAKES_NAME, TAKES_SHIP
 from pbm.replies.keywords import (
     ask_which,
@@ -180,7 +181,7 @@ def _read_verb(
         if isinstance(before, Understood) and isinstance(after, Understood):
             if before.text == after.text:
                 return before
-            return ask_which(line, "that gives two different commands",
+            return ask_which(line, R.TWO_COMMANDS(),
                              [before.display, after.display])
     contrast = _contrasted(line, keywords, rest, ctx, note)
     if contrast is not None:
@@ -203,7 +204,7 @@ def _read_verb(
             second = _read_piece(" ".join(right), ctx) or second  # "reveal 3 or view 1 4"
         if isinstance(first, Understood) and isinstance(second, Understood) \
                 and first.text != second.text:
-            return ask_which(line, "that gives two different commands", [first.display,
+            return ask_which(line, R.TWO_COMMANDS(), [first.display,
                                                                     second.display])
     # The longest complete command followed by words that cannot change it.
     for k in range(len(rest) - 1, -1, -1):
@@ -221,7 +222,7 @@ def _read_verb(
         if later is not None:
             other = _read_piece(" ".join(tail[later:]), ctx)
             if isinstance(other, Understood) and other.text != reading.text:
-                return ask_which(line, "that gives two different commands",
+                return ask_which(line, R.TWO_COMMANDS(),
                                  [reading.display, other.display])
         return reading
     # A sentence that starts with a verb-ish word: "see you soon", "open question".
@@ -246,7 +247,7 @@ def _command_in_sentence(line: str, verb_word: str, keywords: Sequence[str],
     alone = try_keywords(line, keywords, [], ctx, None)
     if verb_word in KEYWORD_WORDS and isinstance(alone, Understood) \
             and alone.text != other.text:
-        return ask_which(line, "that gives two different commands",
+        return ask_which(line, R.TWO_COMMANDS(),
                          [alone.display, other.display])
     return NotUnderstood(line, NO_VERB, other.display)
 
@@ -307,7 +308,7 @@ def _split_by_unknown(line: str, keywords: Sequence[str], rest: list[str], ctx: 
         right = try_keywords(line, keywords, rest[right_start:], ctx, note)
         if isinstance(left, Understood) and isinstance(right, Understood) \
                 and left.text != right.text:
-            return ask_which(line, "that gives two different commands",
+            return ask_which(line, R.TWO_COMMANDS(),
                              [left.display, right.display])
         return None
     return None
@@ -366,7 +367,7 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
     if say:
         text = " ".join(say.group(1).split())
         if not text:
-            return NotUnderstood(line, "SAY needs the words to say", "SAY good luck, all")
+            return NotUnderstood(line, R.SAY_NEEDS(cmd="SAY"), "SAY good luck, all")
         return Meta(line, "SAY", text[:SAY_LIMIT], truncated=len(text) > SAY_LIMIT)
     setting = read_setting(line)  # ZONE, AWAY, VIA ... (pbm.replies.settings_words)
     if setting is not None:
@@ -416,14 +417,13 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
         if keywords is not None:
             outcome = _read_verb(line, head, keywords, rest, breaks, start + 1, ctx, note)
             if question and isinstance(outcome, Understood):
-                return NotUnderstood(line, "that reads as a question, so nothing was done; "
-                                     f"to do it, reply {outcome.display}", outcome.display)
+                return NotUnderstood(line, R.QUESTION(cmd=outcome.display), outcome.display)
             unsure = _UNSURE_ASIDE_RE.search(line)
             if unsure and isinstance(outcome, Understood):  # "VOTE 2 (or 3?)": asked
                 other = _read_verb(line, head, keywords, [unsure.group("n")], set(), 0, ctx,
                                    note)
                 if isinstance(other, Understood) and other.text != outcome.text:
-                    return ask_which(line, "that gives two different commands",
+                    return ask_which(line, R.TWO_COMMANDS(),
                                      [outcome.display, other.display])
             return outcome
     toks = _strip_leading(raw_toks)
@@ -458,7 +458,7 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
     if len(distinct) == 1:
         return distinct[0]
     if len(distinct) > 1:
-        return ask_which(line, "that could mean " + " or ".join(r.display for r in distinct),
+        return ask_which(line, R.COULD_MEAN(cmd=" or ".join(r.display for r in distinct)),
                          [r.display for r in distinct])
     if not _has_signal(toks):
         return None
@@ -505,8 +505,8 @@ def _shorthand(line: str, toks: Sequence[str], ctx: ParseContext
     if len(readings) == 1:
         return next(iter(readings.values()))
     if len(readings) > 1:
-        return ask_which(line, "that could mean " + " or ".join(
-            r.display for r in readings.values()), [r.display for r in readings.values()])
+        return ask_which(line, R.COULD_MEAN(cmd=" or ".join(
+            r.display for r in readings.values())), [r.display for r in readings.values()])
     return None
 
 
@@ -573,8 +573,8 @@ def _one_of_two(line: str, toks: Sequence[str], ctx: ParseContext
     chosen = offered[index]
     literal = number_of(words[0])
     if literal is not None and literal in offered and literal != chosen:
-        return ask_which(line, f"'{words[0]}' could be position {literal} or the {words[0]} of the "
-                         "two cards offered", [f"CHOOSE {literal}", f"CHOOSE {chosen}"])
+        return ask_which(line, R.POSITION_OR_CARD(word=words[0], n=literal, other=words[0]),
+                         [f"CHOOSE {literal}", f"CHOOSE {chosen}"])
     return understood_as(line, f"CHOOSE {chosen}", ctx, f"read '{words[0]}' as position {chosen}")
 
 
@@ -630,7 +630,7 @@ _SETTING_TOPICS = (
 
 
 #: The reason given for a line with no command word that fits nothing awaited.
-NO_VERB = "not a command"
+NO_VERB = R.NOT_A_COMMAND()
 
 
 #: Words that label the command after them: "my move: reveal 3", "vote is 2".
