@@ -309,14 +309,14 @@ def _why(s: GameState, seat: int, c: Command) -> Reason:
         if missing:
             return R.NO_FACE_DOWN(n=missing[0])
         if isinstance(c, View) and len(c.positions) == 1 and len(down) >= 2:
-            return R.VIEW_TWO()
+            return R.VIEW_TWO(cmd="VIEW")
         if isinstance(c, Force):
             if c.target == seat:
                 return R.FORCE_SELF()
             if not 0 <= c.target < s.n:
                 return R.NO_SEAT(n=c.target + 1)
             if len(down) < 2:
-                return R.FORCE_TWO()
+                return R.FORCE_TWO(cmd="FORCE")
     if isinstance(c, Row):
         if loc.is_rowboat:
             return R.IN_ROWBOAT()

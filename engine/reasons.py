@@ -134,11 +134,11 @@ NOT_ALLOWED = ReasonCode("rules.not_allowed", N_("{cmd} is not allowed: {reason}
 
 NO_FACE_DOWN = ReasonCode("rules.no_face_down",
                           N_("there is no face-down Event card at position {n}"))
-VIEW_TWO = ReasonCode("rules.view_two", N_("VIEW needs two positions while two or more cards "
+VIEW_TWO = ReasonCode("rules.view_two", N_("{cmd} needs two positions while two or more cards "
                                            "are face down"))
 FORCE_SELF = ReasonCode("rules.force_self", N_("you cannot force yourself"))
 NO_SEAT = ReasonCode("rules.no_seat", N_("there is no seat {n}"))
-FORCE_TWO = ReasonCode("rules.force_two", N_("FORCE needs two face-down cards"))
+FORCE_TWO = ReasonCode("rules.force_two", N_("{cmd} needs two face-down cards"))
 IN_ROWBOAT = ReasonCode("rules.in_rowboat", N_("you are already in a rowboat"))
 ROW_FROM_SHIP = ReasonCode("rules.row_from_ship", N_("from a ship, ROW takes no ship: you row "
                                                      "to your own ship's rowboat"))
