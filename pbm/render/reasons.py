@@ -68,6 +68,8 @@ def _vote_card(text: str) -> str:
         count, _sp, name = part.strip().rpartition(" ")
         key = _SYMBOLS_EN.get(name)
         said = glossary.term("symbols", key, current()) if key else name
+        if key and said == glossary.term("symbols", key, "en"):
+            said = name  # the reader's glossary word is English's: the card's own word
         return _("{count} {symbol}").format(count=count, symbol=said) if count else said
 
     return " / ".join(word(p) for p in text.split(" / "))
