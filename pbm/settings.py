@@ -222,26 +222,28 @@ def apply(session: Session, player: Player, text: str, now: datetime) -> str:
     if verb == "ZONE":
         player.time_zone = resolve_zone(arg, now)
         session.add(player)
-        return (f"ZONE {player.time_zone}: deadlines now shown in your time "
-                f"(it is {local_now(player.time_zone, now)}).")
+        return R.ZONE_SET(cmd=f"ZONE {player.time_zone}",
+                          now=local_now(player.time_zone, now),
+                          now_at=R.moment(now, player.time_zone))
     if verb == "QUIET":
         hours = parse_quiet(arg)
         player.quiet_start, player.quiet_end = hours if hours else (None, None)
         session.add(player)
         if hours is None:
-            return "QUIET OFF: reminders keep each game's quiet hours."
-        return (f"QUIET {hours[0]:02d}-{hours[1]:02d}: no reminders from {hours[0]:02d}:00 "
-                f"to {hours[1]:02d}:00 your time (deadlines do not wait).")
+            return R.QUIET_OFF(cmd="QUIET OFF")
+        return R.QUIET_SET(cmd=f"QUIET {hours[0]:02d}-{hours[1]:02d}", start=f"{hours[0]:02d}",
+                           end=f"{hours[1]:02d}")
     if verb == "AWAY":
         until = parse_away(arg, player.time_zone, now)
         lines = games.go_away(session, player, until, now)
-        where = "; ".join(lines) if lines else "you have no game in progress"
-        return f"AWAY until {local_time(until, player.time_zone)}, table told. {where}."
+        return R.AWAY_SET(cmd="AWAY", until=local_time(until, player.time_zone),
+                          until_at=R.moment(until, player.time_zone),
+                          where=R.joined(lines) if lines else R.AWAY_NO_GAME())
     if verb == "BACK":
         games_back = games.come_back(session, player, now)
         if not games_back:
-            return "BACK: you were not away; nothing changed."
-        return f"BACK: welcome back! Your deadlines run again in {', '.join(games_back)}."
+            return R.BACK_NOT_AWAY(cmd="BACK")
+        return R.BACK_SET(cmd="BACK", games=", ".join(games_back))
     if verb == "VIA":
         channel = CHANNELS.get(arg.lower())
         if channel is None:
@@ -252,44 +254,48 @@ def apply(session: Session, player: Player, text: str, now: datetime) -> str:
             raise SettingError(R.NO_EMAIL_FOR_VIA(example="VIA " + channel.upper()))
         player.preferred_channel = channel
         session.add(player)
-        return {"email": "VIA EMAIL: your messages come by email.",
-                "sms": "VIA SMS: your messages come by text.",
-                "both": "VIA BOTH: your messages come by email and by text."}[channel]
+        return {"email": R.VIA_EMAIL, "sms": R.VIA_SMS, "both": R.VIA_BOTH}[channel](
+            cmd=f"VIA {channel.upper()}")
     if verb == "DIGEST":
         player.tell_everything = _on_off(arg, "DIGEST")
         session.add(player)
-        return ("DIGEST ON: every public event, at most one digest an hour."
-                if player.tell_everything else "DIGEST OFF: news come with your next prompt.")
+        return (R.DIGEST_ON(cmd="DIGEST ON") if player.tell_everything
+                else R.DIGEST_OFF(cmd="DIGEST OFF"))
     if verb == "TALK":
         player.sms_live_talk = _on_off(arg, "TALK")
         session.add(player)
-        return ("TALK ON: table talk reaches you by text at once." if player.sms_live_talk
-                else "TALK OFF: by text, table talk comes with your next prompt.")
+        return (R.TALK_ON(cmd="TALK ON") if player.sms_live_talk
+                else R.TALK_OFF(cmd="TALK OFF"))
     if verb == "CALENDAR":
         player.calendar = _on_off(arg, "CALENDAR")
         session.add(player)
-        return ("CALENDAR ON: each prompt carries its deadline as a calendar event."
-                if player.calendar else "CALENDAR OFF: no more calendar events.")
+        return (R.CALENDAR_ON(cmd="CALENDAR ON") if player.calendar
+                else R.CALENDAR_OFF(cmd="CALENDAR OFF"))
     if verb == "LANG":
         language = LANGUAGE_NAMES.get(arg.lower())
         if language is None:
             raise SettingError(R.LANG_TAKES(cmd="LANG"))
         player.language = language
         session.add(player)
-        return ("LANG KO: 이제부터 모든 메시지를 한국어로 보내 드립니다." if language == "ko"
-                else "LANG EN: your messages come in English from now on.")
+        return (R.LANG_KO if language == "ko" else R.LANG_EN)(cmd=f"LANG {language.upper()}")
     raise SettingError(R.NOT_A_SETTING(value=verb, example="SETTINGS"))
 
 
 def summary(player: Player, now: datetime) -> str:
     """Every setting of the player, in one short line each (the SETTINGS answer)."""
-    quiet = ("game's" if player.quiet_start is None
+    zone = player.time_zone
+    quiet = (R.QUIET_GAMES() if player.quiet_start is None
              else f"{player.quiet_start:02d}-{player.quiet_end:02d}")
-    away = ("no" if player.away_until is None or player.away_until <= now
-            else f"until {local_time(player.away_until, player.time_zone)}")
+    away = (R.NOT_AWAY() if player.away_until is None or player.away_until <= now
+            else R.AWAY_UNTIL(until=local_time(player.away_until, zone),
+                              until_at=R.moment(player.away_until, zone)))
     on = {True: "ON", False: "OFF"}
-    return (f"SETTINGS: ZONE {player.time_zone} ({local_now(player.time_zone, now)}); "
-            f"QUIET {quiet}; AWAY {away}; VIA {player.preferred_channel.upper()}; "
-            f"DIGEST {on[bool(player.tell_everything)]}; TALK {on[bool(player.sms_live_talk)]}; "
-            f"CALENDAR {on[bool(player.calendar)]}"
-            + ("." if player.language == "en" else f"; LANG {player.language.upper()}."))
+    items = [("ZONE", R.ZONE_NOW(zone=zone, now=local_now(zone, now),
+                                 now_at=R.moment(now, zone))),
+             ("QUIET", quiet), ("AWAY", away), ("VIA", player.preferred_channel.upper()),
+             ("DIGEST", on[bool(player.tell_everything)]),
+             ("TALK", on[bool(player.sms_live_talk)]), ("CALENDAR", on[bool(player.calendar)])]
+    if player.language != "en":
+        items.append(("LANG", player.language.upper()))
+    return R.SUMMARY(cmd="SETTINGS", items=R.joined([R.SETTING(cmd=cmd, value=value)
+                                                     for cmd, value in items]))

@@ -47,6 +47,8 @@ from pbm.models import (
     Seat,
     ServiceEventKind,
 )
+from pbm.replies.parse_types import stored_reason
+from pbm.replies.reasons import LEFT_OUT
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 9
 
@@ -268,8 +270,7 @@ def _leave_out(session: Session, game: Game, seats: list[tuple[Seat, Player]], n
     for seat, player in out:
         outbox.notify(session, game, seat, player, MessageKind.NOTICE, now=now, recap=False,
                       dedupe=f"g{game.id}:s{seat.seat_index}:left_out:{seat.reply_token}",
-                      extra={"headline": f"{game.name} has started without you, as you had "
-                             f"not joined. The players: {names}."})
+                      extra={"headline": stored_reason(LEFT_OUT(game=game.name, names=names))})
     renumber = {s.seat_index: new for new, (s, _) in enumerate(playing)}
     left_out = {s.seat_index for s, _ in out}
     for seat, _ in out:

@@ -37,6 +37,8 @@ from pbm.hygiene import clean_text
 from pbm.messages import Channel, MessageContext, MessageKind, RenderedMessage
 from pbm.models import Deadline, GameStatus, InvitationStatus, ServiceEventKind
 from pbm.render import format_deadline
+from pbm.replies.parse_types import stored_reason
+from pbm.replies.reasons import TAKEN_OVER
 
 SAY_LIMIT = 500  # characters of one table-talk message
 
@@ -170,8 +172,9 @@ def replace_seat(session: Session, game_id: int, seat_index: int, spec: PlayerSp
     outbox.notify(session, game, seat, old, MessageKind.NOTICE, now=now, recap=False,
                   state=state,
                   dedupe=f"g{game_id}:s{seat_index}:replaced:{seat.reply_token}",
-                  extra={"headline": f"{new.display_name} takes over your seat in {game.name}. "
-                                     "Thank you for playing.", "you_were_replaced": True})
+                  extra={"headline": stored_reason(TAKEN_OVER(name=new.display_name,
+                                                              game=game.name)),
+                         "you_were_replaced": True})
     seat.replaced_player_ids = ",".join(x for x in [seat.replaced_player_ids, str(old.id)] if x)
     seat.player_id = new.id  # type: ignore[assignment]
     seat.reply_token = new_token()

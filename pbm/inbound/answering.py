@@ -35,7 +35,8 @@ class Outcome:
     result: dict[str, Any] | None = None
     told: bool = False  # the seat already got a fresh message in this transaction
     notes: list[str] | None = None
-    answers: list[str] | None = None  # the answers to settings (SETTINGS, ZONE, AWAY ...)
+    #: The answers to settings (SETTINGS, ZONE, AWAY ...), stored as reasons.
+    answers: list[Any] | None = None
     settled: bool = False  # the commands answered a question already settled
 
     def add_done(self, text: str) -> None:

@@ -36,7 +36,7 @@ from pbm.outbox import alert_admin
 from pbm.replies import ReplyResult, parse_extracted
 from pbm.replies import reasons as R
 from pbm.replies.changes import final_action_reason, is_turn_action, vote_change
-from pbm.replies.parse_types import Meta, NotUnderstood
+from pbm.replies.parse_types import Meta, NotUnderstood, stored_reason
 from pbm.replies.sentence import verb_start
 from pbm.replies.words import tokens
 
@@ -387,7 +387,8 @@ def _meta(session: Session, row: InboundRow, game: Game, seat: Seat, player: Pla
 
         try:
             outcome.answers = [*(outcome.answers or []),
-                               settings.apply(session, player, meta.arg, now)]
+                               stored_reason(settings.apply(session, player, meta.arg,
+                                                            now))]
         except settings.SettingError as exc:
             outcome.reject(meta.arg, exc.reason)
 

@@ -28,7 +28,7 @@ from pbm.render.news import CARDS, all_cards_lines, card_effect, card_line, news
 from pbm.render.news_ko import log_line
 from pbm.render.reasons import say_done, say_note, say_reason
 from pbm.render.refusals import plain_reason
-from pbm.render.setting_words import say_answer, say_notice
+from pbm.render.setting_words import english, say_answer, say_notice
 from pbm.replies.extract import REPLY_MARKER
 from pbm.replies.menu import display_command
 
@@ -213,7 +213,7 @@ def build_model(ctx: MessageContext) -> dict[str, Any]:
         "played": display_command(str(extra["played"]), view) if extra.get("played") else None,
         "timed_out_you": bool(extra.get("you", True)),
         # settings (pbm.settings), in the reader's words (pbm.render.setting_words)
-        "answers": [say_answer(str(a)) for a in extra.get("answers") or []],
+        "answers": [say_answer(a) for a in extra.get("answers") or []],
         "subject": subject_for(ctx.game_name),  # one-tap mailto: buttons reply in thread
     }
     model["viewed"] = viewed_cards(model) if ctx.kind is MessageKind.REPLY else []
@@ -428,11 +428,11 @@ def _headline(ctx: MessageContext, m: Mapping[str, Any]) -> str:
             return _("{count} new events; latest: {latest}").format(
                 count=len(lines), latest=str(lines[-1]["text"]).rstrip("."))
         if extra.get("headline"):  # a notice the service wrote, in the reader's words
-            told = say_notice(str(extra["headline"]))
+            told = say_notice(extra["headline"])
             if told is not None:
                 return told
             if current() == "en" or not lines:
-                return str(extra["headline"])
+                return english(extra["headline"])
             return str(lines[-1]["text"]).rstrip(".")  # the event it tells, as news says it
         return m["recap"]["lines"][-1]["text"] if m["recap"]["lines"] else _(
             "News from your game")
@@ -469,7 +469,7 @@ def _headline(ctx: MessageContext, m: Mapping[str, Any]) -> str:
         return _("{name} says").format(name=extra.get("from", _("A player")))
     if kind is MessageKind.REPLY:
         if m["answers"] and not (m["done"] or m["rejected"]):
-            return settings_headline([str(a) for a in extra.get("answers") or []])
+            return settings_headline([english(a) for a in extra.get("answers") or []])
         if m["viewed"]:
             return _("You saw {cards}").format(cards=_(" and ").join(
                 _("card {n}: {title}").format(n=c["position"], title=c["title"])

@@ -15,12 +15,17 @@ that does not give codes yet) is shown as it is to an English reader and as
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from datetime import datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
+
+from babel.dates import format_datetime
 
 from engine import reasons as engine_reasons
 from engine.reasons import Reason, as_reason
 from pbm.i18n import glossary
+from pbm.i18n.dates import length_text
 from pbm.i18n.translate import N_, _, current
 from pbm.render.names import command_words
 from pbm.replies import reasons as reply_reasons
@@ -81,6 +86,49 @@ _CONVERT: dict[str, Callable[[str], str]] = {
     "away": _, "symbols": _vote_card, "other_symbols": _vote_card}
 
 
+#: Babel patterns of a moment without its year, and of a weekday and clock, by language
+#: (a language without one reads the English words).
+_MOMENT_PATTERNS = {"ko": "M월 d일 (E) a h:mm"}
+_CLOCK_PATTERNS = {"ko": "EEEE a h:mm"}
+
+def _at(value: str) -> tuple[datetime, str]:
+    """A moment parameter (``pbm.replies.reasons.moment``) in its reader's zone."""
+    when, _sp, zone = value.partition(" ")
+    return datetime.fromisoformat(when).astimezone(ZoneInfo(zone)), zone
+
+
+def say_moment(words: str, at: str, patterns: dict[str, str] = _MOMENT_PATTERNS) -> str:
+    """A moment in the reader's language ("3월 3일 (월) 오후 2:00 CET"); ``words`` (English)
+    for a language without a pattern."""
+    lang = current()
+    if lang not in patterns or not at:
+        return words
+    local, _zone = _at(at)
+    return f"{format_datetime(local, patterns[lang], locale=lang)} {local.tzname()}"
+
+
+def say_span(words: str, span_seconds: int | str) -> str:
+    """A length in the reader's language ("3일"); ``words`` (English) for English."""
+    if current() == "en":
+        return words
+    return length_text(timedelta(seconds=int(span_seconds)), current()) or words
+
+
+def _moments(params: Mapping[str, Any]) -> dict[str, str]:
+    """The moments and lengths of a reason's parameters, in the reader's words."""
+    out = {}
+    for name in ("until", "end"):
+        if name in params:
+            out[name] = say_moment(str(params[name]), str(params.get(f"{name}_at", "")))
+    if "now" in params:
+        out["now"] = say_moment(str(params["now"]), str(params.get("now_at", "")),
+                                _CLOCK_PATTERNS)
+    if "span" in params and "span_seconds" in params:
+        out["span"] = say_span(str(params["span"]), params["span_seconds"])
+    return out
+
+
+
 def say(value: Any) -> str:
     """A reason (or its stored form) in the current reader's language; a stored sentence
     as it is for an English reader, :data:`UNKNOWN` for any other."""
@@ -90,6 +138,7 @@ def say(value: Any) -> str:
         return text if current() == "en" or not text else _(UNKNOWN)
     words = {key: say(param) if isinstance(param, Reason) else
              _CONVERT.get(key, str)(str(param)) for key, param in reason.params.items()}
+    words.update(_moments(reason.params))
     return _(engine_reasons.TEMPLATES[reason.code]).format(**words)
 
 

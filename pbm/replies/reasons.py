@@ -1,5 +1,7 @@
-"""Why a line was not understood, or what a change of mind did, as data
-(:class:`engine.reasons.Reason`): the reply reader's codes and their English templates.
+"""What the service tells a player as data (:class:`engine.reasons.Reason`): why a line
+was not understood or a command not played (the reply reader's, the inbound pipeline's,
+``pbm.games``'s and ``pbm.settings``'s codes), the answers to settings and the AWAY / BACK
+notices to a table; each code with its English template.
 
 Each template is the catalogue's message id (marked ``N_`` for Babel); a reader of any
 language gets the reason from its code (``pbm.render.reasons.say``). Parameters are
@@ -9,6 +11,9 @@ said as it is (numbers, names, the player's own words).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
 
 from engine.reasons import ReasonCode
 from pbm.i18n.translate import N_
@@ -137,3 +142,80 @@ LANG_TAKES = ReasonCode("setting.lang_takes", N_(
     "{cmd} takes EN or KO, e.g. {cmd} KO (한국어) or {cmd} EN (English)"))
 NOT_A_SETTING = ReasonCode("setting.unknown",
                            N_("{value} is not a setting; send {example} to see them all"))
+
+# ------------------------------------------------------------------ answers to settings
+# A moment is a parameter twice: ``until`` its English words ("Mon 03 Mar 14:00 CET", in the
+# player's zone) and ``until_at`` the moment itself (:func:`moment`), from which another
+# language writes it; a length likewise (``span`` and ``span_seconds``, :func:`seconds`).
+
+JOINED = ReasonCode("answer.joined", N_("{first}; {rest}"))
+ZONE_SET = ReasonCode("answer.zone", N_("{cmd}: deadlines now shown in your time (it is {now})."))
+QUIET_OFF = ReasonCode("answer.quiet_off", N_("{cmd}: reminders keep each game's quiet hours."))
+QUIET_SET = ReasonCode("answer.quiet", N_(
+    "{cmd}: no reminders from {start}:00 to {end}:00 your time (deadlines do not wait)."))
+AWAY_SET = ReasonCode("answer.away", N_("{cmd} until {until}, table told. {where}."))
+AWAY_NO_GAME = ReasonCode("answer.away_no_game", N_("you have no game in progress"))
+AWAY_HELD = ReasonCode("answer.away_held", N_("{game}: your deadlines wait until {until}"))
+AWAY_HELD_CAPPED = ReasonCode("answer.away_held_capped", N_(
+    "{game}: your deadlines wait until {until} (the most this game allows: {span})"))
+AWAY_USED_UP = ReasonCode("answer.away_used_up", N_(
+    "{game}: your away allowance ({span}) is used up; deadlines run as usual"))
+BACK_NOT_AWAY = ReasonCode("answer.back_not_away",
+                           N_("{cmd}: you were not away; nothing changed."))
+BACK_SET = ReasonCode("answer.back", N_(
+    "{cmd}: welcome back! Your deadlines run again in {games}."))
+VIA_EMAIL = ReasonCode("answer.via_email", N_("{cmd}: your messages come by email."))
+VIA_SMS = ReasonCode("answer.via_sms", N_("{cmd}: your messages come by text."))
+VIA_BOTH = ReasonCode("answer.via_both", N_("{cmd}: your messages come by email and by text."))
+DIGEST_ON = ReasonCode("answer.digest_on",
+                       N_("{cmd}: every public event, at most one digest an hour."))
+DIGEST_OFF = ReasonCode("answer.digest_off", N_("{cmd}: news come with your next prompt."))
+TALK_ON = ReasonCode("answer.talk_on", N_("{cmd}: table talk reaches you by text at once."))
+TALK_OFF = ReasonCode("answer.talk_off",
+                      N_("{cmd}: by text, table talk comes with your next prompt."))
+CALENDAR_ON = ReasonCode("answer.calendar_on",
+                         N_("{cmd}: each prompt carries its deadline as a calendar event."))
+CALENDAR_OFF = ReasonCode("answer.calendar_off", N_("{cmd}: no more calendar events."))
+LANG_EN = ReasonCode("answer.lang_en", N_("{cmd}: your messages come in English from now on."))
+LANG_KO = ReasonCode("answer.lang_ko", N_("{cmd}: your messages come in Korean from now on."))
+#: The SETTINGS answer: ``{cmd}: {items}.``, the items ``SETTING`` joined by ``JOINED``.
+SUMMARY = ReasonCode("answer.summary", N_("{cmd}: {items}."))
+SETTING = ReasonCode("answer.setting", N_("{cmd} {value}"))
+ZONE_NOW = ReasonCode("answer.zone_now", N_("{zone} ({now})"))
+QUIET_GAMES = ReasonCode("answer.quiet_games", N_("game's"))
+NOT_AWAY = ReasonCode("answer.not_away", N_("no"))
+AWAY_UNTIL = ReasonCode("answer.away_until", N_("until {until}"))
+
+# ------------------------------------------------------------------ notices to a table
+
+AWAY_NOTICE = ReasonCode("notice.away", N_(
+    "{name} is away until {until}: their deadlines wait until {end}."))
+AWAY_NOTICE_CAPPED = ReasonCode("notice.away_capped", N_(
+    "{name} is away until {until}: their deadlines wait until {end} (the most this game "
+    "allows: {span})."))
+AWAY_NOTICE_USED_UP = ReasonCode("notice.away_used_up", N_(
+    "{name} is away until {until}; their away allowance is used up, so their deadlines run as "
+    "usual."))
+BACK_NOTICE = ReasonCode("notice.back", N_("{name} is back; their deadlines run again."))
+DIGEST_NOTICE = ReasonCode("notice.digest", N_(
+    "Everything that happened in {game} since your last message"))
+TAKEN_OVER = ReasonCode("notice.taken_over", N_(
+    "{name} takes over your seat in {game}. Thank you for playing."))
+LEFT_OUT = ReasonCode("notice.left_out", N_(
+    "{game} has started without you, as you had not joined. The players: {names}."))
+
+
+def joined(items: Sequence[str]) -> str:
+    """``items`` (reasons or words) said one after the other, "; " between them."""
+    first, *rest = items
+    return first if not rest else JOINED(first=first, rest=joined(rest))
+
+
+def moment(at: datetime, zone: str) -> str:
+    """A moment as a parameter (``..._at``): ISO 8601 in UTC, then the reader's zone."""
+    return f"{at.astimezone(UTC).isoformat()} {zone}"
+
+
+def seconds(length: timedelta) -> int:
+    """A length as a parameter (``..._seconds``)."""
+    return int(length.total_seconds())
