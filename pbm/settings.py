@@ -222,7 +222,7 @@ def apply(session: Session, player: Player, text: str, now: datetime) -> str:
     if verb == "ZONE":
         player.time_zone = resolve_zone(arg, now)
         session.add(player)
-        return R.ZONE_SET(cmd=f"ZONE {player.time_zone}",
+        return R.ZONE_SET(setting=f"ZONE {player.time_zone}",
                           now=local_now(player.time_zone, now),
                           now_at=R.moment(now, player.time_zone))
     if verb == "QUIET":
@@ -230,20 +230,20 @@ def apply(session: Session, player: Player, text: str, now: datetime) -> str:
         player.quiet_start, player.quiet_end = hours if hours else (None, None)
         session.add(player)
         if hours is None:
-            return R.QUIET_OFF(cmd="QUIET OFF")
-        return R.QUIET_SET(cmd=f"QUIET {hours[0]:02d}-{hours[1]:02d}", start=f"{hours[0]:02d}",
+            return R.QUIET_OFF(setting="QUIET OFF")
+        return R.QUIET_SET(setting=f"QUIET {hours[0]:02d}-{hours[1]:02d}", start=f"{hours[0]:02d}",
                            end=f"{hours[1]:02d}")
     if verb == "AWAY":
         until = parse_away(arg, player.time_zone, now)
         lines = games.go_away(session, player, until, now)
-        return R.AWAY_SET(cmd="AWAY", until=local_time(until, player.time_zone),
+        return R.AWAY_SET(setting="AWAY", until=local_time(until, player.time_zone),
                           until_at=R.moment(until, player.time_zone),
                           where=R.joined(lines) if lines else R.AWAY_NO_GAME())
     if verb == "BACK":
         games_back = games.come_back(session, player, now)
         if not games_back:
-            return R.BACK_NOT_AWAY(cmd="BACK")
-        return R.BACK_SET(cmd="BACK", games=", ".join(games_back))
+            return R.BACK_NOT_AWAY(setting="BACK")
+        return R.BACK_SET(setting="BACK", games=", ".join(games_back))
     if verb == "VIA":
         channel = CHANNELS.get(arg.lower())
         if channel is None:
@@ -255,29 +255,30 @@ def apply(session: Session, player: Player, text: str, now: datetime) -> str:
         player.preferred_channel = channel
         session.add(player)
         return {"email": R.VIA_EMAIL, "sms": R.VIA_SMS, "both": R.VIA_BOTH}[channel](
-            cmd=f"VIA {channel.upper()}")
+            setting=f"VIA {channel.upper()}")
     if verb == "DIGEST":
         player.tell_everything = _on_off(arg, "DIGEST")
         session.add(player)
-        return (R.DIGEST_ON(cmd="DIGEST ON") if player.tell_everything
-                else R.DIGEST_OFF(cmd="DIGEST OFF"))
+        return (R.DIGEST_ON(setting="DIGEST ON") if player.tell_everything
+                else R.DIGEST_OFF(setting="DIGEST OFF"))
     if verb == "TALK":
         player.sms_live_talk = _on_off(arg, "TALK")
         session.add(player)
-        return (R.TALK_ON(cmd="TALK ON") if player.sms_live_talk
-                else R.TALK_OFF(cmd="TALK OFF"))
+        return (R.TALK_ON(setting="TALK ON") if player.sms_live_talk
+                else R.TALK_OFF(setting="TALK OFF"))
     if verb == "CALENDAR":
         player.calendar = _on_off(arg, "CALENDAR")
         session.add(player)
-        return (R.CALENDAR_ON(cmd="CALENDAR ON") if player.calendar
-                else R.CALENDAR_OFF(cmd="CALENDAR OFF"))
+        return (R.CALENDAR_ON(setting="CALENDAR ON") if player.calendar
+                else R.CALENDAR_OFF(setting="CALENDAR OFF"))
     if verb == "LANG":
         language = LANGUAGE_NAMES.get(arg.lower())
         if language is None:
             raise SettingError(R.LANG_TAKES(cmd="LANG"))
         player.language = language
         session.add(player)
-        return (R.LANG_KO if language == "ko" else R.LANG_EN)(cmd=f"LANG {language.upper()}")
+        return (R.LANG_KO if language == "ko" else R.LANG_EN)(
+            setting=f"LANG {language.upper()}")
     raise SettingError(R.NOT_A_SETTING(value=verb, example="SETTINGS"))
 
 
@@ -297,5 +298,5 @@ def summary(player: Player, now: datetime) -> str:
              ("TALK", on[bool(player.sms_live_talk)]), ("CALENDAR", on[bool(player.calendar)])]
     if player.language != "en":
         items.append(("LANG", player.language.upper()))
-    return R.SUMMARY(cmd="SETTINGS", items=R.joined([R.SETTING(cmd=cmd, value=value)
-                                                     for cmd, value in items]))
+    return R.SUMMARY(setting="SETTINGS", items=R.joined([R.SETTING(setting=name, value=value)
+                                                         for name, value in items]))

@@ -38,7 +38,18 @@ from pbm.messages import Channel, MessageContext, MessageKind, RenderedMessage
 from pbm.models import Deadline, GameStatus, InvitationStatus, ServiceEventKind
 from pbm.render import format_deadline
 from pbm.replies.parse_types import stored_reason
-from pbm.replies.reasons import TAKEN_OVER
+from pbm.replies.reasons import (
+    AWAITED_DECISION,
+    AWAITED_INVITATION,
+    AWAITED_TURN,
+    AWAITED_VOTE,
+    MORE_HOUR,
+    MORE_HOURS,
+    MORE_TIME,
+    TAKEN_OVER,
+    moment,
+    seconds,
+)
 
 SAY_LIMIT = 500  # characters of one table-talk message
 
@@ -131,7 +142,8 @@ def extend(session: Session, game_id: int, hours: float, *, now: datetime,
                 deadline=deadline.due_at,
                 dedupe=f"g{game_id}:s{deadline.seat}:extended:{deadline.id}:"
                        f"{deadline.due_at.isoformat()}",
-                extra={"headline": _more_time_text(deadline, hours, player.time_zone),
+                extra={"headline": stored_reason(_more_time_text(deadline, hours,
+                                                                 player.time_zone)),
                        "extended_hours": hours})
             notified.append(deadline.seat)
     return make_result(session, game, seat, ok=True, notified=notified,
@@ -139,20 +151,23 @@ def extend(session: Session, game_id: int, hours: float, *, now: datetime,
                            f"{_hours(timedelta(hours=hours))} later")
 
 
-_AWAITED_WORDS = {"ACTION": "your turn", "VOTE": "your vote",
-                  INVITATION: "your answer to the invitation (JOIN or DECLINE)"}
+_AWAITED = {"ACTION": AWAITED_TURN, "VOTE": AWAITED_VOTE, INVITATION: AWAITED_INVITATION}
 
 
 def _more_time_text(deadline: Deadline, hours: float, time_zone: str) -> str:
     """The NOTICE line: ``You have 24 more hours: your turn is now due <local> (<UTC>).``"""
     when = format_deadline(deadline.due_at, time_zone)
     assert when is not None
-    utc = "" if when["same"] else f" ({when['utc']})"
-    what = _AWAITED_WORDS.get(deadline.kind, "your decision")
-    more = (f"{hours:g} more hour{'' if hours == 1 else 's'}" if hours == int(hours)
-            else f"{_hours(timedelta(hours=hours))} more")  # not "1.5 more hours"
-    return (f"You have {more}: {what} is now due "
-            f"{when['local']}{utc}.")
+    said: dict[str, str | int] = {
+        "what": _AWAITED.get(deadline.kind, AWAITED_DECISION)(), "until": when["local"],
+        "until_at": moment(deadline.due_at, time_zone),
+        "utc": "" if when["same"] else f" ({when['utc']})"}
+    if hours == 1:
+        return MORE_HOUR(**said)
+    if hours == int(hours):
+        return MORE_HOURS(n=f"{hours:g}", **said)
+    span = timedelta(hours=hours)  # not "1.5 more hours"
+    return MORE_TIME(span=_hours(span), span_seconds=seconds(span), **said)
 
 
 def replace_seat(session: Session, game_id: int, seat_index: int, spec: PlayerSpec, *,

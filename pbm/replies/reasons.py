@@ -147,13 +147,16 @@ NOT_A_SETTING = ReasonCode("setting.unknown",
 # A moment is a parameter twice: ``until`` its English words ("Mon 03 Mar 14:00 CET", in the
 # player's zone) and ``until_at`` the moment itself (:func:`moment`), from which another
 # language writes it; a length likewise (``span`` and ``span_seconds``, :func:`seconds`).
+# ``setting``: the setting as the player types it, in every language (``ZONE Seoul``).
 
 JOINED = ReasonCode("answer.joined", N_("{first}; {rest}"))
-ZONE_SET = ReasonCode("answer.zone", N_("{cmd}: deadlines now shown in your time (it is {now})."))
-QUIET_OFF = ReasonCode("answer.quiet_off", N_("{cmd}: reminders keep each game's quiet hours."))
+ZONE_SET = ReasonCode("answer.zone",
+                      N_("{setting}: deadlines now shown in your time (it is {now})."))
+QUIET_OFF = ReasonCode("answer.quiet_off",
+                       N_("{setting}: reminders keep each game's quiet hours."))
 QUIET_SET = ReasonCode("answer.quiet", N_(
-    "{cmd}: no reminders from {start}:00 to {end}:00 your time (deadlines do not wait)."))
-AWAY_SET = ReasonCode("answer.away", N_("{cmd} until {until}, table told. {where}."))
+    "{setting}: no reminders from {start}:00 to {end}:00 your time (deadlines do not wait)."))
+AWAY_SET = ReasonCode("answer.away", N_("{setting} until {until}, table told. {where}."))
 AWAY_NO_GAME = ReasonCode("answer.away_no_game", N_("you have no game in progress"))
 AWAY_HELD = ReasonCode("answer.away_held", N_("{game}: your deadlines wait until {until}"))
 AWAY_HELD_CAPPED = ReasonCode("answer.away_held_capped", N_(
@@ -161,26 +164,26 @@ AWAY_HELD_CAPPED = ReasonCode("answer.away_held_capped", N_(
 AWAY_USED_UP = ReasonCode("answer.away_used_up", N_(
     "{game}: your away allowance ({span}) is used up; deadlines run as usual"))
 BACK_NOT_AWAY = ReasonCode("answer.back_not_away",
-                           N_("{cmd}: you were not away; nothing changed."))
+                           N_("{setting}: you were not away; nothing changed."))
 BACK_SET = ReasonCode("answer.back", N_(
-    "{cmd}: welcome back! Your deadlines run again in {games}."))
-VIA_EMAIL = ReasonCode("answer.via_email", N_("{cmd}: your messages come by email."))
-VIA_SMS = ReasonCode("answer.via_sms", N_("{cmd}: your messages come by text."))
-VIA_BOTH = ReasonCode("answer.via_both", N_("{cmd}: your messages come by email and by text."))
+    "{setting}: welcome back! Your deadlines run again in {games}."))
+VIA_EMAIL = ReasonCode("answer.via_email", N_("{setting}: your messages come by email."))
+VIA_SMS = ReasonCode("answer.via_sms", N_("{setting}: your messages come by text."))
+VIA_BOTH = ReasonCode("answer.via_both", N_("{setting}: your messages come by email and by text."))
 DIGEST_ON = ReasonCode("answer.digest_on",
-                       N_("{cmd}: every public event, at most one digest an hour."))
-DIGEST_OFF = ReasonCode("answer.digest_off", N_("{cmd}: news come with your next prompt."))
-TALK_ON = ReasonCode("answer.talk_on", N_("{cmd}: table talk reaches you by text at once."))
+                       N_("{setting}: every public event, at most one digest an hour."))
+DIGEST_OFF = ReasonCode("answer.digest_off", N_("{setting}: news come with your next prompt."))
+TALK_ON = ReasonCode("answer.talk_on", N_("{setting}: table talk reaches you by text at once."))
 TALK_OFF = ReasonCode("answer.talk_off",
-                      N_("{cmd}: by text, table talk comes with your next prompt."))
+                      N_("{setting}: by text, table talk comes with your next prompt."))
 CALENDAR_ON = ReasonCode("answer.calendar_on",
-                         N_("{cmd}: each prompt carries its deadline as a calendar event."))
-CALENDAR_OFF = ReasonCode("answer.calendar_off", N_("{cmd}: no more calendar events."))
-LANG_EN = ReasonCode("answer.lang_en", N_("{cmd}: your messages come in English from now on."))
-LANG_KO = ReasonCode("answer.lang_ko", N_("{cmd}: your messages come in Korean from now on."))
-#: The SETTINGS answer: ``{cmd}: {items}.``, the items ``SETTING`` joined by ``JOINED``.
-SUMMARY = ReasonCode("answer.summary", N_("{cmd}: {items}."))
-SETTING = ReasonCode("answer.setting", N_("{cmd} {value}"))
+                         N_("{setting}: each prompt carries its deadline as a calendar event."))
+CALENDAR_OFF = ReasonCode("answer.calendar_off", N_("{setting}: no more calendar events."))
+LANG_EN = ReasonCode("answer.lang_en", N_("{setting}: your messages come in English from now on."))
+LANG_KO = ReasonCode("answer.lang_ko", N_("{setting}: your messages come in Korean from now on."))
+#: The SETTINGS answer: ``{setting}: {items}.``, the items ``SETTING`` joined by ``JOINED``.
+SUMMARY = ReasonCode("answer.summary", N_("{setting}: {items}."))
+SETTING = ReasonCode("answer.setting", N_("{setting} {value}"))
 ZONE_NOW = ReasonCode("answer.zone_now", N_("{zone} ({now})"))
 QUIET_GAMES = ReasonCode("answer.quiet_games", N_("game's"))
 NOT_AWAY = ReasonCode("answer.not_away", N_("no"))
@@ -219,3 +222,17 @@ def moment(at: datetime, zone: str) -> str:
 def seconds(length: timedelta) -> int:
     """A length as a parameter (``..._seconds``)."""
     return int(length.total_seconds())
+
+#: More time given: ``until`` the new deadline (``until_at`` the moment), ``utc`` it in UTC
+#: when the reader's zone is another (" (...)"), ``what`` one of the ``AWAITED_*`` reasons.
+MORE_HOUR = ReasonCode("notice.more_hour", N_(
+    "You have 1 more hour: {what} is now due {until}{utc}."))
+MORE_HOURS = ReasonCode("notice.more_hours", N_(
+    "You have {n} more hours: {what} is now due {until}{utc}."))
+MORE_TIME = ReasonCode("notice.more_time", N_(
+    "You have {span} more: {what} is now due {until}{utc}."))
+AWAITED_TURN = ReasonCode("notice.awaited_turn", N_("your turn"))
+AWAITED_VOTE = ReasonCode("notice.awaited_vote", N_("your vote"))
+AWAITED_INVITATION = ReasonCode("notice.awaited_invitation",
+                                N_("your answer to the invitation (JOIN or DECLINE)"))
+AWAITED_DECISION = ReasonCode("notice.awaited_decision", N_("your decision"))

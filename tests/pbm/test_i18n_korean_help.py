@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 import engine
-from engine.reasons import Reason
 from engine.cards import EVENT_CARD_TABLE
+from engine.reasons import Reason
 from pbm.i18n import glossary
 from pbm.i18n.cards import CARD_EFFECTS
 from pbm.i18n.translate import _, reading

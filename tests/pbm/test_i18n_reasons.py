@@ -36,7 +36,7 @@ def _sample(code: str) -> Reason:
 
 
 def test_the_codes_are_declared_where_the_renderer_reads_them() -> None:
-    assert render_reasons.DECLARING == (engine_reasons, R)
+    assert (engine_reasons, R) == render_reasons.DECLARING
     assert len(TEMPLATES) > 100
 
 
@@ -113,5 +113,7 @@ def test_a_refusal_of_the_engine_carries_its_reason() -> None:
     state = engine.new_game(["Ann", "Bob", "Cleo"], seed=1)
     with pytest.raises(engine.EngineError) as refused:
         engine.apply(state, 0, engine.parse_command("VIEW 1 9"))
-    assert refused.value.reason is not None and refused.value.reason.code == "command.unparseable"
-    assert refused.value.message == "cannot parse 'VIEW 1 9': an Event card position must be 1..5, got 9"
+    why = refused.value.reason
+    assert why is not None and why.code == "command.unparseable"
+    assert refused.value.message == (
+        "cannot parse 'VIEW 1 9': an Event card position must be 1..5, got 9")
