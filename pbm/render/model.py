@@ -226,8 +226,8 @@ def build_model(ctx: MessageContext) -> dict[str, Any]:
                                          model["awaited"], model["board"])}
             for r in model["rejected"]]
         model["reply"]["understood"] = [
-            {**u, "note": say_note(u["note"])} if isinstance(u, Mapping) and isinstance(
-                u.get("note"), str) else u for u in model["reply"]["understood"]]
+            {**u, "note": say_note(u["note"])} if isinstance(u, Mapping) and u.get(
+                "note") else u for u in model["reply"]["understood"]]
         model["reply"]["not_understood"] = [
             {**n, "reason": say_reason(n["reason"])} if isinstance(n, Mapping) and n.get(
                 "reason") else n for n in model["reply"]["not_understood"]]

@@ -143,7 +143,10 @@ def say(value: Any) -> str:
 
 
 def say_note(note: Any) -> str:
-    """How a line was read (``read 'revael' as REVEAL; option 2``) in the reader's words."""
+    """How a line was read (``read 'revael' as REVEAL; option 2``) in the reader's words; a
+    note stored as a plain sentence is left out for a reader who does not read English."""
+    if as_reason(note) is None and current() != "en":
+        return ""
     return say(note) if note else ""
 
 

@@ -421,6 +421,6 @@ def _noted(outcome: Outcome, replaced: str | None) -> Outcome:
     """``outcome`` with "instead of ``replaced``" in its note (when it is a command)."""
     if not isinstance(outcome, Understood):
         return outcome
-    note = f"instead of {replaced}" if replaced else None
-    notes = "; ".join(n for n in (outcome.note, note) if n) or None
+    note = R.INSTEAD_OF(cmd=replaced) if replaced else None
+    notes = (R.joined([outcome.note, note]) if outcome.note and note else outcome.note or note)
     return replace(outcome, note=notes)

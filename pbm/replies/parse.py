@@ -147,7 +147,7 @@ def _pasted_menu_line(line: str, ctx: ParseContext) -> Understood | NotUnderstoo
                          [option.display] + ([other.display] if other else []))
     if option.is_template:
         return menu_pick(line, [str(option.number)], ctx)
-    return understood_as(line, option.command, ctx, f"option {option.number}")
+    return understood_as(line, option.command, ctx, R.OPTION(n=option.number))
 
 
 def _read_line(line: str, ctx: ParseContext, after_command: bool) -> list[tuple[str, Outcome]]:

@@ -30,7 +30,9 @@ class Understood:
     text: str  # canonical text, e.g. "MAROON 3"
     display: str  # as the player reads it, e.g. "MAROON Cleo"
     legal_now: bool
-    note: str | None = None  # e.g. "option 2" or "read 'atack' as ATTACK"
+    #: How the line was read (``option 2``, ``read 'atack' as ATTACK``): a reason, or a
+    #: plain sentence from a reader not giving codes yet.
+    note: str | None = None
     #: Said after a correction marker with nothing before it in the reply ("sorry, I meant
     #: VOTE 3"): it corrects an earlier reply. (A correction of a command in the same reply
     #: has replaced it already; its note says "instead of ...".)
@@ -106,7 +108,8 @@ class ReplyResult:
         return {
             "understood": [
                 {"line": u.line, "text": u.text, "display": u.display,
-                 "legal_now": u.legal_now, "note": u.note, "correction": u.correction}
+                 "legal_now": u.legal_now,
+                 "note": stored_reason(u.note) if u.note else None, "correction": u.correction}
                 for u in self.understood
             ],
             "meta": [

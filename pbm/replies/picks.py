@@ -56,7 +56,7 @@ def shorthand(line: str, toks: Sequence[str], ctx: ParseContext
         if not _clips(word, keyword):
             continue
         outcome = try_keywords(line, [keyword], list(toks[1:]), ctx,
-                               f"read '{word}' as {keyword}")
+                               R.READ_AS(word=word, cmd=keyword))
         if isinstance(outcome, Understood) and outcome.legal_now:
             readings.setdefault(outcome.text, outcome)
     if len(readings) == 1:
@@ -132,7 +132,8 @@ def one_of_two(line: str, toks: Sequence[str], ctx: ParseContext
     if literal is not None and literal in offered and literal != chosen:
         return ask_which(line, R.POSITION_OR_CARD(word=words[0], n=literal, other=words[0]),
                          [f"CHOOSE {literal}", f"CHOOSE {chosen}"])
-    return understood_as(line, f"CHOOSE {chosen}", ctx, f"read '{words[0]}' as position {chosen}")
+    return understood_as(line, f"CHOOSE {chosen}", ctx,
+                        R.READ_AS_POSITION(word=words[0], n=chosen))
 
 
 #: Words that pick one of two offered cards (index into the pair).

@@ -236,3 +236,12 @@ AWAITED_VOTE = ReasonCode("notice.awaited_vote", N_("your vote"))
 AWAITED_INVITATION = ReasonCode("notice.awaited_invitation",
                                 N_("your answer to the invitation (JOIN or DECLINE)"))
 AWAITED_DECISION = ReasonCode("notice.awaited_decision", N_("your decision"))
+
+# ------------------------------------------------------------------ how a line was read
+# (the note of an understood line; several are joined by ``JOINED``)
+
+READ_AS = ReasonCode("note.read_as", N_("read '{word}' as {cmd}"))
+READ_AS_NAME = ReasonCode("note.read_as_name", N_("read '{word}' as {name}"))
+READ_AS_POSITION = ReasonCode("note.read_as_position", N_("read '{word}' as position {n}"))
+OPTION = ReasonCode("note.option", N_("option {n}"))
+INSTEAD_OF = ReasonCode("note.instead_of", N_("instead of {cmd}"))

@@ -408,7 +408,7 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
         if keywords is None and head not in META:
             fixed = _fuzzy_verb(head)
             if fixed is not None:
-                note = f"read '{head}' as {fixed.upper()}"
+                note = R.READ_AS(word=head, cmd=fixed.upper())
                 head = fixed
                 keywords = VERBS.get(fixed)
         if keywords is None and head in META:
