@@ -87,7 +87,7 @@ def submit(
             state, events = engine.apply(state, seat, command)
         except engine.EngineError as exc:
             not_done.append({"command": str(raw), "reason": exc.message, "code": exc.code,
-                             "why": exc.reason.to_dict() if exc.reason else None})
+                             "why": exc.why.to_dict() if exc.why else None})
             ignored = [str(c) for c in batch[i + 1 :]]
             break
         logged.append({

@@ -196,10 +196,10 @@ def test_refusals_of_real_commands_are_said_in_korean() -> None:
                 try:
                     engine.apply(state, seat, engine.parse_command(text))
                 except engine.EngineError as exc:
-                    assert exc.reason is not None, str(exc)
-                    rejected.append({"command": text, "reason": exc.reason.to_dict()})
-                    inner = exc.reason.params.get("reason")
-                    seen.add(f"{exc.reason.code} {getattr(inner, 'code', '')}")
+                    assert exc.why is not None, str(exc)
+                    rejected.append({"command": text, "reason": exc.why.to_dict()})
+                    inner = exc.why.params.get("reason")
+                    seen.add(f"{exc.why.code} {getattr(inner, 'code', '')}")
             ctx = korean(context_for(MessageKind.REPLY, state, seat, []))
             extra = dict(ctx.extra)
             extra.update(reply={"understood": [], "meta": [], "not_understood": [],

@@ -113,7 +113,7 @@ def test_a_refusal_of_the_engine_carries_its_reason() -> None:
     state = engine.new_game(["Ann", "Bob", "Cleo"], seed=1)
     with pytest.raises(engine.EngineError) as refused:
         engine.apply(state, 0, engine.parse_command("VIEW 1 9"))
-    why = refused.value.reason
+    why = refused.value.why
     assert why is not None and why.code == "command.unparseable"
     assert refused.value.message == (
         "cannot parse 'VIEW 1 9': an Event card position must be 1..5, got 9")
