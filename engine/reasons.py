@@ -8,8 +8,8 @@ every language (English included) says a reason from its code
 logs and error messages. A parameter may itself be a reason (``{reason}`` nested in
 "``X`` is not allowed: ``...``").
 
-The engine's own codes are below; ``pbm`` declares its codes with the same
-:class:`ReasonCode` next to the code that gives them. ``N_`` only marks a template for
+The engine's own codes are below; the service declares its codes with the same
+:class:`ReasonCode` in ``pbm.replies.reasons``. ``N_`` only marks a template for
 Babel's extraction (``babel.cfg`` reads this file); the engine does no translation.
 """
 

@@ -6,7 +6,15 @@ reply's outcome as ``{"code", "params"}``. Every language, English included, say
 from its code: the code's English template is the catalogue's message id, filled with the
 parameters, each converted for the reader by its name (:data:`_CONVERT`: commands in the
 reader's words, the parser's words from the catalogue, a nested ``reason`` said the same
-way; numbers, names and the player's own words as they are).
+way; numbers, names and the player's own words as they are). A moment or a length is a
+parameter twice, its English words and itself (``until`` and ``until_at``, ``span`` and
+``span_seconds``): another language writes it from the second with Babel.
+
+Why the templates are English text in the code that gives the reason (``engine.reasons``,
+``pbm.replies.reasons``) rather than a table here: a new reason is one line where it is
+given, its English is the same string whoever prints it (logs, the CLI, English readers),
+and Babel extracts it from there (``babel.cfg`` reads ``engine/reasons.py``, whose ``N_``
+only marks).
 
 An outcome stored as a plain English sentence (before reasons were data, or from a reader
 that does not give codes yet) is shown as it is to an English reader and as
@@ -157,4 +165,5 @@ def say_done(value: Any) -> Any:
     return say(value) if as_reason(value) is not None else value
 
 
+#: The name the message model calls it by.
 say_reason = say
