@@ -48,7 +48,7 @@ from pbm.models import (
     ServiceEventKind,
 )
 from pbm.replies.parse_types import stored_reason
-from pbm.replies.reasons import LEFT_OUT
+from pbm.replies.reasons import ALREADY_JOINED, ALREADY_STARTED, LEFT_OUT
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 9
 
@@ -146,9 +146,10 @@ def respond(session: Session, game_id: int, seat_index: int, *, join: bool,
     game = lock_game(session, game_id)
     seat, player = seat_of(session, game_id, seat_index)
     if game.status not in {GameStatus.CREATED, GameStatus.INVITING}:
-        already = "joined" if seat.invitation_status == InvitationStatus.JOINED else "started"
+        why = (ALREADY_JOINED if seat.invitation_status == InvitationStatus.JOINED
+               else ALREADY_STARTED)(game=game.name)
         return make_result(session, game, seat_index, ok=False, code="game/started",
-                           message=f"{game.name} has already {already}; nothing to answer")
+                           message=why, why=why.to_dict())
     for deadline in deadlines.open_deadlines(session, game_id, kind=INVITATION, seat=seat_index):
         deadline.status = DeadlineStatus.DONE
         deadline.resolved_at = now

@@ -46,6 +46,8 @@ from pbm.replies.reasons import (
     MORE_HOUR,
     MORE_HOURS,
     MORE_TIME,
+    NOT_LISTENING,
+    SAY_NEEDS_TEXT,
     TAKEN_OVER,
     moment,
     seconds,
@@ -247,15 +249,17 @@ def say(session: Session, game_id: int, seat_index: int, text: str | Sequence[st
     reply) are one event each but one message per seat."""
     game = lock_game(session, game_id)
     if game.status not in {GameStatus.RUNNING, GameStatus.PAUSED, GameStatus.INVITING}:
+        why = NOT_LISTENING(game=game.name, status=str(game.status))
         return make_result(session, game, seat_index, ok=False, code="game/over",
-                           message=f"{game.name} is {game.status}: nobody is listening")
+                           message=why, why=why.to_dict())
     _, speaker = seat_of(session, game_id, seat_index)
     lines = [" ".join(clean_text(t or "").split()) for t in
              ([text] if isinstance(text, str) else text)]
     lines = [t for t in lines if t]
     if not lines:
+        why = SAY_NEEDS_TEXT(cmd="SAY")
         return make_result(session, game, seat_index, ok=False, code="request/invalid",
-                           message="SAY needs some text after it")
+                           message=why, why=why.to_dict())
     cut = any(len(t) > SAY_LIMIT for t in lines)
     lines = [t[:SAY_LIMIT] for t in lines]
     talk = record_events(session, game, [service_event(

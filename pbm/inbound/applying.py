@@ -195,7 +195,7 @@ def _say(session: Session, game: Game, seat: Seat, says: list[Meta], now: dateti
         if result.ok:
             outcome.add_done(shown)
         else:
-            outcome.reject(shown, result.message)
+            outcome.reject(shown, as_reason(result.why) or result.message)
 
 
 def _settled(session: Session, row: InboundRow, game: Game, seat: Seat, state: engine.GameState,
@@ -370,7 +370,7 @@ def _meta(session: Session, row: InboundRow, game: Game, seat: Seat, player: Pla
             outcome.add_done(name)
             outcome.told = outcome.told or seat.seat_index in result.notified
         else:
-            outcome.reject(name, result.message)
+            outcome.reject(name, as_reason(result.why) or result.message)
     elif name == "STOP" and row.channel == EMAIL and meta.line.strip().lower().startswith(
             "cancel"):  # "cancel" in an email is not a request to stop text messages
         outcome.reject("cancel", R.NOTHING_TO_CANCEL(stop="STOP"))

@@ -245,3 +245,19 @@ READ_AS_NAME = ReasonCode("note.read_as_name", N_("read '{word}' as {name}"))
 READ_AS_POSITION = ReasonCode("note.read_as_position", N_("read '{word}' as position {n}"))
 OPTION = ReasonCode("note.option", N_("option {n}"))
 INSTEAD_OF = ReasonCode("note.instead_of", N_("instead of {cmd}"))
+
+# ------------------------------------------------------------------ a game that cannot play
+# (``pbm.games``: ``Result.why``)
+
+NO_SEAT_IN = ReasonCode("game.no_seat", N_("no seat {n} in {game}"))
+GAME_PAUSED = ReasonCode("game.paused", N_("{game} is paused ({why}); nothing was changed"))
+GAME_ENDED = ReasonCode("game.ended", N_("{game} is over; nothing was changed"))
+GAME_STOPPED = ReasonCode("game.stopped", N_("{game} was stopped; nothing was changed"))
+GAME_NOT_STARTED = ReasonCode("game.not_started",
+                              N_("{game} has not started yet; nothing was changed"))
+NOT_LISTENING = ReasonCode("game.not_listening", N_("{game} is {status}: nobody is listening"))
+ALREADY_JOINED = ReasonCode("game.already_joined",
+                            N_("{game} has already joined; nothing to answer"))
+ALREADY_STARTED = ReasonCode("game.already_started",
+                             N_("{game} has already started; nothing to answer"))
+SAY_NEEDS_TEXT = ReasonCode("game.say_needs_text", N_("{cmd} needs some text after it"))
