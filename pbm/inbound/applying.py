@@ -248,7 +248,7 @@ def _submit(session: Session, row: InboundRow, game: Game, seat: Seat,
         shown[meant] = meant
         done_as[meant] = meant
     decision = state.decision_id(seat.seat_index)
-    read_as = {u.text: u.display + (f" ({u.note})" if "instead of" in (u.note or "") else "")
+    read_as = {u.text: u.display + (f" ({u.note})" if R.mentions(u.note, R.INSTEAD_OF) else "")
                for u in parsed.understood}
     outbox.fold_into_next(session, game.id, seat.seat_index,
                           read_as=[done_as.get(t) or read_as.get(t, t) for t in texts])

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
-from engine.reasons import ReasonCode
+from engine.reasons import Reason, ReasonCode
 from pbm.i18n.translate import N_
 
 # ------------------------------------------------------------------ the arguments of a command
@@ -261,3 +261,12 @@ ALREADY_JOINED = ReasonCode("game.already_joined",
 ALREADY_STARTED = ReasonCode("game.already_started",
                              N_("{game} has already started; nothing to answer"))
 SAY_NEEDS_TEXT = ReasonCode("game.say_needs_text", N_("{cmd} needs some text after it"))
+
+
+def mentions(reason: str | None, code: ReasonCode) -> bool:
+    """True when ``reason`` is, or holds as a parameter, a reason of ``code``. A plain
+    sentence (from a reader not giving codes yet) is read by the template's fixed words."""
+    if isinstance(reason, Reason):
+        return reason.code == code.code or any(mentions(v, code) for v in reason.params.values()
+                                               if isinstance(v, str))
+    return bool(reason) and code.template.split("{")[0] in str(reason)
