@@ -104,12 +104,8 @@ _MENU_PICK_CODES = frozenset({R.OPTION_NO_MORE.code, R.OPTION_NEEDS.code, R.OPTI
 
 
 def _is_menu_pick(reason: str) -> bool:
-    """True for the reason of a menu pick not taken as it is. A reason given as a plain
-    sentence (a reader that does not give codes yet: ``pbm.replies.keywords``) is known by
-    its first word."""
-    if isinstance(reason, Reason):
-        return reason.code in _MENU_PICK_CODES
-    return reason.startswith("option ")
+    """True for the reason of a menu pick not taken as it is."""
+    return isinstance(reason, Reason) and reason.code in _MENU_PICK_CODES
 
 
 def _rival_of(item: NotUnderstood, ctx: ParseContext) -> tuple[set[str], str] | None:

@@ -264,9 +264,8 @@ SAY_NEEDS_TEXT = ReasonCode("game.say_needs_text", N_("{cmd} needs some text aft
 
 
 def mentions(reason: str | None, code: ReasonCode) -> bool:
-    """True when ``reason`` is, or holds as a parameter, a reason of ``code``. A plain
-    sentence (from a reader not giving codes yet) is read by the template's fixed words."""
+    """True when ``reason`` is, or holds as a parameter, a reason of ``code``."""
     if isinstance(reason, Reason):
         return reason.code == code.code or any(mentions(v, code) for v in reason.params.values()
                                                if isinstance(v, str))
-    return bool(reason) and code.template.split("{")[0] in str(reason)
+    return False
