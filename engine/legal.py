@@ -71,14 +71,14 @@ def actions_per_turn(state: GameState) -> int:
 
 
 @lru_cache(maxsize=256)
-def _action_stage(seat: int, action: int, of: int) -> ActionStage:
+def action_stage(seat: int, action: int, of: int) -> ActionStage:
     """Stages are immutable values: turns share them."""
     return ActionStage(seat, action, of)
 
 
-#: The first action's stage of a turn (:func:`_action_stage`), by actions per turn and seat.
-_FIRST_ACTION = {of: tuple(_action_stage(seat, 1, of) for seat in range(MAX_PLAYERS))
-                 for of in (1, 2)}
+#: The first action's stage of a turn (:func:`action_stage`), by actions per turn and seat.
+FIRST_ACTION = {of: tuple(action_stage(seat, 1, of) for seat in range(MAX_PLAYERS))
+                for of in (1, 2)}
 
 
 # ---------------------------------------------------------------- legal moves
@@ -249,7 +249,7 @@ def _gifts(n: int) -> tuple[Command, ...]:
     return tuple(Give(t) for t in range(n))
 
 
-def _decision_legal(s: GameState, stage: Stage, seat: int) -> tuple[Command, ...]:
+def decision_legal(s: GameState, stage: Stage, seat: int) -> tuple[Command, ...]:
     # Memoised on the state object: a GameState is never changed once public functions
     # have returned it (apply works on a copy), and the cache is not a dataclass field,
     # so it takes no part in equality, copies or JSON.
@@ -298,7 +298,7 @@ _LEGAL: dict[type, Callable[[GameState, Stage, int], tuple[Command, ...]]] = {
 # ---------------------------------------------------------------- explanations
 
 
-def _why(s: GameState, seat: int, c: Command) -> Reason:
+def why_illegal(s: GameState, seat: int, c: Command) -> Reason:
     """A short reason why a well-formed command is illegal now."""
     down = face_down(s)
     loc = s.location(seat)

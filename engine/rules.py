@@ -10,7 +10,7 @@ from operator import is_
 from typing import Any
 
 from engine import reasons as R
-from engine.actions import _ACTIONS, _HANDLERS, KEEPS_STAGE
+from engine.actions import ACTIONS, HANDLERS, KEEPS_STAGE
 from engine.board import Events, kept_card, open_stage, say
 from engine.cards import EventTitle
 from engine.commands import (
@@ -47,7 +47,7 @@ from engine.commands import (
 from engine.errors import GameOverError, IllegalCommandError, NotYourDecisionError
 from engine.eventcards import apply_atlantis_orders, refill, renew_sudden_death_row
 from engine.events import Decision, DecisionKind, Event
-from engine.legal import _FIRST_ACTION, _action_stage, _decision_legal, _why
+from engine.legal import FIRST_ACTION, action_stage, decision_legal, why_illegal
 from engine.legal import actions_per_turn as actions_per_turn
 from engine.state import (
     ActionStage,
@@ -150,7 +150,7 @@ def pending(state: GameState) -> list[Decision]:
         fields = decision.__dict__
         fields["seat"] = seat
         fields["kind"] = kind
-        fields["legal"] = _decision_legal(state, stage, seat)
+        fields["legal"] = decision_legal(state, stage, seat)
         fields["context"] = _context(state, stage, seat)
         out.append(decision)
     return out
@@ -174,7 +174,7 @@ def legal_commands(state: GameState, seat: int) -> list[Command]:
     stage = state.stage
     out: list[Command] = []
     if stage is not None and not state.over and seat in stage.awaiting():
-        out += _decision_legal(state, stage, seat)
+        out += decision_legal(state, stage, seat)
     if 0 <= seat < state.n and may_order_atlantis(state, seat):
         out.append(UseAtlantis())
     return out
@@ -226,9 +226,9 @@ def apply(state: GameState, seat: int, command: Command | str) -> tuple[GameStat
         raise NotYourDecisionError(R.ANSWERS_OTHER(
             cmd=str(command), kinds=" or ".join(sorted(k.value for k in kinds)),
             name=state.names[seat], wanted=wanted))
-    if not _offered(command, _decision_legal(state, stage, seat)):
+    if not _offered(command, decision_legal(state, stage, seat)):
         raise IllegalCommandError(R.NOT_ALLOWED(cmd=str(command),
-                                                  reason=_why(state, seat, command)))
+                                                  reason=why_illegal(state, seat, command)))
     return _applied(state, seat, command, stage)
 
 
@@ -240,11 +240,11 @@ def _applied(state: GameState, seat: int, command: Command, stage: Stage
     kind = type(stage)
     if kind is ActionStage:  # the usual case: straight to the action's effect
         s.stage = None
-        _ACTIONS[type(command)](s, ev, seat, command)
+        ACTIONS[type(command)](s, ev, seat, command)
     else:
         if kind is not KEEPS_STAGE:
             s.stage = None
-        _HANDLERS[kind](s, ev, seat, command, stage)
+        HANDLERS[kind](s, ev, seat, command, stage)
     if s.stage is None:
         _finish_action(s, ev)
     s.version += 1
@@ -308,7 +308,7 @@ def _finish_action(s: GameState, ev: Events) -> None:
     per_turn = 2 if n == 2 else 1  # actions_per_turn
     if s.turn_action < per_turn:
         s.turn_action += 1
-        open_stage(s, _action_stage(s.turn_seat, s.turn_action, per_turn))
+        open_stage(s, action_stage(s.turn_seat, s.turn_action, per_turn))
         say(ev, "turn.action", f"{s.names[s.turn_seat]} takes action {s.turn_action} "
             f"of {per_turn}.", seat=s.turn_seat, action=s.turn_action, of=per_turn)
         return
@@ -319,7 +319,7 @@ def _finish_action(s: GameState, ev: Events) -> None:
     seat = s.turn_seat
     s.turn_number += 1
     s.turn_action = 1
-    s.stage = _FIRST_ACTION[per_turn][seat]
+    s.stage = FIRST_ACTION[per_turn][seat]
     s.stage_serial += 1
     say(ev, "turn.started", f"It is {s.names[seat]}'s turn.", seat=seat,
         turn=s.turn_number)

@@ -102,7 +102,7 @@ def test_the_engine_refuses_only_with_reason_codes() -> None:
                     node.exc.func, "id", "") in _REFUSALS:
                 sentences += [(path, node.lineno) for a in node.exc.args[1:] or
                               node.exc.args if _is_sentence(a)]
-            if isinstance(node, ast.FunctionDef) and node.name == "_why":
+            if isinstance(node, ast.FunctionDef) and node.name == "why_illegal":
                 sentences += [(path, n.lineno) for n in ast.walk(node)
                               if isinstance(n, ast.Return) and n.value is not None
                               and _is_sentence(n.value)]
