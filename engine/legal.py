@@ -120,7 +120,7 @@ def turn_runs(s: GameState, seat: int) -> tuple[tuple[Run, tuple[Run, ...]], lis
     # The hottest part of legal moves: ``face_down``, ``GameState.location`` and
     # ``ship_has_room`` are written out here, on the plain keys of ``lines``/``rowboats``.
     key = (tuple(map(is_not, s.row, _NONES)), seat, len(s.names))
-    row_part = _ROW_PARTS.get(key) or _row_part(key)
+    row_part = _row_part(key)
     out: list[Run] = []
     lines, rowboats = s.lines, s.rowboats
     on_ship = False
@@ -136,7 +136,7 @@ def turn_runs(s: GameState, seat: int) -> tuple[tuple[Run, tuple[Run, ...]], lis
                 out.append(_ATTACK_RUN)
                 if last:
                     tail = tuple(line[1:])
-                    out.append(_MAROONS.get(tail) or _maroons(tail))
+                    out.append(_maroons(tail))
             elif i == 1:
                 out.append(_MUTINY_RUN)
             if i == last:
@@ -179,30 +179,20 @@ def turn_runs(s: GameState, seat: int) -> tuple[tuple[Run, tuple[Run, ...]], lis
     return row_part, out
 
 
-#: :func:`_row_part` by (which row positions hold a card, seat, players).
-_ROW_PARTS: dict[tuple[tuple[bool, ...], int, int], tuple[Run, tuple[Run, ...]]] = {}
-
-
+@lru_cache(maxsize=4096)
 def _row_part(key: tuple[tuple[bool, ...], int, int]) -> tuple[Run, tuple[Run, ...]]:
-    """The VIEW, REVEAL and FORCE options and their runs (memoised in ``_ROW_PARTS``)."""
+    """The VIEW, REVEAL and FORCE options and their runs, by (which row positions hold a
+    card, seat, players)."""
     face_down, seat, n = key
     flat = _row_actions(tuple([i for i, down in enumerate(face_down, 1) if down]), seat, n)
     runs = tuple(tuple(group) for _, group in groupby(flat, type))
-    if len(_ROW_PARTS) >= 4096:
-        _ROW_PARTS.clear()
-    _ROW_PARTS[key] = part = (flat, runs)
-    return part
+    return flat, runs
 
 
-#: Runs of Maroon options by the Captain's crew (seats behind him, in line order).
-_MAROONS: dict[tuple[int, ...], Run] = {}
-
-
+@lru_cache(maxsize=4096)
 def _maroons(crew: tuple[int, ...]) -> Run:
-    if len(_MAROONS) >= 4096:
-        _MAROONS.clear()
-    _MAROONS[crew] = run = tuple(map(_maroon, crew))
-    return run
+    """The Maroon options of a Captain's crew (seats behind him, in line order)."""
+    return tuple(map(_maroon, crew))
 
 
 # Commands are immutable values: the legal-move lists share these instead of building new
