@@ -102,6 +102,3 @@ app.add_typer(admin_app, name="admin")
 app.add_typer(game_app, name="game")
 app.add_typer(quarantine_app, name="quarantine")
 app.add_typer(db_app, name="db")
-
-if __name__ == "__main__":
-    app()
