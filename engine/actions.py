@@ -244,7 +244,7 @@ def _act_shift(s: GameState, ev: Events, seat: int, c: Shift) -> None:
         s, ev, hold_key(ship, c.to.other), hold_key(ship, c.to),
         "" if ev is UNREAD else
         f"Cabin Boy {s.names[seat]} moved 1 treasure on the {ship.label} into the "
-        f"{c.to.value.capitalize()} hold.",
+        f"{c.to.value.capitalize()} hold.", by="SHIFT", cabin_boy=seat,
     )
 
 

@@ -37,6 +37,8 @@ class Traits:
     names: tuple[str, ...] = ()
     #: How an SMS in this language is counted: ``"gsm7"`` (septets) or ``"ucs2"``.
     sms_alphabet: str = "gsm7"
+    #: How a sentence names another player (``{name}``: the name they chose).
+    player_name: str = "{name}"
 
 
 def locale_dirs() -> tuple[Path, ...]:
