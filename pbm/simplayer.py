@@ -28,9 +28,10 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from pbm.i18n.glossary import section, term
+from pbm.i18n.languages import traits
 from pbm.i18n.translate import translations
 from pbm.messages import Channel
-from pbm.render.names import KOREAN_COMMAND_WORDS, korean_word
+from pbm.render.names import own_word
 
 TEMPLATE_TOKENS = ("_", "name", "FD/JR")
 
@@ -128,7 +129,7 @@ def _korean_command_words() -> tuple[tuple[str, str], ...]:
     first: the glossary's verbs (공개 -> REVEAL, 보트 이동 -> ROW) and the menus' other
     words (이름 -> name, 영국 -> BRITISH)."""
     words = {t.word("ko"): key for key, t in section("actions").items() if t.word("ko")}
-    words.update({ko: en for en, ko in KOREAN_COMMAND_WORDS.items()})
+    words.update({ko: en for en, ko in traits("ko").command_words.items()})
     return tuple(sorted(words.items(), key=lambda kv: -len(kv[0])))
 
 
@@ -684,7 +685,7 @@ def korean_command(command: str, rng: random.Random, careful: bool = False) -> s
         verb not in ("MAROON", "SHOOT", "GIVE", "FORCE") or len(names) == 1)
     form = (forms[0] if careful else rng.choice(forms)) if forms and shape_ok else None
     if form is None or ("{n}" in form and not numbers):
-        return " ".join([korean_word(verb), *args])
+        return " ".join([own_word(verb, "ko"), *args])
     if form.startswith(("공개 {n}", "확인 {n}", "지목 {n}", "투표 {n}")):
         n_text = " ".join(numbers)  # the menu's own order: "공개 3", "지목 1 2 민준"
     else:  # "3번", "1번이랑 3번", "1번과 3번", "1번, 3번"

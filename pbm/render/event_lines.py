@@ -276,14 +276,14 @@ class Words:
 
     def place(self, code: Any) -> str:
         """``JR`` -> "the Jolly Roger"; ``FD_ROWBOAT`` -> "the Flying Dutchman's rowboat"."""
-        code = str(code)
-        if code == "TORTUGA":
-            return self.term("places", code)
-        if code in ("FD", "JR", "GALLEON"):
-            return _("the {ship}").format(ship=self.ship(code))
-        if code.endswith("_ROWBOAT"):
-            return _("the {ship}'s rowboat").format(ship=self.ship(code.split("_")[0]))
-        return code
+        where = str(code)
+        if where == "TORTUGA":
+            return self.term("places", where)
+        if where in ("FD", "JR", "GALLEON"):
+            return _("the {ship}").format(ship=self.ship(where))
+        if where.endswith("_ROWBOAT"):
+            return _("the {ship}'s rowboat").format(ship=self.ship(where.split("_")[0]))
+        return where
 
     def treasure_place(self, key: Any) -> str:
         """``FD_BRITISH`` -> "the Flying Dutchman's British hold"; ``GALLEON`` -> "the

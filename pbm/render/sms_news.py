@@ -8,15 +8,16 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbm.i18n.translate import _, is_korean
+from pbm.i18n.translate import _
 from pbm.render.gsm7 import (
-    SMS_MAX_KO_UNITS,
     SMS_MAX_SEPTETS,
     fit_choices,
     fit_sms,
     gsm7_septets,
     is_gsm7,
     to_gsm7,
+    ucs2_budget,
+    ucs2_reader,
     utf16_units,
 )
 from pbm.render.names import SHIP_NAMES, game_word, short_name
@@ -133,6 +134,6 @@ def explain_ships(text: str) -> str:
     if not legend:
         return text
     longer = f"{text} ({legend})"
-    fits = utf16_units(longer) <= SMS_MAX_KO_UNITS if is_korean() else \
+    fits = utf16_units(longer) <= ucs2_budget() if ucs2_reader() else \
         is_gsm7(longer) and gsm7_septets(longer) <= SMS_MAX_SEPTETS
     return longer if fits else text
