@@ -6,12 +6,20 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, MutableMapping
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import css_inline
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import (
+    ChoiceLoader,
+    Environment,
+    FileSystemLoader,
+    FunctionLoader,
+    StrictUndefined,
+    select_autoescape,
+)
 
-from pbm.i18n import translate
+from pbm.i18n import languages, translate
 from pbm.messages import MessageContext, MessageKind
 from pbm.render.folding import FoldGettext
 from pbm.render.names import command_words
@@ -51,12 +59,22 @@ class _Environment(Environment):
         return {**self.globals, **(d or {})}
 
 
+def _language_file(name: str) -> str | None:
+    """A help file a language folder carries (``pbm.render.names.help_file`` names it by
+    its absolute path: ``help//<locale dir>/<lang>/help/general.txt``)."""
+    path = Path(name.removeprefix("help/"))
+    if not path.is_absolute() or not path.is_file() or not any(
+            path.is_relative_to(folder) for folder in languages.locale_dirs()):
+        return None
+    return path.read_text(encoding="utf-8")
+
+
 @cache
 def env_for(lang: str) -> Environment:
     """The templates of one reader's language: Jinja2's i18n extension with that
     language's catalogue (``pbm.i18n.translate``; English: the ids themselves)."""
     env = _Environment(
-        loader=FileSystemLoader(TEMPLATES),
+        loader=ChoiceLoader([FileSystemLoader(TEMPLATES), FunctionLoader(_language_file)]),
         autoescape=select_autoescape(["html"]),
         undefined=StrictUndefined,
         trim_blocks=True,
@@ -70,6 +88,8 @@ def env_for(lang: str) -> Environment:
     env.extend(fold_gettext=translate.translations(lang).gettext)  # before any compile
 
     env.filters["cmd"] = command_words
+    # a sentence the service stored in English (a game's end reason): the catalogue's
+    env.filters["said"] = translate.translations(lang).gettext
     return env
 
 
@@ -82,11 +102,11 @@ def warm() -> int:
     the compiling (a fifth of its first messages' render) and they share the code."""
     names = sorted(f"email/{p.name}" for p in (TEMPLATES / "email").iterdir()
                    if p.suffix in (".txt", ".html"))
-    for lang in translate.languages():
+    for lang in languages.languages():
         env = env_for(lang)
         for name in names:
             env.get_template(name)
-    return len(names) * len(translate.languages())
+    return len(names) * len(languages.languages())
 
 
 def render_text(model: Mapping[str, Any]) -> str:

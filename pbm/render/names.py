@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from engine.cards import EventTitle
 from pbm.i18n import dates, glossary
-from pbm.i18n.languages import SOURCE_LANGUAGE, traits
+from pbm.i18n.languages import SOURCE_LANGUAGE, folder_of, traits
 from pbm.i18n.translate import N_, _, current, pgettext
 from pbm.resources import templates_dir
 
@@ -46,16 +46,23 @@ HELP_DIR = templates_dir() / "help"
 
 
 def help_file(name: str, *, sms: bool = False, lang: str | None = None) -> str:
-    """The HELP text ``name`` (``HELP_FILES``' value) as the reader reads it: the file
-    ``templates/help/<result>.txt``, i.e. ``<lang>/[sms/]<name>`` when that language has
-    it, else the English ``[sms/]<name>``; a topic without its own SMS text: the general
-    one. A third language is only files: ``templates/help/<lang>/...``."""
+    """The HELP text ``name`` (``HELP_FILES``' value) as the reader reads it, in the
+    reader's language when it has that text, else the general one in that language, else
+    English: the file ``templates/help/<result>.txt``. A language's own texts are the
+    ``help/[sms/]<name>.txt`` files of its folder (``pbm.i18n.languages``; the result is then
+    that file's absolute path without ``.txt``) or ``templates/help/<lang>/[sms/]<name>.txt``.
+    A topic without its own SMS text: the general one."""
     lang = lang or current()
     sub = "sms/" if sms else ""
-    for folder in ([f"{lang}/"] if lang != "en" else []) + [""]:
-        for stem in (name, "general"):
-            if (HELP_DIR / f"{folder}{sub}{stem}.txt").is_file():
-                return f"{folder}{sub}{stem}"
+    folder = folder_of(lang)
+    for stem in (name, "general"):
+        if folder is not None and (folder / "help" / f"{sub}{stem}.txt").is_file():
+            return str(folder / "help" / f"{sub}{stem}")
+        if lang != SOURCE_LANGUAGE and (HELP_DIR / lang / f"{sub}{stem}.txt").is_file():
+            return f"{lang}/{sub}{stem}"
+    for stem in (name, "general"):
+        if (HELP_DIR / f"{sub}{stem}.txt").is_file():
+            return f"{sub}{stem}"
     return f"{sub}general"
 
 
@@ -84,11 +91,13 @@ def game_word(section: str, key: str, english: str = "") -> str:
 
 
 def command_words(command: str) -> str:
-    """A command as the reader writes it: as it is, or in a language whose reply reader
-    reads its own words (``Traits.own_command_words``), the glossary's verbs and the
-    language's ``command_words`` (``REVEAL 3`` -> ``공개 3``)."""
-    if not traits(current()).own_command_words:
-        return command
+    """A command as the reader writes it: as it is but for the word standing for a player's
+    name (``FORCE _ _ name``), or in a language whose reply reader reads its own words
+    (``Traits.own_command_words``), the glossary's verbs and the language's
+    ``command_words`` (``REVEAL 3`` -> ``공개 3``)."""
+    if not traits(current()).own_command_words:  # only the argument's name is a word
+        return " ".join(pgettext("command argument", "name") if word == "name" else word
+                        for word in command.split(" "))
     return " ".join(own_word(word, current()) for word in command.split(" "))
 
 
