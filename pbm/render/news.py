@@ -15,12 +15,11 @@ with the cause, and with every Event card explained the first time a message nam
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engine.cards import EVENT_CARD_TABLE
-from pbm.i18n.cards import CARD_EFFECTS
+from pbm.i18n.cards import CARD_EFFECTS, PLAYER_EFFECTS
 from pbm.i18n.languages import SOURCE_LANGUAGE
 from pbm.i18n.translate import _, current
 from pbm.render import event_lines
@@ -63,7 +62,7 @@ def card_line(code_or_name: str) -> str:
         return ""
     name, effect = found
     code = _BY_NAME[name.lower()]
-    effect = without_rule_status(_(CARD_EFFECTS.get(code, effect)))
+    effect = _(PLAYER_EFFECTS.get(code) or CARD_EFFECTS.get(code, effect))
     return _("{card}: {effect}").format(card=title_label(code),
                                         effect=effect[:1].lower() + effect[1:])
 
@@ -71,13 +70,6 @@ def card_line(code_or_name: str) -> str:
 def all_cards_lines() -> list[str]:
     """Every playable Event card and its effect, one line each (HELP CARDS)."""
     return [card_line(info.title.value) for info in EVENT_CARD_TABLE if info.implemented]
-
-
-def without_rule_status(text: str) -> str:
-    """``text`` without the rule's status ("Provisional: ...", "(provisional rule)"): it
-    belongs in the docs, not in a player's message."""
-    text = re.sub(r" ?\(provisional rule\)", "", text)
-    return re.sub(r"Provisional: (\w)", lambda m: m.group(1).upper(), text)
 
 
 def _twin(event: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> bool:

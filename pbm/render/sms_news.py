@@ -4,7 +4,6 @@ ship codes spelled out ("(FD=Flying Dutchman)")."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -115,13 +114,11 @@ def said_by_prompt(model: Mapping[str, Any]) -> set[Any]:
 
 
 
-_SHIP_CODE = re.compile(r"(?<![A-Za-z])(FD|JR)(?![A-Za-z])")
-
-
 def ship_legend(text: str) -> str:
-    """``FD=Flying Dutchman, JR=Jolly Roger`` for the ship codes ``text`` uses without the
-    ship's name ("" if none)."""
-    used = dict.fromkeys(_SHIP_CODE.findall(text))
+    """``FD=Flying Dutchman, JR=Jolly Roger`` for the ship codes ``text`` uses (as a word of
+    its own) without the ship's name ("" if none)."""
+    words = "".join(c if c.isascii() and c.isalpha() else " " for c in text).split()
+    used = dict.fromkeys(w for w in words if w in SHIP_NAMES)
     names = {code: game_word("ships", code, SHIP_NAMES[code]) for code in used}
     return ", ".join(f"{code}={name}" for code, name in names.items() if name not in text)
 
