@@ -89,6 +89,13 @@ class Words:
         self.unknown = self.unknown or isinstance(seat, int)
         return _("someone")
 
+    def named(self, seat: Any) -> str:
+        """A player by name where English names even the reader (a line of pawns, the
+        Captain's order); a language may say "you" there (``pgettext`` "named reader")."""
+        if seat == self.reader and self.reader is not None and seat in self.names:
+            return pgettext("named reader", "{name}").format(name=self.names[seat])
+        return self.player(seat)
+
     def person(self, seat: Any) -> str:
         """A player as the reader reads them: "you" for the reader."""
         if seat == self.reader and self.reader is not None:
@@ -314,13 +321,13 @@ def _pawn_marooned(c: Context) -> Said:
 
 def _pawn_reordered(c: Context) -> Said:
     d, w = c.data, c.words
-    order = w.joined([w.player(s) for s in d.get("line") or []], LINE)
+    order = w.joined([w.named(s) for s in d.get("line") or []], LINE)
     return "pawn.reordered", {"where": w.place(d.get("location", "")), "order": order}
 
 
 def _captain(c: Context) -> Said:
-    return "captain.maroons", {"player": c.words.player(c.seat),
-                               "target_player": c.words.player(c.data.get("target"))}
+    return "captain.maroons", {"player": c.words.named(c.seat),
+                               "target_player": c.words.named(c.data.get("target"))}
 
 
 def _vote_card_lost(c: Context) -> Said:
@@ -373,7 +380,7 @@ def _vote_result(c: Context) -> Said:
     shown = _(", ").join(_(SYMBOLS_SHOWN[s]) if s in SYMBOLS_SHOWN else str(s).lower()
                          for s in d.get("symbols") or []) or _("no cards")
     values = {"vote": w.term("actions", vote), "symbols": shown,
-              "outcome": _(outcome) if outcome else _("the vote is counted")}
+              "outcome": outcome() if outcome else _("the vote is counted")}
     return c.you("vote.result", d.get("caller")), values, outcome is not None
 
 

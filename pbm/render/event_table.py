@@ -8,7 +8,9 @@ way to tell one is a row here and its translations in each catalogue.
 
 from __future__ import annotations
 
-from pbm.i18n.translate import N_
+from collections.abc import Callable
+
+from pbm.i18n.translate import N_, pgettext
 
 #: (kind or kind/variant) -> the sentence's message id. ``/you``: the reader is the subject.
 LINES: dict[str, str] = {
@@ -169,14 +171,16 @@ CAUSES = {"BLACK_SPOT": N_("by the Black Spot"), "PISTOL": N_("by a Pistol shot"
 #: A vote called, as ``vote.called``'s ``{vote}``.
 VOTES_CALLED = {"ATTACK": N_("an Attack"), "MUTINY": N_("a Mutiny"), "BRAWL": N_("a Brawl")}
 
-#: A vote's outcome (``vote.result``'s ``{outcome}``).
-OUTCOMES = {("ATTACK", "SUCCESS"): N_("the Attack succeeds"),
-            ("ATTACK", "FAILURE"): N_("the Attack fails"),
-            ("BRAWL", "BRITISH"): N_("the British flags win"),
-            ("BRAWL", "FRENCH"): N_("the French flags win"),
-            ("BRAWL", "TIE"): N_("a tie"),
-            ("MUTINY", "SUCCESS"): N_("the Mutiny succeeds"),
-            ("MUTINY", "FAILURE"): N_("the Mutiny fails")}
+#: A vote's outcome (``vote.result``'s ``{outcome}``), said when the result is told.
+OUTCOMES: dict[tuple[str, str], Callable[[], str]] = {
+    ("ATTACK", "SUCCESS"): lambda: pgettext("vote outcome", "the Attack succeeds"),
+    ("ATTACK", "FAILURE"): lambda: pgettext("vote outcome", "the Attack fails"),
+    ("BRAWL", "BRITISH"): lambda: pgettext("vote outcome", "the British flags win"),
+    ("BRAWL", "FRENCH"): lambda: pgettext("vote outcome", "the French flags win"),
+    ("BRAWL", "TIE"): lambda: pgettext("vote outcome", "a tie"),
+    ("MUTINY", "SUCCESS"): lambda: pgettext("vote outcome", "the Mutiny succeeds"),
+    ("MUTINY", "FAILURE"): lambda: pgettext("vote outcome", "the Mutiny fails"),
+}
 
 #: The symbols a vote shows (``vote.result``'s ``{symbols}``).
 SYMBOLS_SHOWN = {"CANNON": N_("cannon"), "TORCH": N_("torch"), "WATER": N_("water"),
@@ -195,3 +199,4 @@ LIST = N_("{items}, {item}")
 LINE = N_("{line}, {name}")
 #: Event cards seen privately, joined ("card 1 is Pistol; card 3 is Albatross").
 LIST_SEEN = N_("{items}; {item}")
+
