@@ -17,7 +17,7 @@ at, plus a minute per round), since its deadlines are placed relative to it.
 
 Every round times, on both databases, in an order rotated every round:
 
-- ``sweep idle``: ``pbm.timing.sweep_deadlines`` with nothing due;
+- ``sweep idle``: ``pbm.deadlines.sweep.sweep_deadlines`` with nothing due;
 - ``sweep 10 due``: the same after 10 random games' reminders were made due (untimed): 10
   reminders rendered and written (with a board picture each);
 - ``submit``: ``pbm.games.submit`` of one random legal decision of a live game (one per
@@ -52,7 +52,8 @@ import engine
 from benchmarks import bulk_games, query_plans
 from benchmarks.ratios import fmt_ratio, interleaved, per_round_ratio, print_times, quantile
 from engine.simulate import random_command
-from pbm import db, games, timing
+from pbm import db, games
+from pbm.deadlines import sweep
 
 DEFAULT_SERVER = "postgresql://postgres@127.0.0.1:5432/postgres"
 STEP = timedelta(minutes=1)
@@ -142,7 +143,7 @@ class Side:
     def sweep_idle(self, _r: int) -> float:
         now = self.tick()
         start = time.perf_counter()
-        report = db.run_transaction(lambda s: timing.sweep_deadlines(s, now), self.eng)
+        report = db.run_transaction(lambda s: sweep.sweep_deadlines(s, now), self.eng)
         seconds = time.perf_counter() - start
         assert report.total == 0, f"{self.label}: an idle sweep did {report}"
         return seconds
@@ -153,7 +154,7 @@ class Side:
         with self.eng.begin() as conn:
             bulk_games.mark_due(conn, ids, now, column="next_reminder_at")
         start = time.perf_counter()
-        report = db.run_transaction(lambda s: timing.sweep_deadlines(s, now), self.eng)
+        report = db.run_transaction(lambda s: sweep.sweep_deadlines(s, now), self.eng)
         seconds = time.perf_counter() - start
         sent = len(report.reminders) + len(report.final_warnings)
         assert sent == 10 and not report.errors, f"{self.label}: {report}"

@@ -14,13 +14,12 @@ import unicodedata
 import email_validator
 import phonenumbers
 
+from pbm.deadlines import is_valid_zone
 from pbm.games import PlayerSpec
-from pbm.timing import is_valid_zone
+from pbm.i18n.languages import language_named
+from pbm.i18n.languages import languages as known_languages
 
 EXAMPLE_PLAYER = '"Ann <ann@example.org> +44 7700 900123 Europe/London"'
-#: Words that name a player's language on their line (after the name): ``... ko``.
-LANGUAGE_WORDS = {"en": "en", "english": "en", "영어": "en",
-                  "ko": "ko", "korean": "ko", "한국어": "ko", "한글": "ko"}
 GAME_NAME = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?")
 NAME_WORD = re.compile(r"[^\W\d_][\w.'’-]*")
 PHONE_CHARS = frozenset("+()-.0123456789")
@@ -53,10 +52,11 @@ def suggest_game_name(name: str) -> str:
 def check_language(text: str, whose: str) -> str:
     """``"ko"``, ``"Korean"``, ``"한국어"`` -> ``"ko"``; ``"en"`` -> ``"en"``; else
     ``InputError`` naming ``whose`` language."""
-    found = LANGUAGE_WORDS.get(text.strip().lower())
+    found = language_named(text)
     if found:
         return found
-    raise InputError(f"{whose}: unknown language {text.strip()!r} (en or ko)")
+    raise InputError(f"{whose}: unknown language {text.strip()!r} "
+                     f"({' or '.join(known_languages())})")
 
 
 def check_zone(name: str, whose: str) -> str:
@@ -126,8 +126,8 @@ def parse_player(text: str, position: int, *, default_zone: str = "UTC",
                 phone_groups.append([])
             phone_groups[-1].append(token)
             kind = "phone"
-        elif words and token.lower() in LANGUAGE_WORDS:
-            languages.append(LANGUAGE_WORDS[token.lower()])
+        elif words and (named := language_named(token)):  # a code or language.toml name
+            languages.append(named)
             kind = "language"
         elif NAME_WORD.fullmatch(token):
             words.append(token)

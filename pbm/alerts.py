@@ -10,7 +10,7 @@ processes (two checks in the same window write one row).
 
 The alert travels like any email: if the email transport itself is what fails, the alert
 waits in the outbox with everything else; that is why ``/metrics`` and an alert rule in
-Prometheus are the operator's first line (see the README).
+Prometheus are the operator's first line (see docs/operations.md).
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ import re
 from email.message import Message
 
 from pbm.config import Settings
-from pbm.mime import MAX_PARSED_CONTAINERS, container_count, parse_email, parse_headers
+from pbm.email_parsing import MAX_PARSED_CONTAINERS, container_count, parse_email, parse_headers
 
 # C0 controls but tab / newline / carriage return, DEL, C1 controls, lone surrogates, and the
 # bidirectional embeddings, overrides and isolates (they reorder what a reader sees).
@@ -39,7 +39,7 @@ PARSE_AT_EDGE_BYTES = 2 * 1024 * 1024
 
 def mime_problem(raw: bytes, settings: Settings, message: Message | None = None) -> str | None:
     """Why this raw email is refused, or None when its size and structure are within limits.
-    ``message``: ``raw`` already parsed by ``pbm.mime.parse_email`` (else it is parsed)."""
+    ``message``: ``raw`` already parsed by ``pbm.email_parsing.parse_email`` (else it is parsed)."""
     if len(raw) > settings.inbound_email_max_bytes:
         return f"message larger than {settings.inbound_email_max_bytes} bytes"
     limit = settings.mime_max_line_bytes

@@ -407,13 +407,6 @@ def render() -> tuple[bytes, str]:
     return generate_latest(registry), CONTENT_TYPE_LATEST
 
 
-def ensure_multiprocess_dir() -> None:
-    """Create the multiprocess directory if it is set and missing (before any counting)."""
-    folder = multiprocess_dir()
-    if folder:
-        os.makedirs(folder, exist_ok=True)
-
-
 def timed() -> float:
     """A monotonic clock reading (for ``sweep_done``)."""
     return time.monotonic()

@@ -432,7 +432,7 @@ class Deadline(SQLModel, table=True):
     escalated: bool = False  # the admin was alerted about it
     created_at: datetime = _created()
     resolved_at: datetime | None = _ts()
-    # The player's calendar (CALENDAR ON, ``pbm.deadline_calendar``): the due time the
+    # The player's calendar (CALENDAR ON, ``pbm.deadlines.calendar``): the due time the
     # event they hold says (None: they hold none) and the iCalendar SEQUENCE last sent.
     calendar_due_at: datetime | None = _ts()
     calendar_sequence: int = 0

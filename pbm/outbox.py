@@ -28,8 +28,9 @@ from sqlalchemy.orm.attributes import flag_modified, manager_of_class
 from sqlmodel import Session, SQLModel, col, select
 
 import engine
-from pbm import deadline_calendar, render, txcache, vote_ledger
+from pbm import render, txcache, vote_ledger
 from pbm.config import get_settings
+from pbm.deadlines import calendar
 from pbm.messages import Channel, MessageContext, MessageKind, RenderedMessage, board_image_key
 from pbm.models import (
     BoardImage,
@@ -531,14 +532,14 @@ def _add_parts(session: Session, row: OutboundMessage, game: Game, seat: Seat, p
                kind: MessageKind, rendered: RenderedMessage, now: datetime, *,
                leaving: bool = False, calendar_answer: bool = False) -> None:
     """The email's extra MIME parts: its inline pictures (``RenderedMessage.inline_images``)
-    and the player's calendar events (``pbm.deadline_calendar``: CALENDAR ON, or the
+    and the player's calendar events (``pbm.deadlines.calendar``: CALENDAR ON, or the
     cancels of events they hold; a REPLY answering CALENDAR OFF cancels them; a player
     ``leaving`` a replaced seat gets the cancels of all)."""
     parts = [OutboundPart(outbox_id=0, content_type="image/png", filename=f"{cid}.png",
                           content_id=cid, content=png) for cid, png in rendered.inline_images]
     if player.calendar or (kind is MessageKind.REPLY and calendar_answer) or leaving:
         parts += [OutboundPart(outbox_id=0, content_type=p.content_type, filename=p.filename,
-                               content=p.ics.encode()) for p in deadline_calendar.parts_for(
+                               content=p.ics.encode()) for p in calendar.parts_for(
                                    session, game, seat, player, now, leaving=leaving)]
     if not parts:
         return

@@ -18,6 +18,7 @@ import functools
 import logging
 import threading
 import time
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -90,9 +91,14 @@ return {reserved, tostring(wait)}
 
 
 class OutboundLimiter:
-    """A token bucket per channel; ``reserve(channel)`` says how long to wait before sending."""
+    """A token bucket per channel; ``reserve(channel)`` says how long to wait before sending.
 
-    def __init__(self, settings: Settings, redis_url: str | None = None) -> None:
+    ``clock`` (seconds, monotonic) times the in-process bucket; the Redis bucket uses Redis's
+    own clock so that every worker agrees.
+    """
+
+    def __init__(self, settings: Settings, redis_url: str | None = None, *,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.rates = {
             "email": max(settings.outbound_email_per_second, 0.001),
             "sms": max(settings.outbound_sms_per_second, 0.001),
@@ -102,6 +108,7 @@ class OutboundLimiter:
         self._script: Script | None = None
         self._local: dict[str, tuple[float, float]] = {}
         self._lock = threading.Lock()
+        self._clock = clock
 
     def _capacity(self, rate: float) -> float:
         return max(1.0, rate)  # one second of burst
@@ -131,7 +138,7 @@ class OutboundLimiter:
 
     def _reserve_local(self, channel: str, rate: float, max_wait: float) -> tuple[bool, float]:
         with self._lock:
-            now = time.monotonic()
+            now = self._clock()
             capacity = self._capacity(rate)
             tokens, ts = self._local.get(channel, (capacity, now))
             tokens = min(capacity, tokens + max(0.0, now - ts) * rate)

@@ -29,7 +29,7 @@ class ApiDocs(TypedDict):
     redoc_url: str | None
 
 
-def _api_docs() -> ApiDocs:
+def api_docs() -> ApiDocs:
     """The schema and docs routes: off unless ``API_DOCS`` turns them on (they describe
     every route to whoever asks)."""
     if get_settings().api_docs:
@@ -64,7 +64,7 @@ async def _drain_spool_forever() -> None:
         await asyncio.sleep(get_settings().spool_drain_interval)
 
 
-app = FastAPI(title="Tortuga by Mail", lifespan=_lifespan, **_api_docs())
+app = FastAPI(title="Tortuga by Mail", lifespan=_lifespan, **api_docs())
 app.add_middleware(BodyLimit)  # every body capped before anything reads it
 
 

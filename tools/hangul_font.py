@@ -1,7 +1,7 @@
 """Regenerate the board picture's Hangul font: a subset of NanumGothic (OFL 1.1).
 
     apt-get install fonts-nanum          # NanumGothic.ttf (Debian, OFL)
-    .venv/bin/python tools/hangul_font.py [path/to/NanumGothic.ttf]
+    ./dev font [path/to/NanumGothic.ttf]
 
 Writes pbm/fonts/TortugaHangul-Regular.ttf: ASCII and Latin-1, general punctuation,
 Hangul compatibility letters (ㅋㅋ) and all 11,172 precomposed Hangul syllables

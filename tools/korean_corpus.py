@@ -1,7 +1,7 @@
 # ruff: noqa: E501  (the replies are data, one per line)
-"""Writes tests/fixtures/replies_ko/: the Korean reply corpus (issue 24), SMS and email.
+"""Writes tests/fixtures/replies_ko/: the Korean reply corpus, SMS and email.
 
-    .venv/bin/python tools/korean_corpus.py
+    ./dev corpus          (this script, then never_a_guess_corpus.py)
 
 Each reply below is written as an SMS body or as an email from a Korean mail client (Gmail,
 iPhone Mail, Samsung Email, Naver, Daum, Outlook: their attribution lines and header blocks,

@@ -1,9 +1,9 @@
 # ruff: noqa: E501  (the replies are data, one per line)
-"""Writes the issue-36 replies ("never a guess") into tests/fixtures/replies/: SMS bodies
+"""Writes the "never a guess" replies into tests/fixtures/replies/: SMS bodies
 and emails from English-language mail clients quoting the prompt they answer, each with what
 a careful game master applies (the corpus's manifest.json format).
 
-    .venv/bin/python tools/never_a_guess_corpus.py
+    ./dev corpus          (korean_corpus.py, then this script)
 
 The replies are our own words: two answers to one decision (asked), corrections as players
 write them, questions and refusals around a command word, questions about the game (HELP),

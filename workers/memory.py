@@ -34,6 +34,11 @@ _lock = threading.Lock()
 _since_trim = 0
 
 
+def can_trim() -> bool:
+    """True where the C library has ``malloc_trim`` (glibc): elsewhere ``trim`` does nothing."""
+    return _TRIM is not None
+
+
 def trim() -> bool:
     """Return free heap memory to the system now; True if glibc gave any back."""
     return bool(_TRIM(0)) if _TRIM is not None else False

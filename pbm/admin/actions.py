@@ -22,8 +22,8 @@ from pbm.admin.ops import OpError, nudge_now, requeue_inbound
 from pbm.admin_input import InputError, check_game_name, player_from_fields
 from pbm.config import get_settings
 from pbm.db import run_transaction
+from pbm.deadlines import TimingPolicy, is_valid_zone
 from pbm.models import Game, GameStatus
-from pbm.timing import TimingPolicy, is_valid_zone
 from workers.enqueue import enqueue_inbound
 
 log = logging.getLogger(__name__)
@@ -136,7 +136,7 @@ class CreateForm:
         return row.time_zone or self.time_zone
 
     def timing(self) -> Any:
-        """The ``pbm.timing.TimingPolicy`` this form asks for (raises ValueError)."""
+        """The ``pbm.deadlines.sweep.TimingPolicy`` this form asks for (raises ValueError)."""
         policy = TimingPolicy(
             invitation_hours=_hours(self.invitation_hours, "invitation"),
             grace_hours=_hours(self.grace_hours, "grace", allow_zero=True),

@@ -8,8 +8,8 @@ output (every email as an ``.eml`` file, every SMS as a line of ``sms.jsonl``). 
 their environment, as in production; only settings differ.
 
 The admin part (create the game, invite) calls ``pbm.games`` like ``pbm game`` does.
-Everything after that is players replying: each simulated player (``pbm.simplayer``) reads
-only the messages addressed to it and answers through ``pbm.mailroom`` (stored by
+Everything after that is players replying: each simulated player (``pbm.demo.simplayer``) reads
+only the messages addressed to it and answers through ``pbm.demo.mailroom`` (stored by
 ``pbm.inbound`` and processed by a worker, as the webhooks do). The table moves in steps:
 when the service is quiet (nothing to process, nothing to send) every new message is
 delivered, then each player who was asked something replies, one after the other, so the

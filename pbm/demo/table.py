@@ -17,13 +17,13 @@ from sqlmodel import col
 import engine
 from pbm import db, games
 from pbm.db import get_engine, session_scope
+from pbm.demo.mailroom import Delivered, Mailroom, Posted
 from pbm.demo.seating import SeatSpec
+from pbm.demo.simplayer import SimPlayer
 from pbm.demo.transcript import Transcript
 from pbm.demo.workers import DemoError, Workers, adopt_environment, demo_environment
-from pbm.mailroom import Delivered, Mailroom, Posted
 from pbm.messages import Channel
 from pbm.models import CommandLog, Game, GameEvent, GameStatus
-from pbm.simplayer import SimPlayer
 from workers.hooks import install_process_hooks
 
 STALL_NUDGE_SECONDS = 8.0  # nobody acts for this long: awaited players ask for STATUS

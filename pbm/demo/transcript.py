@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from pbm.mailroom import Delivered, Posted
+from pbm.demo.mailroom import Delivered, Posted
 from pbm.messages import Channel
 
 RULE = "-" * 72

@@ -1,7 +1,7 @@
 """AWAY and BACK as they touch games: each of a player's seats in an active game holds its
 deadlines while the player is away, within the game's allowance
 (``TimingPolicy.away_hours``, counted per seat), and gives the unused hold back on BACK;
-every other seat of the table is told. ``pbm.settings`` reads the setting and calls these.
+every other seat of the table is told. ``pbm.player_settings`` reads the setting and calls these.
 """
 
 from __future__ import annotations

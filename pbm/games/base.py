@@ -22,7 +22,6 @@ from sqlmodel.sql.expression import Select
 
 import engine
 from pbm import deadlines, txcache
-from pbm import deadlines as timing  # deadline rows; the sweep (pbm.timing) calls games
 from pbm.deadlines import INVITATION, TimingPolicy
 from pbm.models import (
     CommandLog,
@@ -438,7 +437,7 @@ def sync_deadlines(session: Session, game: Game, state: engine.GameState,
     zones = {s.seat_index: p.time_zone for s, p in seats_of(session, game.id)}  # type: ignore[arg-type]
     decisions = [(d.seat, state.decision_id(d.seat) or "", d.kind.value)
                  for d in engine.pending(state)]
-    timing.sync_decision_deadlines(  # new ones held for AWAY seats, in their own QUIET hours
+    deadlines.sync_decision_deadlines(  # new ones held for AWAY seats, in their own QUIET hours
         session, game, decisions, policy, lambda seat: zones.get(seat, "UTC"), now,
         adjust=lambda created: hold_new_deadlines(session, game, created, now))
     session.flush()
@@ -461,8 +460,8 @@ def hold_new_deadlines(session: Session, game: Game, created: list[Deadline],
         if held:
             deadline.due_at += seat.away_until - now  # type: ignore[operator]
         if held or own_quiet:
-            deadline.next_reminder_at = timing.next_reminder(
-                deadline, timing.quiet_policy(policy, player), player.time_zone,
+            deadline.next_reminder_at = deadlines.next_reminder(
+                deadline, deadlines.quiet_policy(policy, player), player.time_zone,
                 seat.away_until if held else now)  # type: ignore[arg-type]
 
 

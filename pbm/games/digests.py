@@ -9,7 +9,6 @@ from datetime import datetime, timedelta
 from sqlmodel import Session, col, func, select
 
 from pbm import deadlines, outbox
-from pbm import deadlines as timing  # deadline rows; the sweep (pbm.timing) calls games
 from pbm.games.base import due_at_of, get_game, load_state, lock_game, policy_of, seat_of
 from pbm.messages import Channel, MessageKind
 from pbm.models import (
@@ -76,8 +75,8 @@ def _send_digest(session: Session, game_id: int, seat_index: int, now: datetime)
         return []
     game = get_game(session, game_id)
     seat, player = seat_of(session, game_id, seat_index)
-    if timing.in_quiet_hours(now, player.time_zone,
-                             timing.quiet_policy(policy_of(game), player)):
+    if deadlines.in_quiet_hours(now, player.time_zone,
+                             deadlines.quiet_policy(policy_of(game), player)):
         return []  # the morning's digest (or the next prompt's recap) has it
     game = lock_game(session, game_id)
     if game.status != GameStatus.RUNNING or not player.tell_everything:

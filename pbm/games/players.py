@@ -13,6 +13,7 @@ from sqlmodel import Session, select
 
 from pbm import deadlines
 from pbm.games.base import InvalidRequest
+from pbm.i18n.languages import languages
 from pbm.messages import Channel
 from pbm.models import Player
 
@@ -20,8 +21,6 @@ TOKEN_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"  # no 0/o/1/l: read aloud sa
 TOKEN_LENGTH = 16  # 80 bits
 EMAIL_RE = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
 PHONE_RE = re.compile(r"^\+[1-9]\d{6,14}$")
-#: The languages a player may read their messages in (``Player.language``).
-LANGUAGES = ("en", "ko")
 
 
 @dataclass(frozen=True)
@@ -33,7 +32,9 @@ class PlayerSpec:
     phone: str | None = None
     time_zone: str = "UTC"
     channel: str | None = None  # "email" / "sms"; default: email if there is one
-    language: str | None = None  # "en" / "ko"; default: English (a known player keeps theirs)
+    #: One of ``pbm.i18n.languages.languages()``; default: English (a known player keeps
+    #: theirs).
+    language: str | None = None
 
     @classmethod
     def parse(cls, text: str, time_zone: str = "UTC") -> PlayerSpec:
@@ -77,9 +78,9 @@ class PlayerSpec:
             raise InvalidRequest(f"player {shown!r}: channel must be email or sms")
         if self.channel == Channel.SMS and not self.phone:
             raise InvalidRequest(f"player {shown!r}: SMS needs a phone number")
-        if self.language not in (None, *LANGUAGES):
+        if self.language not in (None, *languages()):
             raise InvalidRequest(f"player {shown!r}: language must be "
-                                 + " or ".join(LANGUAGES))
+                                 + " or ".join(languages()))
 
 
 #: Country calling codes of countries with one time zone (or one most people live in):

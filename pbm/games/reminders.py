@@ -10,7 +10,6 @@ from sqlmodel import Session
 
 import engine
 from pbm import deadlines, outbox
-from pbm import deadlines as timing  # deadline rows; the sweep (pbm.timing) calls games
 from pbm.deadlines import INVITATION, TimingPolicy
 from pbm.games.base import load_state, lock_game, policy_of, seat_of
 from pbm.messages import MessageKind
@@ -49,8 +48,8 @@ def send_reminder(session: Session, deadline: Deadline, now: datetime,
                          **_if_silent(state, deadline.seat, policy)})
     (report.final_warnings if final else report.reminders).append(deadline.id)  # type: ignore[arg-type]
     deadline.reminders_sent += 1
-    deadline.next_reminder_at = timing.next_reminder(
-        deadline, timing.quiet_policy(policy, player), player.time_zone, now)
+    deadline.next_reminder_at = deadlines.next_reminder(
+        deadline, deadlines.quiet_policy(policy, player), player.time_zone, now)
     session.add(deadline)
 
 

@@ -9,11 +9,13 @@ A language ``<lang>`` is the folder ``<locale dir>/<lang>/`` holding:
 The locale dirs are ``pbm/locale`` (shipped) and every folder named in the ``LOCALE_PATH``
 environment variable (``os.pathsep``-separated): an operator, or a test, adds a language
 by adding a folder. English is the source language: the message ids themselves, with the
-default traits. :func:`refresh` forgets what was read (after ``LOCALE_PATH`` changed).
+default traits and the names in ``pbm/locale/en/language.toml``. :func:`refresh` forgets
+what was read (after ``LOCALE_PATH`` changed).
 """
 
 from __future__ import annotations
 
+import gettext
 import os
 import tomllib
 from dataclasses import dataclass, field, fields
@@ -86,7 +88,7 @@ def folder_of(lang: str) -> Path | None:
 @cache
 def traits(lang: str) -> Traits:
     """The traits of ``lang`` (English's defaults for a language without ``language.toml``)."""
-    folder = folder_of(lang)
+    folder = folder_of(lang) or (LOCALE_DIR / lang if lang == SOURCE_LANGUAGE else None)
     path = folder / "language.toml" if folder else None
     if path is None or not path.is_file():
         return Traits()
@@ -109,11 +111,23 @@ def language_named(text: str) -> str | None:
     return None
 
 
+@cache
+def translations(lang: str) -> gettext.NullTranslations:
+    """The compiled catalogue of ``lang`` (English, or a language we do not have: the
+    message ids themselves)."""
+    folder = folder_of(lang)
+    if folder is None:
+        return gettext.NullTranslations()
+    from babel.support import Translations  # here: babel only when a catalogue is read
+
+    return Translations.load(str(folder.parent), [folder.name], domain=DOMAIN)
+
+
 def refresh() -> None:
     """Forget the languages read (after ``LOCALE_PATH`` or a catalogue changed)."""
     _folders.cache_clear()
     traits.cache_clear()
-    from pbm.i18n import glossary, translate
+    translations.cache_clear()
+    from pbm.i18n import glossary  # (it reads the language folders: imported when needed)
 
-    translate.translations.cache_clear()
     glossary.terms.cache_clear()

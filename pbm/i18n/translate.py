@@ -17,14 +17,12 @@ Templates use Jinja2's ``jinja2.ext.i18n`` with the same translations
 
 from __future__ import annotations
 
-import gettext as _gettext
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from functools import cache
 from typing import Any
 
-from pbm.i18n.languages import DOMAIN, folder_of, languages
+from pbm.i18n.languages import languages, translations
 
 _current: ContextVar[str] = ContextVar("message_language", default="en")
 
@@ -32,17 +30,6 @@ _current: ContextVar[str] = ContextVar("message_language", default="en")
 def language_of(value: str | None) -> str:
     """A known message language ("en" for anything else)."""
     return value if value in languages() else "en"
-
-
-@cache
-def translations(lang: str) -> _gettext.NullTranslations:
-    """The compiled catalogue of ``lang`` (English: the ids themselves)."""
-    folder = folder_of(language_of(lang))
-    if folder is None:
-        return _gettext.NullTranslations()
-    from babel.support import Translations  # here: babel only when a catalogue is read
-
-    return Translations.load(str(folder.parent), [folder.name], domain=DOMAIN)
 
 
 def current() -> str:

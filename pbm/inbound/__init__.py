@@ -21,7 +21,7 @@ in order, as data).
 from __future__ import annotations
 
 from pbm.inbound.applying import handle_bounce
-from pbm.inbound.mime import (
+from pbm.inbound.mail_headers import (
     automatic_reason,
     bounce_details,
     decode_raw,

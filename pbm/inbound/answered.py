@@ -34,11 +34,11 @@ import sqlalchemy as sa
 from sqlmodel import Session, col
 
 import engine
-from pbm.inbound.mime import header
+from pbm.inbound.mail_headers import header
 from pbm.inbound.storage import SMS, InboundRow
 from pbm.messages import MessageKind
 from pbm.models import OutboundMessage
-from pbm.replies.mime import message_text
+from pbm.replies.mail_body import message_text
 
 #: the footer reference of our messages, as quoted back (``Ref: Q12.3``)
 REF_RE = re.compile(r"\bRef:\s*Q(\d{1,9})\.(\d{1,2})\b")

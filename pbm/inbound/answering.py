@@ -11,7 +11,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Session, col
 
-from pbm import games, outbox, timing, txcache
+from pbm import deadlines, games, outbox, txcache
 from pbm.config import Settings
 from pbm.inbound.storage import EMAIL, InboundRow
 from pbm.messages import MessageKind
@@ -128,8 +128,8 @@ def write_reply(session: Session, game: Game, seat: Seat, player: Player, row: I
                  brief: bool = False) -> None:
     assert game.id is not None  # a stored row
     state = games.load_state(game) if game.state_json else None
-    deadlines = [d for d in timing.open_deadlines(session, game.id, seat=seat.seat_index)
-                 if d.kind != timing.INVITATION]
+    open_ones = [d for d in deadlines.open_deadlines(session, game.id, seat=seat.seat_index)
+                 if d.kind != deadlines.INVITATION]
     extra: dict[str, Any] = {
         "reply": parsed.to_dict(),
         "done": outcome.done or [],
@@ -160,7 +160,7 @@ def write_reply(session: Session, game: Game, seat: Seat, player: Player, row: I
                  if e.seq in said] if said and not outcome.log else []
     outbox.notify(session, game, seat, player, MessageKind.REPLY, now=now, state=state,
                   dedupe=f"g{game.id}:s{seat.seat_index}:reply:in{row.id}{suffix}",
-                  deadline=deadlines[0].due_at if deadlines else None, extra=extra,
+                  deadline=open_ones[0].due_at if open_ones else None, extra=extra,
                   events=events, announced=announced)
 
 

@@ -14,11 +14,11 @@ import sqlalchemy as sa
 from sqlmodel import Session, col
 
 import engine
-from pbm import games, logs, metrics, outbox, settings, timing
+from pbm import deadlines, games, logs, metrics, outbox, player_settings
 from pbm.config import Settings
 from pbm.inbound.answered import Answered, answered_question, answers_table_talk, is_stale
 from pbm.inbound.answering import Outcome, idle_fingerprint, may_answer_idle, write_reply
-from pbm.inbound.mime import bounce_details
+from pbm.inbound.mail_headers import bounce_details
 from pbm.inbound.storage import EMAIL, InboundRow
 from pbm.inbound.work import Disposition, Work
 from pbm.models import (
@@ -208,7 +208,7 @@ def _settled(session: Session, row: InboundRow, game: Game, seat: Seat, state: e
         stale = is_stale(answered, state)
     else:
         decision = state.decision_id(seat.seat_index)
-        opened = [d for d in timing.open_deadlines(session, game.id, seat=seat.seat_index)
+        opened = [d for d in deadlines.open_deadlines(session, game.id, seat=seat.seat_index)
                   if decision is not None and d.decision_key == decision]
         # The question now open was asked after this reply arrived: it answers an older one.
         stale = bool(opened) and opened[0].created_at > row.received_at
@@ -388,12 +388,12 @@ def _meta(session: Session, row: InboundRow, game: Game, seat: Seat, player: Pla
         set_sms_opt_out(session, player, name == "STOP", now)
         outcome.add_done(name)
         outcome.notes = [*(outcome.notes or []), name]
-    elif name == "SET":  # a player's own setting: pbm.settings
+    elif name == "SET":  # a player's own setting: pbm.player_settings
 
         try:
             outcome.answers = [*(outcome.answers or []),
-                               settings.apply(session, player, meta.arg, now)]
-        except settings.SettingError as exc:
+                               player_settings.apply(session, player, meta.arg, now)]
+        except player_settings.SettingError as exc:
             outcome.reject(meta.arg, str(exc))
 
 

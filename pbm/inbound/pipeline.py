@@ -35,7 +35,7 @@ from pbm.inbound.applying import (
     set_sms_opt_out,
     unreadable,
 )
-from pbm.inbound.mime import automatic_reason, decode_raw, header, parse_email
+from pbm.inbound.mail_headers import automatic_reason, decode_raw, header, parse_email
 from pbm.inbound.routing import Routed, route_email, route_sms, sender_authenticated
 from pbm.inbound.storage import (
     EMAIL,

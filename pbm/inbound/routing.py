@@ -15,7 +15,7 @@ from publicsuffixlist import PublicSuffixList
 from sqlmodel import Session, col
 
 from pbm.config import Settings
-from pbm.inbound.mime import header, recipient_addresses
+from pbm.inbound.mail_headers import header, recipient_addresses
 from pbm.inbound.storage import SMS
 from pbm.models import Game, GameStatus, OutboundMessage, Player, Seat
 from pbm.replies import find_reply_token

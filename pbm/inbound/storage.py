@@ -18,7 +18,7 @@ from sqlmodel import Session
 from pbm.config import Settings, get_settings
 from pbm.db import run_transaction
 from pbm.hygiene import clean_line, clean_text
-from pbm.inbound.mime import (
+from pbm.inbound.mail_headers import (
     email_address,
     email_provider_id,
     encode_raw,

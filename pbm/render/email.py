@@ -19,7 +19,8 @@ from jinja2 import (
     select_autoescape,
 )
 
-from pbm.i18n import languages, translate
+from pbm.i18n import translate
+from pbm.i18n.languages import languages, locale_dirs, translations
 from pbm.messages import MessageContext, MessageKind
 from pbm.render.folding import FoldGettext
 from pbm.render.names import command_words
@@ -64,7 +65,7 @@ def _language_file(name: str) -> str | None:
     its absolute path: ``help//<locale dir>/<lang>/help/general.txt``)."""
     path = Path(name.removeprefix("help/"))
     if not path.is_absolute() or not path.is_file() or not any(
-            path.is_relative_to(folder) for folder in languages.locale_dirs()):
+            path.is_relative_to(folder) for folder in locale_dirs()):
         return None
     return path.read_text(encoding="utf-8")
 
@@ -85,11 +86,11 @@ def env_for(lang: str) -> Environment:
         cache_size=-1,  # and kept in a plain dict: no LRU (its lock and reordering) per include
     )
     translate.install_jinja(env, lang)
-    env.extend(fold_gettext=translate.translations(lang).gettext)  # before any compile
+    env.extend(fold_gettext=translations(lang).gettext)  # before any compile
 
     env.filters["cmd"] = command_words
     # a sentence the service stored in English (a game's end reason): the catalogue's
-    env.filters["said"] = translate.translations(lang).gettext
+    env.filters["said"] = translations(lang).gettext
     return env
 
 
@@ -102,11 +103,11 @@ def warm() -> int:
     the compiling (a fifth of its first messages' render) and they share the code."""
     names = sorted(f"email/{p.name}" for p in (TEMPLATES / "email").iterdir()
                    if p.suffix in (".txt", ".html"))
-    for lang in languages.languages():
+    for lang in languages():
         env = env_for(lang)
         for name in names:
             env.get_template(name)
-    return len(names) * len(languages.languages())
+    return len(names) * len(languages())
 
 
 def render_text(model: Mapping[str, Any]) -> str:

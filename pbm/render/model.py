@@ -212,7 +212,7 @@ def build_model(ctx: MessageContext) -> dict[str, Any]:
         "question": extra.get("question"),  # the footer's "Ref: Q12.3" (pbm.inbound.answered)
         "played": display_command(str(extra["played"]), view) if extra.get("played") else None,
         "timed_out_you": bool(extra.get("you", True)),
-        # settings (pbm.settings), in the reader's words (pbm.render.setting_words)
+        # settings (pbm.player_settings), in the reader's words (pbm.render.setting_words)
         "answers": [say_answer(str(a)) for a in extra.get("answers") or []],
         "subject": subject_for(ctx.game_name),  # one-tap mailto: buttons reply in thread
     }

@@ -216,7 +216,7 @@ _TABLE: list[tuple[str, str]] = [
     (r"read '(?P<word>.+)' as (?P<cmd>.+)", N_("read '{word}' as {cmd}")),
     (r"option (?P<n>\d+)", N_("option {n}")),
     (r"instead of (?P<cmd>.+)", N_("instead of {cmd}")),
-    # Settings (pbm.settings): their commands stay English, as the player types them
+    # Settings (pbm.player_settings): their commands stay English, as the player types them
     (r"(?P<cmd>ZONE) needs a place or an offset, e\.g\. (?P<example>.+)",
      N_("{cmd} needs a place or an offset, e.g. {example}")),
     (r"(?P<value>.+) is not a UTC offset: offsets run from (?P<example>UTC-12 to UTC\+14)",

@@ -1,6 +1,6 @@
 """The answer to a setting and the AWAY / BACK notice, in the reader's language (issue 24).
 
-``pbm.settings`` and ``pbm.games.away`` write English sentences (stored with the reply's
+``pbm.player_settings`` and ``pbm.games.away`` write English sentences (stored with the reply's
 outcome and the notice); English readers get them byte for byte. For another reader each
 sentence is matched here against a pattern of the English sentence (as
 ``pbm.render.reasons`` does for refusals) and said from the catalogue, the varying parts
@@ -25,7 +25,7 @@ _DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 #: ``pbm.humanize.local_time``: "Mon 03 Mar 14:00 CET".
 MOMENT = r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{2} [A-Z][a-z]{2} \d{2}:\d{2} [^\s.,;()]+"
-#: ``pbm.settings.local_now``: "Mon 14:03 CET".
+#: ``pbm.player_settings.local_now``: "Mon 14:03 CET".
 CLOCK = r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{2}:\d{2} [^\s.,;()]+"
 #: ``pbm.humanize.rough_span``: "3 days", "5 hours", "1 hour", "12 min".
 #: A deadline as ``pbm.render.names.format_deadline`` writes it: "Wed 04 Mar 2026, 12:00 UTC".
@@ -160,7 +160,7 @@ def _away_lines(where: str) -> str | None:
 
 
 def _summary(text: str) -> str | None:
-    """The SETTINGS line (``pbm.settings.summary``) in the reader's words."""
+    """The SETTINGS line (``pbm.player_settings.summary``) in the reader's words."""
     found = re.fullmatch(
         rf"SETTINGS: ZONE (?P<zone>\S+) \((?P<now>{CLOCK})\); QUIET (?P<quiet>game's|"
         rf"\d{{2}}-\d{{2}}); AWAY (?P<away>no|until {MOMENT}); VIA (?P<via>[A-Z]+); "
@@ -184,7 +184,7 @@ def _summary(text: str) -> str | None:
 
 
 def say_answer(answer: str) -> str:
-    """``answer`` (``pbm.settings.apply``'s English sentence) in the current reader's
+    """``answer`` (``pbm.player_settings.apply``'s English sentence) in the current reader's
     language: unchanged for English, and unchanged when it is already the reader's (the
     answer to LANG KO is written in Korean)."""
     if current() == "en" or not answer or re.search(r"[\uac00-\ud7a3]", answer):

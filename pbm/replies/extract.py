@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from email.message import EmailMessage
 
-from pbm.replies.mime import (
+from pbm.replies.mail_body import (
     SCAN_CHARS,
     html_to_text,
     message_text,

@@ -20,7 +20,8 @@ from typing import Any
 
 from engine.events import DecisionKind
 from pbm.i18n import glossary
-from pbm.i18n.translate import N_, _, is_korean
+from pbm.i18n.languages import SOURCE_LANGUAGE
+from pbm.i18n.translate import N_, _, current
 
 # Placeholders used in templates: "_" is a number (an Event card position or a Vote card),
 # "name" a player (name, unique prefix or seat number), "FD/JR" a ship.
@@ -131,9 +132,6 @@ def display_command(command: str, seat_view: Mapping[str, Any] | None) -> str:
 
 # ------------------------------------------------------------------ labels
 
-_HOLD = {"BRITISH": "British", "FRENCH": "French"}
-_SHIP = {"FD": "Flying Dutchman", "JR": "Jolly Roger"}
-
 
 def _label(command: str, seat_view: Mapping[str, Any], names: Mapping[int, str]) -> str:
     """What an option does, in the reader's language while a message is rendered
@@ -141,18 +139,19 @@ def _label(command: str, seat_view: Mapping[str, Any], names: Mapping[int, str])
     words = command.split()
     verb = words[0]
     args = words[1:]
-    hold = {"BRITISH": _("British"), "FRENCH": _("French")} if is_korean() else _HOLD
-    ship_names = {"FD": _("Flying Dutchman"), "JR": _("Jolly Roger")} if is_korean() else _SHIP
+    hold = {"BRITISH": _("British"), "FRENCH": _("French")}
+    ship_names = {"FD": _("Flying Dutchman"), "JR": _("Jolly Roger")}
     if verb == "VOTE":
         hand = {int(c["number"]): c for c in seat_view.get("hand") or []}
         if len(args) == 1 and args[0].isdigit() and int(args[0]) in hand:
             card = hand[int(args[0])]
             section = _VOTE_SECTION.get(_vote_kind(seat_view), "")
             text = card["text"]
-            if is_korean():  # the engine's card text is English: the glossary's symbols
+            lang = current()
+            if lang != SOURCE_LANGUAGE:  # the engine's card text is English: the glossary's
 
                 def word(symbol: str) -> str:
-                    return glossary.term("symbols", symbol, "ko")
+                    return glossary.term("symbols", symbol, lang)
 
                 text = " / ".join("+".join(word(x) for x in card.get(part) or []) or "-"
                                   for part in ("top", "middle", "bottom"))

@@ -26,8 +26,8 @@ from dataclasses import replace
 from pbm.replies.corrections import Outcome, correct, has_words, reply_units
 from pbm.replies.decisions import one_reading_per_decision
 from pbm.replies.keywords import ask_which, menu_pick, suggest, understood_as
-from pbm.replies.korean import to_english_lines
 from pbm.replies.menu import find_option
+from pbm.replies.native import to_english_lines
 from pbm.replies.parse_types import Meta, NotUnderstood, ParseContext, ReplyResult, Understood
 from pbm.replies.sentence import (
     NO_VERB,

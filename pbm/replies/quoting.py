@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from pbm.replies.mime import normalize_text
+from pbm.replies.mail_body import normalize_text
 from pbm.replies.quote_patterns import (
     ADDRESS_END_RE,
     CUT_RE,

@@ -1,6 +1,6 @@
 """Reading a player's settings line: ZONE, QUIET, AWAY, BACK, VIA, DIGEST, TALK, CALENDAR,
-LANG, SETTINGS. Each becomes ``Meta("SET", "<VERB> <argument>")``; ``pbm.settings`` applies it
-(and says what is wrong with an argument it cannot use).
+LANG, SETTINGS. Each becomes ``Meta("SET", "<VERB> <argument>")``; ``pbm.player_settings``
+applies it (and says what is wrong with an argument it cannot use).
 
 Only the shape is checked here: a verb that takes ON or OFF gets ON or OFF, a verb that
 needs an argument has one. A line that is not a setting returns None and the game parser

@@ -45,7 +45,7 @@ class OutgoingMessage:
     in_reply_to: str | None = None  # the thread root (with <>)
     references: tuple[str, ...] = ()
     images: tuple[InlineImage, ...] = ()
-    attachments: tuple[Attachment, ...] = ()  # calendar events (``pbm.deadline_calendar``)
+    attachments: tuple[Attachment, ...] = ()  # calendar events (``pbm.deadlines.calendar``)
     key: str = ""  # idempotency key (the outbox row), used for file names and VERP
     status_callback: str | None = None  # SMS delivery reports
 

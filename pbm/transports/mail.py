@@ -2,7 +2,7 @@
 
 The shape is ``multipart/alternative[text/plain, multipart/related[text/html, image/png]]``:
 clients that show HTML get the board picture inline (``cid:``), the others get plain text.
-Calendar events (``pbm.deadline_calendar``) make it ``multipart/mixed[that, text/calendar]``.
+Calendar events (``pbm.deadlines.calendar``) make it ``multipart/mixed[that, text/calendar]``.
 What we send is marked as automatic so that auto-responders do not answer it.
 """
 

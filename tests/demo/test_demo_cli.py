@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from pbm.simplayer import read_email, read_sms
+from pbm.demo.reading import read_email, read_sms
 from tests.fixtures.story import message_body, story_problems
 
 NAMES = ("Anne", "Bart", "Cleo", "Dirk", "Esme")

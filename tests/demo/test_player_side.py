@@ -2,7 +2,7 @@
 
 The real service plays a whole demo game on SQLite (replies through ``pbm.inbound``,
 processed in this process); one seat, with a Cyrillic name, plays by SMS only and decides
-from its texts alone (``pbm.simplayer`` never touches the database). Then every sent
+from its texts alone (``pbm.demo.simplayer`` never touches the database). Then every sent
 ``.eml`` is parsed as a mail client would, and four kinds of HTML email are opened in
 Debian's Chromium: the board picture must decode, and screenshots at 1200 px and 390 px
 are written to the test's output folder.
@@ -270,7 +270,7 @@ def test_prompt_vote_notice_and_game_over_emails_show_the_board_in_chromium(
         for width in (1200, 390):
             assert (out / f"{name}-{width}.png").stat().st_size > 10_000
     docs = REPO / "docs"
-    if os.environ.get("PBM_UPDATE_DOCS") and docs.is_dir():  # the README's pictures
+    if os.environ.get("PBM_UPDATE_DOCS") and docs.is_dir():  # the pictures in docs/messages.md
         shutil.copyfile(out / "prompt-1200.png", docs / "prompt-desktop.png")
         shutil.copyfile(out / "prompt-390.png", docs / "prompt-phone.png")
         shutil.copyfile(out / "game_over-390.png", docs / "game-over-phone.png")

@@ -15,11 +15,12 @@ import sqlalchemy as sa
 
 from pbm import games
 from pbm.demo import DemoError, Progress, Table, fresh_folder, make_table
+from pbm.demo.mailroom import Delivered, Mailroom
+from pbm.demo.reading import read_email, read_sms
+from pbm.demo.simplayer import SimPlayer, typo
 from pbm.inbound import parse_email, recipient_addresses
-from pbm.mailroom import Delivered, Mailroom
 from pbm.messages import Channel
 from pbm.replies import build_menu, email_new_text, find_reply_token, read_email_reply
-from pbm.simplayer import SimPlayer, read_email, read_sms, typo
 from tests.demo.conftest import process_inline
 
 NAMES = ("Anne", "Bart", "Cleo", "Dirk", "Esme")

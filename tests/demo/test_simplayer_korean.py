@@ -17,9 +17,10 @@ import pytest
 import sqlalchemy as sa
 
 from pbm.demo import DemoError, Table, make_table
-from pbm.mailroom import Delivered, Posted
+from pbm.demo.mailroom import Delivered, Posted
+from pbm.demo.reading import english_words, read_email, read_sms
+from pbm.demo.simplayer import SimPlayer, korean_command
 from pbm.replies.korean import has_hangul, to_english
-from pbm.simplayer import SimPlayer, english_words, korean_command, read_email, read_sms
 from tests.demo.conftest import process_inline
 
 NAMES = ["민준", "서연", "Bart"]

@@ -26,8 +26,8 @@ import sqlalchemy as sa
 
 import engine
 from pbm import db, games
+from pbm.deadlines import DEFAULT_DECISION_HOURS, TimingPolicy
 from pbm.models import CommandLog, Game, InboundMessage, OutboundMessage
-from pbm.timing import DEFAULT_DECISION_HOURS, TimingPolicy
 from tests.services import drop_database, migrated_database
 from tests.workers.conftest import E2E_REDIS_DB, redis_db
 from tests.workers.servers import Dovecot, ReceivedMail, SentSms, post_signed

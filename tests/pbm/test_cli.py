@@ -230,7 +230,7 @@ def test_players_are_read_in_any_common_notation_and_stored_in_e164(
 
 
 def test_commands_printed_for_the_admin_are_shell_quoted() -> None:
-    from pbm.cli_admin import command
+    from pbm.cli.admin import command
 
     assert command("game", "invite", "harbour") == "pbm game invite harbour"
     assert command("game", "replace", "bad name!", "3") == "pbm game replace 'bad name!' 3"

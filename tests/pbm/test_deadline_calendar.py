@@ -16,7 +16,8 @@ import pytest
 from sqlalchemy.engine import Engine
 
 import engine
-from pbm import db, deadline_calendar, games, settings, timing
+from pbm import db, games, player_settings
+from pbm.deadlines import calendar, sweep
 from pbm.models import Deadline, DeadlineStatus, OutboundMessage, OutboundPart
 from tests.pbm.conftest import new_game, rows, state_of, submit
 
@@ -24,9 +25,9 @@ from tests.pbm.conftest import new_game, rows, state_of, submit
 def calendar_on(eng: Engine, game_id: int, seat: int, now: datetime, zone: str = "") -> None:
     def work(session: Any) -> None:
         _, player = games.seat_of(session, game_id, seat)
-        settings.apply(session, player, "CALENDAR ON", now)
+        player_settings.apply(session, player, "CALENDAR ON", now)
         if zone:
-            settings.apply(session, player, f"ZONE {zone}", now)
+            player_settings.apply(session, player, f"ZONE {zone}", now)
     db.run_transaction(work, eng)
 
 
@@ -78,7 +79,7 @@ def test_a_prompt_carries_its_deadline_as_an_event_in_the_players_zone(
 
     due = open_deadline(eng, game_id, seat).due_at
     assert method == "REQUEST"
-    assert str(event["UID"]) == deadline_calendar.event_uid(game_id, seat, decision)
+    assert str(event["UID"]) == calendar.event_uid(game_id, seat, decision)
     assert event["SEQUENCE"] == 0
     start = event.decoded("DTSTART")
     assert start == due and str(start.tzinfo) == "Europe/Paris"
@@ -111,7 +112,7 @@ def test_extend_and_resume_update_the_same_event_with_a_higher_sequence(
         eng: Engine, now: datetime) -> None:
     game_id = started_with_calendars(eng, now)
     seat, decision = awaited_seat(eng, game_id)
-    uid = deadline_calendar.event_uid(game_id, seat, decision)
+    uid = calendar.event_uid(game_id, seat, decision)
     first = open_deadline(eng, game_id, seat).due_at
 
     db.run_transaction(lambda s: games.extend(s, game_id, 5, now=now, seat=seat), eng)
@@ -180,12 +181,12 @@ def test_a_default_played_at_the_timeout_cancels_the_event_in_the_timed_out_mess
     seat, decision = awaited_seat(eng, game_id)
     due = open_deadline(eng, game_id, seat).due_at
 
-    db.run_transaction(lambda s: timing.sweep_deadlines(s, due + timedelta(hours=2)), eng)
+    db.run_transaction(lambda s: sweep.sweep_deadlines(s, due + timedelta(hours=2)), eng)
 
     [timed_out] = [r for r in seat_rows(eng, game_id, seat) if r.kind == "timed_out"]
     cancels = [e for m, e in events_of(eng, timed_out) if m == "CANCEL"]
     assert [str(e["UID"]) for e in cancels] == [
-        deadline_calendar.event_uid(game_id, seat, decision)]
+        calendar.event_uid(game_id, seat, decision)]
 
 
 def test_sms_players_get_no_calendar_event(eng: Engine, now: datetime) -> None:
@@ -209,7 +210,7 @@ def test_calendar_off_cancels_the_events_the_player_holds_in_its_answer(
 
     def off(session: Any) -> None:
         seat_row, player = games.seat_of(session, game_id, seat)
-        answer = settings.apply(session, player, "CALENDAR OFF", now)
+        answer = player_settings.apply(session, player, "CALENDAR OFF", now)
         games.outbox.notify(session, games.get_game(session, game_id), seat_row, player,
                             games.MessageKind.REPLY, now=now, dedupe="off",
                             extra={"answers": [answer]})
@@ -217,7 +218,7 @@ def test_calendar_off_cancels_the_events_the_player_holds_in_its_answer(
 
     [answer] = [r for r in seat_rows(eng, game_id, seat) if r.kind == "reply"]
     assert [(m, str(e["UID"])) for m, e in events_of(eng, answer)] == [
-        ("CANCEL", deadline_calendar.event_uid(game_id, seat, decision))]
+        ("CANCEL", calendar.event_uid(game_id, seat, decision))]
     assert open_deadline(eng, game_id, seat).calendar_due_at is None
     db.run_transaction(lambda s: games.extend(s, game_id, 3, now=now, seat=seat), eng)
     [notice] = [r for r in seat_rows(eng, game_id, seat) if r.kind == "notice"]
@@ -228,7 +229,7 @@ def answer_setting(eng: Engine, game_id: int, seat: int, line: str, now: datetim
     """Apply a setting and write its answer (what ``pbm.inbound`` does for a reply)."""
     def work(session: Any) -> None:
         seat_row, player = games.seat_of(session, game_id, seat)
-        answer = settings.apply(session, player, line, now)
+        answer = player_settings.apply(session, player, line, now)
         games.outbox.notify(session, games.get_game(session, game_id), seat_row, player,
                             games.MessageKind.REPLY, now=now, dedupe=line,
                             extra={"answers": [answer]})
@@ -250,7 +251,7 @@ def test_away_moves_the_event_in_the_answer_and_back_moves_it_again(
     assert moves == [("REQUEST", 1, first + timedelta(days=1)),
                      ("REQUEST", 2, first + timedelta(hours=6))]
     assert {str(e["UID"]) for r in answers for _, e in events_of(eng, r)} == {
-        deadline_calendar.event_uid(game_id, seat, decision)}
+        calendar.event_uid(game_id, seat, decision)}
 
 
 def test_a_player_whose_seat_is_taken_over_gets_the_cancel_in_the_goodbye(
@@ -264,7 +265,7 @@ def test_a_player_whose_seat_is_taken_over_gets_the_cancel_in_the_goodbye(
     [goodbye] = [r for r in seat_rows(eng, game_id, seat)
                  if r.kind == "notice" and r.to_address != "new@example.org"]
     assert [(m, str(e["UID"])) for m, e in events_of(eng, goodbye)] == [
-        ("CANCEL", deadline_calendar.event_uid(game_id, seat, decision))]
+        ("CANCEL", calendar.event_uid(game_id, seat, decision))]
     assert open_deadline(eng, game_id, seat).calendar_due_at is None  # nothing held now
 
 
@@ -276,7 +277,7 @@ def test_the_ics_text_parses_back_to_the_same_event(zone: str, now: datetime) ->
     player = Player(display_name="Ann", email="ann@example.org", time_zone=zone)
     deadline = Deadline(game_id=9, seat=2, decision_key="v12:VOTE", kind="VOTE",
                         due_at=now + timedelta(hours=24))
-    text = deadline_calendar.build_ics("REQUEST", game=game, seat=2, player=player,
+    text = calendar.build_ics("REQUEST", game=game, seat=2, player=player,
                                        deadline=deadline, due=deadline.due_at, sequence=3,
                                        now=now)
 

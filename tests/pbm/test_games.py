@@ -13,6 +13,7 @@ from sqlmodel import select
 import engine
 from pbm import db, games
 from pbm import outbox as outbox_module
+from pbm.deadlines import TimingPolicy
 from pbm.messages import MessageKind
 from pbm.models import (
     BoardImage,
@@ -26,7 +27,6 @@ from pbm.models import (
     Player,
     Seat,
 )
-from pbm.timing import TimingPolicy
 from tests.pbm.conftest import new_game, play_until, player_specs, rows, state_of, submit
 
 

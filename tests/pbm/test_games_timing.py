@@ -12,7 +12,9 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 import engine
-from pbm import db, games, timing
+from pbm import db, deadlines, games
+from pbm.deadlines import TimingPolicy
+from pbm.deadlines import sweep as deadline_sweep
 from pbm.models import (
     CommandLog,
     Deadline,
@@ -23,14 +25,13 @@ from pbm.models import (
     Player,
     Seat,
 )
-from pbm.timing import TimingPolicy
 from tests.pbm.conftest import new_game, play_until, rows, state_of, submit
 
 CALLS_A_VOTE = (engine.Attack, engine.Mutiny, engine.Brawl)
 
 
-def sweep(eng: Engine, now: datetime) -> timing.SweepReport:
-    return db.run_transaction(lambda s: timing.sweep_deadlines(s, now), eng)
+def sweep(eng: Engine, now: datetime) -> deadlines.SweepReport:
+    return db.run_transaction(lambda s: deadline_sweep.sweep_deadlines(s, now), eng)
 
 
 def in_a_vote(state: engine.GameState) -> bool:
@@ -53,15 +54,15 @@ def test_reminders_wait_out_quiet_hours_in_the_players_own_zone() -> None:
     policy = TimingPolicy()
     late_in_berlin = datetime(2026, 3, 2, 22, 30, tzinfo=UTC)  # 23:30 in Berlin
     far = late_in_berlin + timedelta(days=1)
-    assert timing.polite_time(late_in_berlin, "Europe/Berlin", policy, far) == datetime(
+    assert deadlines.polite_time(late_in_berlin, "Europe/Berlin", policy, far) == datetime(
         2026, 3, 3, 7, 0, tzinfo=UTC)  # 08:00 Berlin
-    assert timing.polite_time(late_in_berlin, "America/New_York", policy, far) == \
+    assert deadlines.polite_time(late_in_berlin, "America/New_York", policy, far) == \
         late_in_berlin  # 17:30 in New York
     soon = late_in_berlin + timedelta(hours=3)  # due before the Berlin morning: go earlier
-    assert timing.polite_time(late_in_berlin, "Europe/Berlin", policy, soon) == datetime(
+    assert deadlines.polite_time(late_in_berlin, "Europe/Berlin", policy, soon) == datetime(
         2026, 3, 2, 20, 45, tzinfo=UTC)
     opened = datetime(2026, 3, 2, 12, tzinfo=UTC)
-    assert timing.reminder_times(policy, opened, opened + timedelta(hours=24)) == [
+    assert deadlines.reminder_times(policy, opened, opened + timedelta(hours=24)) == [
         opened + timedelta(hours=12), opened + timedelta(hours=22)]
 
 
@@ -221,7 +222,8 @@ def test_an_answer_closes_its_deadline_and_opens_the_next(eng: Engine, now: date
     assert open_ == {(d.seat, state.decision_id(d.seat)) for d in engine.pending(state)}
 
 
-def _expire_next(eng: Engine, game_id: int, now: datetime) -> tuple[datetime, timing.SweepReport]:
+def _expire_next(eng: Engine, game_id: int,
+                 now: datetime) -> tuple[datetime, deadlines.SweepReport]:
     """Sweep just after the earliest open deadline's grace period."""
     due = min(d.due_at for d in rows(eng, Deadline, game_id=game_id, status="open"))
     now = max(now, due + timedelta(hours=1, minutes=1))

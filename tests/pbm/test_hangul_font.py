@@ -1,4 +1,4 @@
-"""The bundled Hangul font for the board picture (issue 24): it loads with Pillow, draws every
+"""The bundled Hangul font for the board picture: it loads with Pillow, draws every
 Korean term of the glossary, every Hangul syllable players' names are written in, digits
 and Latin, and it carries its OFL licence under a name that is not a Reserved Font Name."""
 
@@ -11,10 +11,16 @@ from fontTools.ttLib import TTFont
 from PIL import Image, ImageDraw, ImageFont
 
 from pbm.i18n.glossary import all_words
-from tools.hangul_font import ks_x_1001_syllables
 
 FONTS = Path(__file__).resolve().parents[2] / "pbm" / "fonts"
 HANGUL = FONTS / "TortugaHangul-Regular.ttf"
+
+
+def ks_x_1001_syllables() -> list[int]:
+    """The 2,350 precomposed syllables of KS X 1001 (two-byte EUC-KR, rows 0xB0-0xC8)."""
+    return [code for code in range(0xAC00, 0xD7A4)
+            if len(encoded := chr(code).encode("cp949")) == 2
+            and 0xB0 <= encoded[0] <= 0xC8 and encoded[1] >= 0xA1]
 
 
 def missing(font_path: Path, text: str) -> set[str]:

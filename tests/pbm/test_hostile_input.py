@@ -14,19 +14,19 @@ from pbm.hygiene import clean_line, clean_text, has_line_longer_than, mime_probl
 from pbm.inbound import parse_email, sender_authenticated
 from pbm.replies import bounded_lines, read_email_reply, read_sms_reply
 from pbm.replies.words import number_of, read_int
-from tests.fixtures.hostile import UNICODE_DIGITS, _email, _nested
+from tests.fixtures.hostile import UNICODE_DIGITS, nested_multipart, reply_mail
 
 SETTINGS = Settings(_env_file=None)  # type: ignore[call-arg]
 
 
 def reply(body: str, **extra: str) -> bytes:
-    return _email("ann@example.org", "play+tok12345@tortuga.test", body,
+    return reply_mail("ann@example.org", "play+tok12345@tortuga.test", body,
                   headers=[f"{k}: {v}" for k, v in extra.items()])
 
 
 def deep(depth: int) -> bytes:
     head = b"From: <ann@example.org>\r\nTo: play+tok12345@tortuga.test\r\nMIME-Version: 1.0\r\n"
-    return head + _nested(depth, b"Content-Type: text/plain\r\n\r\nREVEAL 3\r\n")
+    return head + nested_multipart(depth, b"Content-Type: text/plain\r\n\r\nREVEAL 3\r\n")
 
 
 def test_clean_text_drops_nul_controls_surrogates_and_bidi_overrides_but_keeps_lines() -> None:
@@ -164,13 +164,13 @@ def test_a_passing_header_below_our_servers_own_one_is_the_senders_and_proves_no
 def test_the_api_docs_exist_only_when_the_setting_turns_them_on(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from pbm.config import reset_settings
-    from pbm.web import _api_docs
+    from pbm.web import api_docs
 
-    assert set(_api_docs().values()) == {None}
+    assert set(api_docs().values()) == {None}
     monkeypatch.setenv("API_DOCS", "1")
     reset_settings()
     try:
-        assert _api_docs()["openapi_url"] == "/openapi.json"
+        assert api_docs()["openapi_url"] == "/openapi.json"
     finally:
         monkeypatch.delenv("API_DOCS")
         reset_settings()

@@ -67,6 +67,7 @@ def test_the_korean_catalogue_has_koreans_plural_rule() -> None:
 
 
 def test_english_is_the_message_ids_and_korean_comes_from_the_catalogue() -> None:
+    # translate._ is gettext's conventional public name, the call every module makes
     assert translate._("Reply ") == "Reply "
     with translate.reading("ko"):
         assert translate._("Reply ") == "답장 "

@@ -18,7 +18,7 @@ import engine
 from engine.cards import EVENT_CARD_TABLE
 from pbm.i18n import glossary
 from pbm.i18n.cards import CARD_EFFECTS
-from pbm.i18n.translate import _, reading
+from pbm.i18n.translate import _, reading  # _: gettext's conventional public name
 from pbm.inbound.applying import SETTLED
 from pbm.messages import Channel, MessageKind
 from pbm.render import SMS_MAX_KO_UNITS, news_ko, render, sms_segments, utf16_units
@@ -31,7 +31,7 @@ from pbm.replies.changes import final_action_reason
 from pbm.replies.korean import to_english
 from tests.fixtures.messages import context_for, simulated_states
 from tests.pbm.test_render_korean import HANGUL, english_words
-from tests.pbm.test_render_sms import _prompts
+from tests.pbm.test_render_sms import asked_seats
 
 ROOT = Path(__file__).resolve().parents[2]
 HELP = ROOT / "templates" / "help"
@@ -110,7 +110,7 @@ def test_the_commands_help_teaches_are_the_ones_tested() -> None:
 
 def _help_reply(topic: str, lang: str, state: Any = None, seat: int = 0):  # type: ignore[no-untyped-def]
     if state is None:
-        state, seat = next(_prompts(4, 2001, rename=False))
+        state, seat = next(asked_seats(4, 2001, rename=False))
     ctx = context_for(MessageKind.REPLY, state, seat, [])
     extra = dict(ctx.extra)
     extra.update(reply={"understood": [], "meta": [], "not_understood": [], "ignored": []},
@@ -142,7 +142,7 @@ def test_help_by_sms_in_korean_is_korean_within_budget_and_as_many_texts(topic: 
 
 
 def test_korean_sms_help_fits_with_the_longest_game_name() -> None:
-    state, seat = next(_prompts(4, 2001, rename=False))
+    state, seat = next(asked_seats(4, 2001, rename=False))
     for topic in TOPICS:
         ctx, _state = _help_reply(topic, "ko", state, seat)
         ctx = dataclasses.replace(ctx, game_name="Twenty chars game na")
@@ -239,7 +239,7 @@ def test_refusals_of_real_commands_are_said_in_korean() -> None:
     seen: set[str] = set()
     checked = 0
     for n in (2, 4, 9):
-        for state, seat in list(_prompts(n, 2300 + n, rename=False))[::9]:
+        for state, seat in list(asked_seats(n, 2300 + n, rename=False))[::9]:
             rejected = []
             for text in commands:
                 try:
@@ -277,7 +277,7 @@ BAD_REPLIES = ["3번 공개했나?", "9번 공개", "배고파요 3번", "민준
 def test_parser_explanations_to_a_korean_player_are_korean() -> None:
     checked = 0
     for n in (3, 5):
-        for state, seat in list(_prompts(n, 2400 + n, rename=False))[::15]:
+        for state, seat in list(asked_seats(n, 2400 + n, rename=False))[::15]:
             state = state.copy()
             state.names = ("민준", "서연", "지호", "하은", "도윤")[: state.n]
             view = engine.view(state, seat).to_dict()
@@ -320,16 +320,18 @@ def test_service_refusals_are_said_in_korean_and_english_is_unchanged() -> None:
                "FOO is not a setting; send SETTINGS to see them all"]
     from datetime import UTC, datetime
 
-    from pbm import settings
+    from pbm import player_settings
 
     now = datetime(2026, 12, 2, 12, tzinfo=UTC)
-    for call in (lambda: settings.resolve_zone("Seol", now), lambda: settings.resolve_zone(""),
-                 lambda: settings.resolve_zone("UTC+19"), lambda: settings.parse_quiet("25"),
-                 lambda: settings.parse_quiet("23-23"),
-                 lambda: settings.parse_away("100 days", "UTC", now),
-                 lambda: settings.parse_away("whenever", "UTC", now),
-                 lambda: settings._on_off("maybe", "DIGEST")):
-        with pytest.raises(settings.SettingError) as error:
+    for call in (lambda: player_settings.resolve_zone("Seol", now),
+                 lambda: player_settings.resolve_zone(""),
+                 lambda: player_settings.resolve_zone("UTC+19"),
+                 lambda: player_settings.parse_quiet("25"),
+                 lambda: player_settings.parse_quiet("23-23"),
+                 lambda: player_settings.parse_away("100 days", "UTC", now),
+                 lambda: player_settings.parse_away("whenever", "UTC", now),
+                 lambda: player_settings.parse_on_off("maybe", "DIGEST")):
+        with pytest.raises(player_settings.SettingError) as error:
             call()
         service.append(str(error.value))
     for reason in service:

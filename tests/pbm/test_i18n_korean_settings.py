@@ -1,5 +1,5 @@
 """A Korean player's answers to settings, and the AWAY / BACK notice to a Korean table, in
-Korean (issue 24): every setting applied for a Korean player (``pbm.settings`` writes English
+Korean (issue 24): every setting applied for a Korean player (``pbm.player_settings`` writes English
 sentences; ``pbm.render.setting_words`` says them at render time), rendered by email and by
 SMS with no English word left besides the setting commands, zone and game names and zone
 abbreviations. English is unchanged (test_settings, test_render_golden)."""
@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy.engine import Engine
 
-from pbm import db, games, settings
+from pbm import db, games, player_settings
 from pbm.i18n.translate import reading
 from pbm.messages import Channel, MessageKind
 from pbm.models import OutboundMessage
@@ -43,7 +43,7 @@ def english(text: str) -> list[str]:
 def _apply(eng: Engine, game_id: int, seat: int, text: str, now: datetime) -> str:
     def work(session: object) -> str:
         _, player = games.seat_of(session, game_id, seat)  # type: ignore[arg-type]
-        return settings.apply(session, player, text, now)  # type: ignore[arg-type]
+        return player_settings.apply(session, player, text, now)  # type: ignore[arg-type]
 
     return str(db.run_transaction(work, eng))
 

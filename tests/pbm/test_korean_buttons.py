@@ -54,9 +54,9 @@ def test_every_korean_button_writes_a_korean_body_read_back_as_its_command() -> 
 def test_map_and_zone_have_korean_words_the_reader_reads_back() -> None:
     """Issue 37: "6=MAP 영국", "완료: MAP 영국" and the invitation's "ZONE 도시"."""
     from pbm.i18n.translate import reading
+    from pbm.player_settings import resolve_zone
     from pbm.render.names import command_words
     from pbm.replies.korean import to_english
-    from pbm.settings import resolve_zone
 
     with reading("ko"):
         assert command_words("MAP BRITISH") == "지도 영국"

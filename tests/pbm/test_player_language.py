@@ -9,7 +9,7 @@ from datetime import datetime
 import pytest
 from sqlalchemy.engine import Engine
 
-from pbm import db, games, settings
+from pbm import db, games, player_settings
 from pbm.admin.actions import CreateForm
 from pbm.admin_input import InputError, parse_player, player_from_fields
 from pbm.games import PlayerSpec
@@ -56,7 +56,7 @@ def test_lang_lines_read_as_the_lang_setting(line: str, arg: str) -> None:
 def _apply(eng: Engine, game_id: int, seat: int, text: str, now: datetime) -> str:
     def work(session: object) -> str:
         _, player = games.seat_of(session, game_id, seat)  # type: ignore[arg-type]
-        return settings.apply(session, player, text, now)  # type: ignore[arg-type]
+        return player_settings.apply(session, player, text, now)  # type: ignore[arg-type]
 
     return str(db.run_transaction(work, eng))
 
@@ -79,7 +79,7 @@ def test_lang_sets_the_players_language_and_settings_shows_it(eng: Engine,
     assert _apply(eng, game_id, 1, "LANG english", now) == (
         "LANG EN: your messages come in English from now on.")
     assert _language(eng, game_id, 1) == "en"
-    with pytest.raises(settings.SettingError, match="LANG takes EN or KO"):
+    with pytest.raises(player_settings.SettingError, match="LANG takes EN or KO"):
         _apply(eng, game_id, 1, "LANG FR", now)
 
 

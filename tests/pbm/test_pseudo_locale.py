@@ -203,8 +203,6 @@ KNOWN = {
     "model": "pbm/render/model.py: LOG and the vote result tell the engine's English "
              "sentence unless is_korean() (log_events, _vote_result): should ask "
              "pbm.render.event_lines for every language but English",
-    "menu": "pbm/replies/menu.py: menu labels name ships, holds and Vote card symbols in "
-            "English unless is_korean()",
     "sms": "pbm/render/sms.py: SMS_SYMBOL / SMS_RANK abbreviations are English Python "
            "tables (Korean has SMS_SYMBOL_KO / SMS_RANK_KO): should be catalogue entries",
 }
@@ -230,15 +228,10 @@ def _engine_strings(ctx: MessageContext) -> list[str]:
 
 
 def _source(word: str, channel: str, said: Mapping[str, str], ctx: MessageContext) -> str | None:
-    """Which :data:`KNOWN` source ``word`` escaped from in ``said[channel]``, if any (the
-    email's menu lines are read in its text form)."""
+    """Which :data:`KNOWN` source ``word`` escaped from in ``said[channel]``, if any."""
     flat = " ".join(said[channel].split())
     if any(word in s and " ".join(s.split()).strip(" .") in flat for s in _engine_strings(ctx)):
         return "model"
-    pattern = re.compile(r"(?<![^\W\d_])" + word + r"(?![^\W\d_])")
-    if channel != "sms" and any(re.match(r"\s*\d+ = [A-Z]", line)
-                                for line in said["text"].splitlines() if pattern.search(line)):
-        return "menu"
     if channel == "sms" and any(word in w for w in (*SMS_SYMBOL.values(),
                                                     *SMS_RANK.values())):
         return "sms"

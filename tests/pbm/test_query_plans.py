@@ -26,8 +26,9 @@ import sqlalchemy as sa
 import engine
 from benchmarks import bulk_games, query_plans
 from engine.simulate import random_command
-from pbm import db, games, inbound, timing
+from pbm import db, games, inbound
 from pbm.config import get_settings, reset_settings
+from pbm.deadlines import sweep
 from tests.services import create_database, drop_database
 
 pytestmark = pytest.mark.postgres
@@ -120,9 +121,9 @@ def run_hot_paths(eng: sa.Engine, seats: list[tuple[int, int, str, str]]) -> Non
 
     settings = get_settings()
     now = NOW
-    report = db.run_transaction(lambda s: timing.sweep_deadlines(s, now), eng)
+    report = db.run_transaction(lambda s: sweep.sweep_deadlines(s, now), eng)
     assert len(report.reminders) + len(report.final_warnings) == 2 and report.timeouts
-    db.run_transaction(lambda s: timing.sweep_deadlines(s, now), eng)  # nothing due
+    db.run_transaction(lambda s: sweep.sweep_deadlines(s, now), eng)  # nothing due
     game_id, seat, _, _ = seats[3]
     db.run_transaction(lambda s: games.submit(s, game_id, seat, _answer(eng, game_id, seat),
                                               origin="test", now=now), eng)

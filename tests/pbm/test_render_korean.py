@@ -19,7 +19,7 @@ from pbm.messages import Channel, MessageKind
 from pbm.render import SMS_MAX_KO_UNITS, render, sms_segments, utf16_units
 from pbm.render.gsm7 import KO_SMS_PARTS
 from tests.fixtures.messages import context_for
-from tests.pbm.test_render_sms import PROMPT_KINDS, _prompts
+from tests.pbm.test_render_sms import PROMPT_KINDS, asked_seats
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 #: English words of the game's vocabulary that must not reach a Korean reader.
@@ -58,7 +58,7 @@ def test_every_korean_sms_prompt_fits_its_ucs2_parts_in_thousands_of_random_stat
     kinds_seen: set[str] = set()
     for n in range(2, 10):
         for seed in range(4):
-            for state, seat in _prompts(n, 2000 + seed, rename=seed == 3):
+            for state, seat in asked_seats(n, 2000 + seed, rename=seed == 3):
                 kinds_seen.update(d.kind.value for d in engine.pending(state) if d.seat == seat)
                 for kind in (MessageKind.PROMPT, MessageKind.REMINDER,
                              MessageKind.FINAL_WARNING):
@@ -74,7 +74,7 @@ def test_every_korean_sms_prompt_fits_its_ucs2_parts_in_thousands_of_random_stat
 
 
 def test_the_same_state_reads_in_english_for_an_english_seat_at_the_same_table() -> None:
-    state, seat = next(_prompts(4, 2001, rename=False))
+    state, seat = next(asked_seats(4, 2001, rename=False))
     ctx = context_for(MessageKind.PROMPT, state, seat, [])
     english = render(ctx, Channel.SMS).sms
     assert english is not None and english.startswith("Tortuga Nassau: ")
@@ -85,7 +85,7 @@ def test_the_same_state_reads_in_english_for_an_english_seat_at_the_same_table()
 def test_a_korean_status_is_two_messages_within_the_korean_budget() -> None:
     checked = 0
     for n in (2, 5, 9):
-        for state, seat in list(_prompts(n, 2100 + n, rename=n == 9))[::2]:
+        for state, seat in list(asked_seats(n, 2100 + n, rename=n == 9))[::2]:
             rendered = render(korean(context_for(MessageKind.STATUS, state, seat, [])),
                               Channel.SMS)
             texts = [rendered.sms, *rendered.sms_more]

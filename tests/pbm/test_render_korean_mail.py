@@ -244,7 +244,7 @@ def test_the_korean_reply_marker_is_found_by_the_reply_parser() -> None:
 
 
 def test_a_korean_players_calendar_event_is_korean() -> None:
-    from pbm.deadline_calendar import build_ics
+    from pbm.deadlines.calendar import build_ics
     from pbm.models import Deadline, Game, Player
 
     now = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)

@@ -30,6 +30,11 @@ PROMPT_KINDS = {"PLACE", "ACTION", "VOTE", "CHOOSE", "LETTER_OF_MARQUE", "SHOOT"
 LONG_NAMES = ("Bartholomew Roberts", "Zoë Ångström-Éclair", "Captain \U0001F3F4 Flint",
               "Anne Bonny", "Mary Read of the Seven Seas", "Jean Lafitte", "Ching Shih",
               "Henry Morgan", "Grace O\u2019Malley")
+#: GSM 03.38 (3GPP TS 23.038): the basic table in code order (0x1B is the escape to the
+#: extension table) and the extension table's characters, two septets each.
+GSM7_BASIC = ("@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞ\x1bÆæßÉ !\"#¤%&'()*+,-./0123456789:;<=>?"
+              "¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà")
+GSM7_EXTENDED = "\f^{}\\[~]|€"
 
 
 def test_the_gsm7_check_accepts_its_alphabet_and_rejects_curly_quotes_and_emoji() -> None:
@@ -52,15 +57,14 @@ def test_extended_characters_take_two_septets_and_segments_follow_the_standard()
 
 def test_septets_and_the_alphabet_check_count_character_by_character() -> None:
     """Counted in C (``str.count``, ``frozenset.issuperset``): the same as one character
-    at a time, for texts of every mix of basic, extended and other characters."""
-    from pbm.render.gsm7 import _GSM7_BASIC, _GSM7_EXTENDED, _GSM7_SET
-
+    at a time by the GSM 03.38 tables, for texts of every mix of basic, extended and other
+    characters."""
     rng = random.Random(26)
-    pool = _GSM7_BASIC + _GSM7_EXTENDED * 3 + "ëЖ\u2019\U0001F3F4"
+    pool = GSM7_BASIC + GSM7_EXTENDED * 3 + "ëЖ\u2019\U0001F3F4"
     for size in [0, 1, 2, 5, 40, 160, 400] * 30:
         text = "".join(rng.choice(pool) for _ in range(size))
-        assert gsm7_septets(text) == sum(2 if ch in _GSM7_EXTENDED else 1 for ch in text)
-        assert is_gsm7(text) == all(ch in _GSM7_SET for ch in text)
+        assert gsm7_septets(text) == sum(2 if ch in GSM7_EXTENDED else 1 for ch in text)
+        assert is_gsm7(text) == all(ch in GSM7_BASIC + GSM7_EXTENDED for ch in text)
 
 
 def test_text_is_made_gsm7_safe_without_losing_plain_letters() -> None:
@@ -76,7 +80,7 @@ def test_fitting_prefers_long_variants_and_never_exceeds_the_limit() -> None:
     assert gsm7_septets(huge) <= SMS_MAX_SEPTETS and is_gsm7(huge)
 
 
-def _prompts(n_players: int, seed: int, rename: bool) -> Iterator[tuple[engine.GameState, int]]:
+def asked_seats(n_players: int, seed: int, rename: bool) -> Iterator[tuple[engine.GameState, int]]:
     """(state, seat) for every seat asked something, after every command of one game."""
     found: list[tuple[engine.GameState, int]] = []
 
@@ -109,7 +113,7 @@ def test_every_sms_prompt_fits_two_gsm7_segments_in_thousands_of_random_states()
         for seed in range(5):
             rename = seed >= 3
             game = "The Very Long Name of Our Caribbean Game" if rename else "Nassau"
-            for state, seat in _prompts(n, 1000 + seed, rename):
+            for state, seat in asked_seats(n, 1000 + seed, rename):
                 kinds_seen.update(d.kind.value for d in engine.pending(state) if d.seat == seat)
                 for kind in (MessageKind.PROMPT, MessageKind.REMINDER,
                              MessageKind.FINAL_WARNING):
@@ -138,7 +142,7 @@ def test_every_other_message_kind_fits_two_segments_too() -> None:
 def _states_covering_every_prompt_kind(n: int) -> dict[str, tuple[engine.GameState, int]]:
     covered: dict[str, tuple[engine.GameState, int]] = {}
     for seed in range(40):
-        for state, seat in _prompts(n, seed, rename=False):
+        for state, seat in asked_seats(n, seed, rename=False):
             for d in engine.pending(state):
                 if d.seat == seat:
                     covered.setdefault(d.kind.value, (state, seat))

@@ -4,7 +4,7 @@ Whole games are played through ``pbm.games`` as a real table would play them: cr
 invite, join, start, then random legal answers chosen like ``engine.simulate`` (Atlantis
 standing orders included), with table talk (SAY), STATUS requests, an admin pause / resume
 and extension, one seat replaced mid-game, a "tell me everything" player, SMS players, and
-travel in time so that ``pbm.timing.sweep_deadlines`` sends reminders, final warnings and
+travel in time so that ``pbm.deadlines.sweep.sweep_deadlines`` sends reminders, final warnings and
 plays timeout defaults. Then every ``OutboundMessage`` row of the game before its GAME_OVER
 (subject, text, HTML and SMS body) is scanned against an independent replica of the game
 (the engine fed the stored command log), at the state version(s) the row was written at:
@@ -47,7 +47,8 @@ import engine
 from engine.cards import EVENT_CARDS, VOTE_DECK, EventTitle, Loyalty
 from engine.rules import may_order_atlantis
 from engine.simulate import random_command
-from pbm import db, games, render, timing, unmasking
+from pbm import db, games, render, unmasking
+from pbm.deadlines import sweep
 from pbm.models import (
     CommandLog,
     Deadline,
@@ -202,7 +203,7 @@ class Table:
 
     def sweep_at(self, when: datetime) -> None:
         self.now = max(self.now, when)
-        self.call(lambda s: timing.sweep_deadlines(s, self.now))
+        self.call(lambda s: sweep.sweep_deadlines(s, self.now))
         if self.status() == GameStatus.PAUSED:  # the stall guard stopped a silent table
             self.now += timedelta(hours=2)
             self.call(lambda s: games.resume(s, self.game_id, now=self.now))

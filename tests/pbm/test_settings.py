@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
-from pbm import db, games, settings
+from pbm import db, games, player_settings
 from pbm.admin.queries import game_detail
 from pbm.models import Deadline, DeadlineStatus, GameEvent, OutboundMessage
 from pbm.replies import read_sms_reply
@@ -66,27 +66,27 @@ def test_a_switch_without_on_or_off_is_not_understood_with_the_right_form() -> N
     ("UTC+2", "Etc/GMT-2"), ("gmt-5", "Etc/GMT+5"), ("UTC", "UTC"),
 ])
 def test_a_zone_is_a_zone_name_a_city_or_a_utc_offset(text: str, zone: str) -> None:
-    assert settings.resolve_zone(text) == zone
+    assert player_settings.resolve_zone(text) == zone
 
 
 def test_a_half_hour_offset_finds_a_real_zone_with_that_offset_all_year() -> None:
-    zone = ZoneInfo(settings.resolve_zone("+05:30"))
+    zone = ZoneInfo(player_settings.resolve_zone("+05:30"))
 
     for month in (1, 7):
         assert zone.utcoffset(datetime(2026, month, 1)) == timedelta(hours=5, minutes=30)
 
 
 def test_an_unknown_zone_says_which_zone_was_probably_meant() -> None:
-    with pytest.raises(settings.SettingError, match="Did you mean ZONE Europe/London"):
-        settings.resolve_zone("Londn")
+    with pytest.raises(player_settings.SettingError, match="Did you mean ZONE Europe/London"):
+        player_settings.resolve_zone("Londn")
 
 
 def test_away_until_a_weekday_means_the_start_of_that_day_in_the_players_zone(
         now: datetime) -> None:
-    back = settings.parse_away("until Fri", "Europe/Paris", now)  # now: Monday noon UTC
+    back = player_settings.parse_away("until Fri", "Europe/Paris", now)  # now: Monday noon UTC
 
     assert back.isoformat() == "2026-03-05T23:00:00+00:00"  # Friday 00:00 in Paris
-    assert settings.parse_away("3 days", "UTC", now) == now + timedelta(days=3)
+    assert player_settings.parse_away("3 days", "UTC", now) == now + timedelta(days=3)
 
 
 def _seat_deadline(eng: Engine, game_id: int, seat: int) -> Deadline:
@@ -97,7 +97,7 @@ def _seat_deadline(eng: Engine, game_id: int, seat: int) -> Deadline:
 def _apply(eng: Engine, game_id: int, seat: int, text: str, now: datetime) -> str:
     def work(session: object) -> str:
         _, player = games.seat_of(session, game_id, seat)  # type: ignore[arg-type]
-        return settings.apply(session, player, text, now)  # type: ignore[arg-type]
+        return player_settings.apply(session, player, text, now)  # type: ignore[arg-type]
 
     return str(db.run_transaction(work, eng))
 
@@ -143,7 +143,7 @@ def test_settings_lists_every_setting_of_the_player(eng: Engine, now: datetime) 
 def test_via_sms_needs_a_phone_number(eng: Engine, now: datetime) -> None:
     game_id = new_game(eng, now, 2)
 
-    with pytest.raises(settings.SettingError, match="no phone number"):
+    with pytest.raises(player_settings.SettingError, match="no phone number"):
         _apply(eng, game_id, 0, "VIA SMS", now)
 
 

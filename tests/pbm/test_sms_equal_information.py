@@ -14,7 +14,7 @@ from typing import Any
 
 import engine
 from engine.simulate import random_game
-from pbm.i18n.translate import _, reading
+from pbm.i18n.translate import _, reading  # _: gettext's conventional public name
 from pbm.messages import Channel, MessageContext, MessageKind
 from pbm.render import render, sms_segments, to_gsm7
 from pbm.render.gsm7 import KO_SMS_PARTS
@@ -26,8 +26,8 @@ from tests.fixtures.messages import NOW, extra_for
 MORE = {"en": "+{n} more: NEWS", "ko": "+{n}개 더: 기록"}
 
 
-def _prompts_with_news(n_players: int, seed: int
-                       ) -> Iterator[tuple[engine.GameState, int, list[dict[str, Any]]]]:
+def prompts_with_news(n_players: int, seed: int
+                      ) -> Iterator[tuple[engine.GameState, int, list[dict[str, Any]]]]:
     """(state, seat, the events it may see since its last prompt) for every new prompt."""
     found: list[tuple[engine.GameState, int, list[dict[str, Any]]]] = []
     since: dict[int, list[dict[str, Any]]] = {s: [] for s in range(n_players)}
@@ -50,8 +50,9 @@ def _prompts_with_news(n_players: int, seed: int
     yield from found
 
 
-def _context(state: engine.GameState, seat: int, events: list[dict[str, Any]],
-             lang: str) -> MessageContext:
+def prompt_context(state: engine.GameState, seat: int, events: list[dict[str, Any]],
+                   lang: str) -> MessageContext:
+    """The context of ``seat``'s prompt in ``state``, telling ``events``, in ``lang``."""
     return MessageContext(
         kind=MessageKind.PROMPT, game_id=42, game_name="Nassau", seat=seat,
         player_name=state.names[seat], time_zone="UTC",
@@ -81,8 +82,8 @@ def test_a_korean_sms_prompt_tells_what_an_english_one_tells() -> None:
     prompts = 0
     told = {"en": 0, "ko": 0}
     for n in range(2, 10):
-        for state, seat, events in _prompts_with_news(n, 3700 + n):
-            base = _context(state, seat, events, "en")
+        for state, seat, events in prompts_with_news(n, 3700 + n):
+            base = prompt_context(state, seat, events, "en")
             said = {lang: _told(dataclasses.replace(base, language=lang), lang)
                     for lang in ("en", "ko")}
             prompts += 1

@@ -23,7 +23,7 @@ from pbm.render import render, to_gsm7
 from pbm.render.model import build_model
 from pbm.render.news import caused_pairs, news
 from pbm.render.sms_news import said_by_prompt
-from tests.pbm.test_sms_equal_information import _context, _prompts_with_news
+from tests.pbm.test_sms_equal_information import prompt_context, prompts_with_news
 
 NEVER = re.compile(r"Provisional|provisional rule|임시 규칙|\bYou (was|has|is)\b|"
                    r"\bYou [^.:;]* and was\b")
@@ -85,9 +85,9 @@ def test_every_message_tells_each_event_once_and_in_the_order_it_happened() -> N
     problems: list[str] = []
     checked = 0
     for n in range(2, 10):
-        for state, seat, events in _prompts_with_news(n, 3800 + n):
+        for state, seat, events in prompts_with_news(n, 3800 + n):
             for lang in ("en", "ko"):
-                ctx = _context(state, seat, events, lang)
+                ctx = prompt_context(state, seat, events, lang)
                 for message in (ctx, _notice(ctx)):
                     if message is None:
                         continue

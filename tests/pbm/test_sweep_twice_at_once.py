@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from sqlalchemy.engine import Engine
 
-from pbm import db, games, timing
+from pbm import db, deadlines, games
+from pbm.deadlines import sweep as deadline_sweep
 from pbm.games.audit import replay_matches
 from pbm.messages import MessageKind
 from pbm.models import CommandLog, Deadline, DeadlineStatus, OutboundMessage
@@ -26,7 +27,7 @@ GAMES = 8
 
 
 def sweep_twice_at_once(eng: Engine, moment: datetime, monkeypatch: pytest.MonkeyPatch
-                        ) -> list[timing.SweepReport]:
+                        ) -> list[deadlines.SweepReport]:
     """Two sweeps over the same due deadlines, interleaved the worst way: the first acts
     on its first deadline (holding that game's lock) and waits until the second has read
     the same list of due deadlines; then the first goes on and commits, and the second
@@ -41,7 +42,7 @@ def sweep_twice_at_once(eng: Engine, moment: datetime, monkeypatch: pytest.Monke
                 assert second_read.wait(timeout=60), "the second sweep never came"
         return act
 
-    due = timing._open_deadlines_due
+    due = deadline_sweep.open_deadlines_due
 
     def second_reads(*args: Any) -> list[int]:
         found = due(*args)
@@ -51,15 +52,16 @@ def sweep_twice_at_once(eng: Engine, moment: datetime, monkeypatch: pytest.Monke
 
     monkeypatch.setattr(games, "send_reminder", first_waits(games.send_reminder))
     monkeypatch.setattr(games, "handle_expired", first_waits(games.handle_expired))
-    monkeypatch.setattr(timing, "_open_deadlines_due", second_reads)
-    reports: list[timing.SweepReport] = []
+    monkeypatch.setattr(deadline_sweep, "open_deadlines_due", second_reads)
+    reports: list[deadlines.SweepReport] = []
     failures: list[BaseException] = []
 
     def sweep() -> None:
         try:
             if threading.current_thread().name == "second":
                 assert first_holds.wait(timeout=60)
-            reports.append(db.run_transaction(lambda s: timing.sweep_deadlines(s, moment), eng))
+            reports.append(db.run_transaction(
+                lambda s: deadline_sweep.sweep_deadlines(s, moment), eng))
         except BaseException as exc:
             failures.append(exc)
 

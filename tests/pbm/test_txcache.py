@@ -20,7 +20,7 @@ from sqlmodel import Session
 
 import engine
 from engine.simulate import random_command
-from pbm import db, games, inbound, outbox, render, timing, txcache
+from pbm import db, deadlines, games, inbound, outbox, render, txcache
 from pbm.config import reset_settings
 from pbm.games.base import next_seq, write_state
 from pbm.messages import MessageKind
@@ -117,17 +117,17 @@ def test_a_transaction_sees_the_deadlines_it_opens_and_closes_without_asking_aga
 
     def work(session: Any) -> None:
         game = games.lock_game(session, game_id)
-        first = timing.open_deadlines(session, game_id)
+        first = deadlines.open_deadlines(session, game_id)
         games.seats_of(session, game_id)
         with Statements(eng) as seen:
             assert games.lock_game(session, game_id) is game
             assert len(games.seats_of(session, game_id)) == 5
             first[0].status = "done"
-            new = timing.open_deadline(session, game, 4, "test-key", "VOTE",
+            new = deadlines.open_deadline(session, game, 4, "test-key", "VOTE",
                                        games.policy_of(game), "UTC", now)
-            now_open = timing.open_deadlines(session, game_id)
+            now_open = deadlines.open_deadlines(session, game_id)
         assert first[0] not in now_open and new in now_open
-        assert timing.open_deadlines(session, game_id, seat=4, kind="VOTE") == [new]
+        assert deadlines.open_deadlines(session, game_id, seat=4, kind="VOTE") == [new]
         assert not any(s.startswith("SELECT") for s in seen.sql), seen.sql
 
     db.run_transaction(work, eng)
@@ -139,13 +139,13 @@ def test_the_next_transaction_sees_what_others_changed_in_between(eng: Engine,
                                                                  now: datetime) -> None:
     game_id = new_game(eng, now)
     with db.session_scope(eng) as session:
-        before = len(timing.open_deadlines(session, game_id))
+        before = len(deadlines.open_deadlines(session, game_id))
         session.commit()
         with db.session_scope(eng) as other:  # another worker opens a deadline
             game = games.lock_game(other, game_id)
-            timing.open_deadline(other, game, 2, "elsewhere", "VOTE",
+            deadlines.open_deadline(other, game, 2, "elsewhere", "VOTE",
                                  games.policy_of(game), "UTC", now)
-        assert len(timing.open_deadlines(session, game_id)) == before + 1
+        assert len(deadlines.open_deadlines(session, game_id)) == before + 1
 
 
 def test_a_bulk_write_to_a_remembered_table_makes_it_read_again(eng: Engine,
@@ -154,10 +154,10 @@ def test_a_bulk_write_to_a_remembered_table_makes_it_read_again(eng: Engine,
     table = Deadline.__table__  # type: ignore[attr-defined]
 
     def work(session: Any) -> int:
-        assert timing.open_deadlines(session, game_id)
+        assert deadlines.open_deadlines(session, game_id)
         session.execute(sa.update(table).where(table.c.game_id == game_id)
                         .values(status="cancelled"))
-        return len(timing.open_deadlines(session, game_id))
+        return len(deadlines.open_deadlines(session, game_id))
 
     assert db.run_transaction(work, eng) == 0
 
@@ -315,13 +315,13 @@ def test_a_moves_game_row_and_deadlines_written_without_a_flush_are_known_to_the
     def work(session: Any) -> tuple[int, list[tuple[int, str]]]:
         game = games.lock_game(session, game_id)
         answered = games.load_state(game).decision_id(decision.seat)
-        assert any(d.decision_key == answered for d in timing.open_deadlines(session, game_id))
+        assert any(d.decision_key == answered for d in deadlines.open_deadlines(session, game_id))
         version = game.version
         assert games.submit(session, game_id, decision.seat, command, origin="test",
                             now=now).ok
         assert not sa.inspect(game).modified and game.version == version + 1
         with Statements(eng) as seen:
-            opened = timing.open_deadlines(session, game_id)
+            opened = deadlines.open_deadlines(session, game_id)
         assert seen.sql == [], "the deadlines are known without a read"
         assert not any(d.decision_key == answered for d in opened), "the answered one closed"
         assert opened and all(sa.inspect(d).persistent and d.id for d in opened)

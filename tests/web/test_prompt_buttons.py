@@ -81,7 +81,7 @@ def test_every_button_of_a_prompt_reads_as_its_option_in_the_reply_parser(
             const box = a.getBoundingClientRect();
             return box.left < cell.left - 1 || box.right > cell.right + 1;
         }).map(a => a.textContent)""")
-        if os.environ.get("PBM_UPDATE_DOCS"):  # the README's picture
+        if os.environ.get("PBM_UPDATE_DOCS"):  # the picture in docs/messages.md
             page.locator("table.menu").screenshot(path=str(DOCS / "prompt-buttons-phone.png"))
         browser.close()
 

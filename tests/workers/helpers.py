@@ -12,8 +12,8 @@ import sqlalchemy as sa
 
 import engine
 from pbm import db, games, inbound
+from pbm.deadlines import TimingPolicy
 from pbm.models import CommandLog, Game, InboundMessage, OutboundMessage, Player, Seat
-from pbm.timing import TimingPolicy
 
 
 def utcnow() -> datetime:

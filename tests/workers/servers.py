@@ -60,6 +60,7 @@ class ReceivedMail:
     rcpt_tos: list[str]
     data: bytes
     at: float  # time.time() when the server accepted it
+    peer: tuple[str, int] = ("", 0)  # the client's address and port: one per connection
 
     @property
     def message(self) -> EmailMessage:
@@ -83,6 +84,7 @@ class SmtpSink:
         self.held = threading.Event()  # a client is waiting in RCPT (it is mid-send)
         self.release = threading.Event()
         self._lock = threading.Lock()
+        self._sessions: list[Any] = []  # the server side of each connection that sent mail
         self.controller = Controller(self, hostname="127.0.0.1", port=self.port)
 
     async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str,
@@ -99,8 +101,10 @@ class SmtpSink:
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         with self._lock:
+            self._sessions.append(server)
             self.messages.append(ReceivedMail(envelope.mail_from, list(envelope.rcpt_tos),
-                                              bytes(envelope.content), time.time()))
+                                              bytes(envelope.content), time.time(),
+                                              tuple(session.peer)))
         return "250 Message accepted for delivery"
 
     def start(self) -> SmtpSink:
@@ -109,6 +113,16 @@ class SmtpSink:
 
     def stop(self) -> None:
         self.controller.stop()
+
+    def drop_connections(self) -> None:
+        """Close every open connection from the server's side, as an idle timeout does."""
+        with self._lock:
+            sessions, self._sessions = self._sessions, []
+        for server in sessions:
+            if server.transport is not None:
+                self.controller.loop.call_soon_threadsafe(server.transport.close)
+        wait_until(lambda: all(s.transport is None or s.transport.is_closing()
+                               for s in sessions), 10, "the connections to close")
 
     def to(self, address: str) -> list[ReceivedMail]:
         with self._lock:

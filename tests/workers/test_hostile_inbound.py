@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 from pbm import db, inbound
 from pbm.models import GameEvent
-from tests.fixtures.hostile import _nested
+from tests.fixtures.hostile import nested_multipart
 from tests.workers import helpers as h
 from tests.workers.conftest import Env, apply
 
@@ -79,7 +79,7 @@ def test_mail_beyond_the_mime_limits_that_came_by_imap_is_refused_not_quarantine
     game_id = h.new_game(h.email_players(3))
     seat_row, player = h.seat_row(game_id, 0)
     raw = (f"From: <{player.email}>\r\nTo: play+{seat_row.reply_token}@{DOMAIN}\r\n"
-           "Message-ID: <deep@example.org>\r\nMIME-Version: 1.0\r\n").encode() + _nested(
+           "Message-ID: <deep@example.org>\r\nMIME-Version: 1.0\r\n").encode() + nested_multipart(
         1000, b"Content-Type: text/plain\r\n\r\nSTATUS\r\n")
 
     row_id = h.store_email(raw).id  # the IMAP poller stores what it finds, as is

@@ -16,8 +16,8 @@ import pytest
 import sqlalchemy as sa
 
 from pbm import db, games
+from pbm.deadlines import TimingPolicy
 from pbm.models import Deadline, DeadlineStatus
-from pbm.timing import TimingPolicy
 from tests.services import drop_database, migrated_database
 from tests.workers import helpers as h
 from tests.workers.conftest import WORKER_REDIS_DB, redis_db
@@ -279,7 +279,7 @@ def mail_with_calendar(stack: Stack, address: str, seen: int, method: str) -> An
 
 def test_calendar_on_puts_the_deadline_in_the_calendar_and_the_answer_cancels_it(
         stack: Stack) -> None:
-    from pbm import deadline_calendar
+    from pbm.deadlines import calendar
 
     specs = h.email_players(3)
     game_id = h.new_game(specs, seed=1)  # seat 1 places first, then seat 2
@@ -295,7 +295,7 @@ def test_calendar_on_puts_the_deadline_in_the_calendar_and_the_answer_cancels_it
     assert "ZONE Europe/Paris" in answer.text() and "CALENDAR ON" in answer.text()
     assert answer.message.get_content_type() == "multipart/mixed"
     due = open_deadline(game_id, 0).due_at.replace(microsecond=0)  # iCalendar: seconds
-    assert str(event["UID"]) == deadline_calendar.event_uid(game_id, 0, decision)
+    assert str(event["UID"]) == calendar.event_uid(game_id, 0, decision)
     assert event.decoded("DTSTART") == due and event["DTSTART"].params["TZID"] == "Europe/Paris"
     print("\nThe calendar event of a prompt (text/calendar; method=REQUEST):\n" + ics)
     seen = len(stack.smtp.to(address))

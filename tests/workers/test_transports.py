@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-import socket
 from pathlib import Path
 
 import pytest
 
 from pbm.config import Settings
 from pbm.transports import InlineImage, OutgoingMessage, TransportError, transport_for
-from pbm.transports import mail as mail_module
 from pbm.transports.mail import SmtpTransport
 from pbm.transports.sms import TwilioTransport
 from tests.workers.servers import FakeTwilio, SmtpSink, free_port
@@ -165,22 +163,19 @@ def test_transport_errors_survive_pickling_with_their_kind() -> None:
 def test_smtp_keeps_its_connection_for_the_next_message(smtp: SmtpSink) -> None:
     transport = SmtpTransport(smtp_settings(smtp))
     transport.send(email(to="ann@example.org", message_id="<k1@tortuga.test>"))
-    kept = mail_module._kept_connection(transport.settings)
     transport.send(email(to="bob@example.org", message_id="<k2@tortuga.test>"))
 
-    assert kept is not None and mail_module._kept_connection(transport.settings) is kept
-    assert smtp.wait_for("ann@example.org") and smtp.wait_for("bob@example.org")
+    [ann], [bob] = smtp.wait_for("ann@example.org"), smtp.wait_for("bob@example.org")
+    assert ann.peer == bob.peer  # one connection, one client port
 
 
 def test_a_kept_connection_the_server_closed_is_replaced(smtp: SmtpSink) -> None:
     transport = SmtpTransport(smtp_settings(smtp))
     transport.send(email(to="ann@example.org", message_id="<c1@tortuga.test>"))
-    kept = mail_module._kept_connection(transport.settings)
-    assert kept is not None
-    kept.sock.shutdown(socket.SHUT_RDWR)  # as if the server had dropped it while idle
+    smtp.drop_connections()  # as a server does with a connection left idle
 
     receipt = transport.send(email(to="bob@example.org", message_id="<c2@tortuga.test>"))
 
     assert receipt.provider_id == "<c2@tortuga.test>"
-    assert smtp.wait_for("bob@example.org")
-    assert mail_module._kept_connection(transport.settings) is not kept
+    [ann], [bob] = smtp.wait_for("ann@example.org"), smtp.wait_for("bob@example.org")
+    assert ann.peer != bob.peer  # sent on a new connection

@@ -8,7 +8,6 @@ twice once a worker runs again.
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -56,6 +55,14 @@ def task_results(stack: Stack, task_ids: list[str]) -> list[str] | None:
     found = dict(re.findall(r"\[([0-9a-f-]{36})\] succeeded in [0-9.]+s: (.*)",
                             "".join(p.log() for p in stack.processes)))
     return [found[t].strip() for t in task_ids] if all(t in found for t in task_ids) else None
+
+
+def backends_blocked_by(engine: sa.Engine, pid: int) -> int:
+    """How many PostgreSQL sessions wait for a lock that session ``pid`` holds."""
+    with engine.connect() as connection:
+        return int(connection.execute(sa.text(
+            "SELECT count(*) FROM pg_stat_activity WHERE :pid = ANY(pg_blocking_pids(pid))"),
+            {"pid": pid}).scalar_one())
 
 
 def first_decision(game_id: int) -> tuple[int, str]:
@@ -118,12 +125,14 @@ def test_a_worker_killed_while_processing_applies_the_reply_exactly_once(stack: 
     blocker = engine.connect()
     transaction = blocker.begin()
     blocker.execute(sa.text("SELECT id FROM games WHERE id = :id FOR UPDATE"), {"id": game_id})
+    blocker_pid = blocker.execute(sa.text("SELECT pg_backend_pid()")).scalar_one()
     try:
         row_id = reply_as(game_id, seat, command)
         enqueue_processing(row_id)
         # The worker has claimed the reply and waits for the game's row lock: mid-processing.
         wait_until(lambda: h.inbound_row(row_id).status == "processing", 30, "the claim")
-        time.sleep(0.5)
+        wait_until(lambda: backends_blocked_by(engine, blocker_pid), 30,
+                   "the worker to wait for the game's row lock")
         [worker] = [p for p in stack.processes if p.name == "worker"]
         worker.kill()
         stack.processes.remove(worker)

@@ -37,12 +37,14 @@ def test_a_pictures_headers_are_not_kept_by_the_folded_header_memo() -> None:
 
 
 def test_the_heap_is_trimmed_after_every_few_tasks(monkeypatch: pytest.MonkeyPatch) -> None:
-    trims: list[int] = []
-    monkeypatch.setattr(memory, "_TRIM", lambda pad: trims.append(pad) or 1)
-    monkeypatch.setattr(memory, "_since_trim", 0)
-    for _ in range(memory.TRIM_EVERY * 3 - 1):
+    done, trimmed_after = [0], []  # tasks run; how many had run at each trim
+    monkeypatch.setattr(memory, "trim", lambda: trimmed_after.append(done[0]) or True)
+    for _ in range(memory.TRIM_EVERY * 3):
         memory.after_task()
-    assert trims == [0, 0], "once every TRIM_EVERY tasks"
+        done[0] += 1
+    # whatever count this process had reached: three trims, TRIM_EVERY tasks apart
+    first, second, third = trimmed_after
+    assert third - second == second - first == memory.TRIM_EVERY
 
 
 def test_celery_calls_the_trim_after_each_task() -> None:
@@ -55,7 +57,7 @@ def test_celery_calls_the_trim_after_each_task() -> None:
     assert memory.after_task in receivers
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux") or memory._TRIM is None,
+@pytest.mark.skipif(not sys.platform.startswith("linux") or not memory.can_trim(),
                     reason="malloc_trim is glibc's")
 def test_a_trim_gives_freed_heap_back_to_the_system() -> None:
     """Many blocks freed between a few kept (a fragmented heap, as after a reply): the

@@ -1,4 +1,4 @@
-"""``pbm admin ...``: commands for the admin web page (mounted in ``pbm/cli.py``)."""
+"""``pbm admin ...``: commands for the admin web page (mounted in ``pbm/cli/__init__.py``)."""
 
 from __future__ import annotations
 

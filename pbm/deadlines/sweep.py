@@ -52,9 +52,9 @@ from pbm.models import Deadline, DeadlineStatus, Game, GameStatus
 log = logging.getLogger(__name__)
 
 
-def _open_deadlines_due(session: Session, moment: Mapped[datetime] | Mapped[datetime | None],
-                        running: SelectOfScalar[int | None], now: datetime,
-                        limit: int) -> list[int]:
+def open_deadlines_due(session: Session, moment: Mapped[datetime] | Mapped[datetime | None],
+                       running: SelectOfScalar[int | None], now: datetime,
+                       limit: int) -> list[int]:
     """Ids of open deadlines of running games whose ``moment`` column has come, oldest first."""
     return [deadline_id for deadline_id in session.exec(
         select(col(Deadline.id))
@@ -78,11 +78,11 @@ def sweep_deadlines(session: Session, now: datetime, *, limit: int = 500) -> Swe
     report = SweepReport()
     running = select(col(Game.id)).where(
         col(Game.status).in_([GameStatus.RUNNING, GameStatus.INVITING]))
-    for deadline_id in _open_deadlines_due(session, col(Deadline.next_reminder_at), running,
+    for deadline_id in open_deadlines_due(session, col(Deadline.next_reminder_at), running,
                                            now, limit):
         _guarded(session, report, deadline_id, now, lambda d: d.next_reminder_at,
                  lambda d: games.send_reminder(session, d, now, report))
-    for deadline_id in _open_deadlines_due(session, col(Deadline.due_at), running, now,
+    for deadline_id in open_deadlines_due(session, col(Deadline.due_at), running, now,
                                            limit):
         _guarded(session, report, deadline_id, now, lambda d: d.due_at,
                  lambda d: games.handle_expired(session, d, now, report))

@@ -5,8 +5,9 @@ the workers after the commit (and the relay finds any whose hand-over is lost). 
 error (unknown game, a game that already started, ten players, a duplicate email) prints
 one line and exits with code 2, never a traceback.
 
-The verbs live by group: ``cli_admin_common`` (apps and helpers), ``cli_game_run`` (verbs that
-change a game), ``cli_game_view`` (verbs that read); ``pbm quarantine`` and ``pbm db`` are here.
+The verbs live by group in ``pbm.cli``: ``common`` (apps and helpers), ``game_run`` (verbs
+that change a game), ``game_view`` (verbs that read), ``game_io`` (export and import),
+``admin_web`` (admins of the web page); ``pbm quarantine`` and ``pbm db`` are here.
 """
 
 from __future__ import annotations
@@ -19,11 +20,11 @@ from sqlmodel import col, select
 
 # The pbm game verbs register on import: first those that change a game, then those that
 # read (the help lists them in that order).
-import pbm.cli_game_io
-import pbm.cli_game_run
-import pbm.cli_game_view  # noqa: F401
+import pbm.cli.game_io
+import pbm.cli.game_run
+import pbm.cli.game_view  # noqa: F401
 from pbm import db, inbound
-from pbm.cli_admin_common import (
+from pbm.cli.common import (
     GAME,
     command,
     console,

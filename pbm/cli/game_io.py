@@ -12,7 +12,7 @@ from pathlib import Path
 import typer
 
 from pbm import db
-from pbm.cli_admin_common import GAME, fail, game_app, human_errors, say, write_enqueuing
+from pbm.cli.common import GAME, fail, game_app, human_errors, say, write_enqueuing
 from pbm.gameio import ImportRefused, dumps, export_game, import_game
 
 #: What an export holds, said whenever one is written: it opens every seat.

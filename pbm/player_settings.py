@@ -28,14 +28,11 @@ from sqlmodel import Session
 
 from pbm import games
 from pbm.humanize import local_time
+from pbm.i18n.languages import language_named
 from pbm.messages import Channel
 from pbm.models import Player
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-#: LANG arguments -> ``Player.language`` (the Korean words arrive as LANG KO / LANG EN,
-#: rewritten by ``pbm.replies.korean``).
-LANGUAGE_NAMES = {"ko": "ko", "kr": "ko", "korean": "ko", "한국어": "ko", "한글": "ko",
-                  "en": "en", "eng": "en", "english": "en", "영어": "en"}
 CHANNELS = {"email": "email", "mail": "email", "e-mail": "email", "sms": "sms",
             "text": "sms", "texts": "sms", "phone": "sms", "both": "both", "all": "both"}
 
@@ -198,7 +195,9 @@ def _day(key: str, local: datetime) -> Any:
 # ------------------------------------------------------------------ applying
 
 
-def _on_off(word: str, name: str) -> bool:
+def parse_on_off(word: str, name: str) -> bool:
+    """``word`` as the ON/OFF value of setting ``name`` (ON, YES, TRUE, 1 / OFF, NO, FALSE,
+    0, any case). Raises ``SettingError``."""
     key = word.strip().lower()
     if key in ("on", "yes", "true", "1"):
         return True
@@ -253,22 +252,22 @@ def apply(session: Session, player: Player, text: str, now: datetime) -> str:
                 "sms": "VIA SMS: your messages come by text.",
                 "both": "VIA BOTH: your messages come by email and by text."}[channel]
     if verb == "DIGEST":
-        player.tell_everything = _on_off(arg, "DIGEST")
+        player.tell_everything = parse_on_off(arg, "DIGEST")
         session.add(player)
         return ("DIGEST ON: every public event, at most one digest an hour."
                 if player.tell_everything else "DIGEST OFF: news come with your next prompt.")
     if verb == "TALK":
-        player.sms_live_talk = _on_off(arg, "TALK")
+        player.sms_live_talk = parse_on_off(arg, "TALK")
         session.add(player)
         return ("TALK ON: table talk reaches you by text at once." if player.sms_live_talk
                 else "TALK OFF: by text, table talk comes with your next prompt.")
     if verb == "CALENDAR":
-        player.calendar = _on_off(arg, "CALENDAR")
+        player.calendar = parse_on_off(arg, "CALENDAR")
         session.add(player)
         return ("CALENDAR ON: each prompt carries its deadline as a calendar event."
                 if player.calendar else "CALENDAR OFF: no more calendar events.")
     if verb == "LANG":
-        language = LANGUAGE_NAMES.get(arg.lower())
+        language = language_named(arg)  # a code or a name (language.toml ``names``)
         if language is None:
             raise SettingError("LANG takes EN or KO, e.g. LANG KO (한국어) or LANG EN (English)")
         player.language = language

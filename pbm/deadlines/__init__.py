@@ -1,8 +1,8 @@
 """Deadlines for days-long play: the timing policy, quiet hours, when reminders fall due,
-the deadline rows of open decisions and the stall guard (the sweep is ``pbm.timing``).
+the deadline rows of open decisions and the stall guard (the sweep is ``pbm.deadlines.sweep``).
 
 Every pending decision has a ``Deadline`` row: ``pbm.games`` opens, moves and closes them
-with the functions here as the game changes; ``pbm.timing.sweep_deadlines`` acts on those
+with the functions here as the game changes; ``pbm.deadlines.sweep.sweep_deadlines`` acts on those
 that come due. Reminders wait out the player's quiet hours; deadlines never do. Everything
 takes ``now``.
 """

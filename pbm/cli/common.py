@@ -16,7 +16,7 @@ from sqlalchemy.exc import OperationalError, ProgrammingError
 from sqlmodel import Session
 
 from pbm import db, games
-from pbm.timing import zone
+from pbm.deadlines import zone
 from workers.hooks import install_process_hooks
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -12,7 +12,7 @@ import typer
 
 from pbm.admin_input import InputError, check_language
 from pbm.demo import DemoError, run_demo
-from pbm.play import run_play
+from pbm.demo.terminal import run_play
 
 app = typer.Typer(
     name="pbm",
@@ -95,8 +95,8 @@ def web(
     uvicorn.run("pbm.web:app", host=host, port=port)
 
 
-from pbm.admin.cli import app as admin_app  # noqa: E402 - sub-apps after the commands
-from pbm.cli_admin import db_app, game_app, quarantine_app  # noqa: E402
+from pbm.cli.admin import db_app, game_app, quarantine_app  # noqa: E402
+from pbm.cli.admin_web import app as admin_app  # noqa: E402 - sub-apps after the commands
 
 app.add_typer(admin_app, name="admin")
 app.add_typer(game_app, name="game")

@@ -29,7 +29,7 @@ from pbm.demo import (
     result,
     terminate_as_interrupt,
 )
-from pbm.mailroom import Delivered
+from pbm.demo.mailroom import Delivered
 
 PROMPT = "your reply> "
 QUIT_WORDS = {"quit", "exit", ":q"}

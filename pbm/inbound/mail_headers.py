@@ -1,5 +1,5 @@
-"""MIME helpers (raw bytes kept losslessly, parsing that never raises (``pbm.mime``), headers,
-addresses) and detection of automatic mail: bounces, auto-replies, lists, our own mail."""
+"""MIME helpers (raw bytes kept losslessly, parsing that never raises (``pbm.email_parsing``),
+headers, addresses) and detection of automatic mail: bounces, auto-replies, lists, our own mail."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from email.message import Message
 from email.utils import getaddresses, parseaddr
 
 from pbm.config import Settings
-from pbm.mime import parse_email as parse_email  # re-exported: pbm.inbound.parse_email
-from pbm.mime import parse_headers as parse_headers
+from pbm.email_parsing import parse_email as parse_email  # re-exported: pbm.inbound.parse_email
+from pbm.email_parsing import parse_headers as parse_headers
 
 _BASE64_PREFIX = "base64:"
 

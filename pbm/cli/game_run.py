@@ -11,7 +11,7 @@ import typer
 import engine
 from pbm import games
 from pbm.admin_input import check_game_name, check_language, check_zone, parse_player
-from pbm.cli_admin_common import (
+from pbm.cli.common import (
     GAME,
     command,
     game_app,
@@ -23,7 +23,7 @@ from pbm.cli_admin_common import (
     write_enqueuing,
 )
 from pbm.config import get_settings
-from pbm.timing import TimingPolicy
+from pbm.deadlines import TimingPolicy
 
 # ---------------------------------------------------------------- pbm game
 

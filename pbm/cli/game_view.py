@@ -12,7 +12,7 @@ from sqlmodel import col, select
 
 import engine
 from pbm import db, games
-from pbm.cli_admin_common import GAME, console, format_when, game_app, human_errors, seat_index
+from pbm.cli.common import GAME, console, format_when, game_app, human_errors, seat_index
 from pbm.messages import Channel
 from pbm.models import CommandLog, Deadline, DeadlineStatus, Game, GameEvent, OutboundMessage
 
