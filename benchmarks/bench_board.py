@@ -10,12 +10,12 @@ Usage (from the repository root)::
 One random game of ``--players`` seats (seed ``--seed``) is played; every ``--step``-th
 version's public view is a sample, less one that draws what the sample before it drew (as
 the service draws one picture per game version, and reuses the one before when a version
-changed nothing drawn: ``pbm.outbox._board_picture``). Each round draws every sample once,
+changed nothing drawn: ``pbm.outbox_pictures.board_picture``). Each round draws every sample once,
 in the game's order, with this tree's ``pbm/board_image.py`` and once with the baseline's
 (``git show REF:pbm/board_image.py``, loaded as a module of its own, with the fonts of
 REF), in an order swapped every round, after one warm-up round; ``--language ko`` draws the
 Korean pictures. Each round starts with no band of a picture remembered
-(``board_image.forget_bands``, issue 26: a band one version left as it was is reused by
+(``board_image.clear_cache``: a band one version left as it was is reused by
 the next), so it measures a game's sequence of versions; the lines of text rendered stay
 from round to round, as in a worker that has run for a while. Reported: milliseconds per
 picture (median and best round) and mean kilobytes for both, whether their PNG bytes are
@@ -48,7 +48,7 @@ NAMES = ["Ann", "Bartholomew", "Cleo", "Dmitri", "Émile", "Łukasz Wiśniewski"
          "Nguyễn Thị Minh Khai", "José María Fernández García"]
 
 
-#: public view fields the picture does not show (as ``pbm.outbox._NOT_DRAWN``)
+#: public view fields the picture does not show (as ``pbm.outbox_pictures.NOT_DRAWN``)
 NOT_DRAWN = frozenset({"version", "awaiting", "vote", "action", "actions_per_turn",
                        "vote_deck_size", "starred", "loyalties"})
 
@@ -114,7 +114,8 @@ def main() -> None:
 
         def op(name: str) -> Callable[[int], float]:
             module = sides[name]
-            forget: Callable[[], None] = getattr(module, "forget_bands", lambda: None)
+            forget: Callable[[], None] = getattr(module, "clear_cache", None) or getattr(
+                module, "forget_bands", lambda: None)
 
             def run(_r: int) -> float:
                 forget()

@@ -63,10 +63,10 @@ import engine
 from benchmarks import bulk_games
 from benchmarks.pipeline_proc import COUNTS_KEY, NOOP_KEY, TASK_NOOP
 from benchmarks.ratios import quantile
+from benchmarks.servers import SmtpSink, free_port, wait_http
 from engine.simulate import random_command
 from pbm import db
 from pbm.config import reset_settings
-from tests.workers.servers import SmtpSink, free_port, wait_http
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_SERVER = "postgresql://postgres@127.0.0.1:5432/postgres"

@@ -21,9 +21,9 @@ import pstats
 CUMULATIVE: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     ("MIME: build + serialise (transport send)", (("pbm/transports/files.py", "send"),)),
     ("render (Jinja text + HTML, CSS inlining)", (("pbm/render/__init__.py", "render"),)),
-    ("board picture (draw + PNG)", (("pbm/outbox.py", "_board_picture"),)),
+    ("board picture (draw + PNG)", (("pbm/outbox_pictures.py", "board_picture"),)),
     ("ORM flush", (("sqlalchemy/orm/session.py", "flush"),)),
-    ("outbox INSERTs", (("pbm/outbox.py", "_insert_once"),)),
+    ("outbox INSERTs", (("pbm/outbox_rows.py", "insert_row_once"),)),
     ("build_context (views, events, ledger)", (("pbm/outbox.py", "build_context"),)),
     ("delivery claim (UPDATE ... RETURNING)", (("workers/claims.py", "claim_many"),
                                                ("workers/claims.py", "claim"))),

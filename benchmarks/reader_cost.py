@@ -10,7 +10,8 @@ reads it (``read_email_reply`` / ``read_sms_reply``). Each run times one pass ov
 corpus in each tree (CPU time of the process, the order swapped every run) and prints the
 mean per reply, emails and SMS apart; the last line is the median over runs. The
 baseline's tree is extracted with ``git archive`` into a temporary folder (its own
-``pbm``, ``engine`` and fixtures), and this file is run there with ``--one``.
+``pbm``, ``engine`` and fixtures), and this file is run there with ``--one``. Each reply is
+read against its scenario's seat view from ``reader_views.json`` (plain data).
 """
 
 from __future__ import annotations
@@ -27,22 +28,25 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+#: each corpus's seat views by scenario (the English players' and the Korean ones'), as
+#: plain data: the reader's input, the same in both trees
+VIEWS = Path(__file__).resolve().with_name("reader_views.json")
 
 
 def one_pass(root: Path, passes: int) -> dict[str, float]:
     """Mean CPU ms per reply over ``passes`` passes of the corpora of ``root`` (best pass)."""
     sys.path.insert(0, str(root))
     from pbm.replies import read_email_reply, read_sms_reply
-    from tests.fixtures.seatviews import scenario
-    from tests.pbm.test_replies_korean import korean_view
 
+    views = json.loads(VIEWS.read_text("utf-8"))
     items: list[tuple[bool, Any, Any, bool]] = []
-    for folder, view_of in (("replies", scenario), ("replies_ko", korean_view)):
+    for folder in ("replies", "replies_ko"):
         corpus = root / "tests" / "fixtures" / folder
         for name, spec in json.loads((corpus / "manifest.json").read_text("utf-8")).items():
             email = name.endswith(".eml")
             data = (corpus / name).read_bytes() if email else (corpus / name).read_text("utf-8")
-            items.append((email, data, view_of(spec["scenario"]), spec["scenario"] == "invited"))
+            view = views[folder][spec["scenario"]]
+            items.append((email, data, view, spec["scenario"] == "invited"))
     best: dict[str, float] = {}
     for _ in range(passes):
         spent = {"email": 0.0, "sms": 0.0}
@@ -85,9 +89,9 @@ def main() -> None:
                                  capture_output=True, check=True).stdout
         subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
         shutil.copy(ROOT / "benchmarks" / "reader_cost.py", folder / "benchmarks")
+        shutil.copy(VIEWS, folder / "benchmarks")
         # The same replies in both trees: this tree's code is staged with the baseline's
         # corpora (its own new replies would read differently in the baseline).
-        mine = ROOT / "tests" / "fixtures"
         results: dict[str, list[dict[str, float]]] = {"baseline": [], "this tree": []}
         staged = Path(tempfile.mkdtemp(prefix="reader-cost-tree-"))
         shutil.copytree(ROOT / "pbm", staged / "pbm")
@@ -95,8 +99,6 @@ def main() -> None:
         shutil.copytree(ROOT / "templates", staged / "templates")
         shutil.copytree(folder / "tests", staged / "tests")  # baseline's replies
         shutil.copytree(ROOT / "benchmarks", staged / "benchmarks")
-        for name in ("seatviews.py", "__init__.py"):
-            shutil.copy(mine / name, staged / "tests" / "fixtures" / name)
         for k in range(args.runs):
             order = [("baseline", folder), ("this tree", staged)]
             if k % 2:

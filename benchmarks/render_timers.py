@@ -6,7 +6,7 @@ Usage (from the repository root; any tree that has ``benchmarks/trace_reply.py``
 
 Runs ``trace_reply.py`` with the given arguments, with a CPU-time counter around
 ``pbm.render.render`` (and inside it the text, the HTML, CSS inlining, the model), the board
-picture (``pbm.outbox._board_picture``), ``pbm.outbox.build_context`` and the MIME bytes of
+picture (``pbm.outbox_pictures.board_picture``), ``pbm.outbox.build_context`` and the MIME bytes of
 each email sent (``email_bytes``, as the file transport calls it); prints each one's
 total, calls and ms per call. ``--loop N`` then renders every message of the run again, N
 passes in a tight loop, checks each is the same as in the run, and prints the best pass's ms
@@ -28,6 +28,7 @@ from typing import Any
 sys.path.insert(0, str(Path.cwd()))
 
 import pbm.outbox as outbox
+import pbm.outbox_pictures as outbox_pictures
 import pbm.render as render
 import pbm.render.email as email
 import pbm.transports.files as files
@@ -63,7 +64,7 @@ def main() -> None:
         timed(email, "inline_css", "css_inline")
     else:
         timed(email.css_inline, "inline", "css_inline")
-    timed(outbox, "_board_picture")
+    timed(outbox_pictures, "board_picture")
     timed(outbox, "build_context")
     timed(files, "email_bytes")  # the MIME of each email the file transport writes
     rendering = render.render

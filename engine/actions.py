@@ -7,7 +7,6 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.board import (
-    UNREAD,
     Events,
     discard_kept,
     fountain_owner_card,
@@ -73,9 +72,8 @@ def _begin_turn(s: GameState, ev: Events) -> None:
     s.turn_action = 1
     s.stage = _FIRST_ACTION[2 if len(s.names) == 2 else 1][seat]
     s.stage_serial += 1
-    if ev is not UNREAD:  # (built only for a reader: this runs after nearly every action)
-        say(ev, "turn.started", f"It is {s.names[seat]}'s turn.", seat=seat,
-            turn=s.turn_number)
+    say(ev, "turn.started", f"It is {s.names[seat]}'s turn.", seat=seat,
+        turn=s.turn_number)
 
 
 
@@ -92,11 +90,10 @@ def _on_place(s: GameState, ev: Events, seat: int, command: Command, stage: Plac
     treasure = writable(s, "treasure")
     treasure["UNPLACED"] -= 1
     treasure[hold_key(stage.ship, command.hold)] += 1
-    if ev is not UNREAD:
-        say(ev, "treasure.placed",
-            f"{s.names[seat]} placed the {stage.ship.label}'s starting treasure in its "
-            f"{command.hold.value.capitalize()} hold.", seat=seat, ship=stage.ship.value,
-            hold=command.hold.value)
+    say(ev, "treasure.placed",
+        f"{s.names[seat]} placed the {stage.ship.label}'s starting treasure in its "
+        f"{command.hold.value.capitalize()} hold.", seat=seat, ship=stage.ship.value,
+        hold=command.hold.value)
     if stage.ship is Ship.FD:
         open_stage(s, PlaceStage(s.lines["JR"][0], Ship.JR))
     else:
@@ -193,10 +190,9 @@ def _act_reveal(s: GameState, ev: Events, seat: int, c: Reveal) -> None:
 
 def _act_force(s: GameState, ev: Events, seat: int, c: Force) -> None:
     a, b = c.positions
-    if ev is not UNREAD:
-        say(ev, "event.forced",
-            f"{s.names[seat]} forced {s.names[c.target]} to choose between Event cards {a} "
-            f"and {b}.", seat=seat, target=c.target, positions=[a, b])
+    say(ev, "event.forced",
+        f"{s.names[seat]} forced {s.names[c.target]} to choose between Event cards {a} "
+        f"and {b}.", seat=seat, target=c.target, positions=[a, b])
     # ChooseStage(c.target, c.positions, seat) without the frozen dataclass's __init__
     # (one object.__setattr__ per field): the same object, built at less cost.
     stage = _new(ChooseStage)
@@ -231,9 +227,8 @@ def _vote_action(kind: VoteKind) -> Action:
 
 
 def _act_maroon(s: GameState, ev: Events, seat: int, c: Maroon) -> None:
-    if ev is not UNREAD:
-        say(ev, "captain.maroons", f"Captain {s.names[seat]} marooned {s.names[c.target]}.",
-            seat=seat, target=c.target)
+    say(ev, "captain.maroons", f"Captain {s.names[seat]} marooned {s.names[c.target]}.",
+        seat=seat, target=c.target)
     maroon_unless_fountain(s, ev, c.target, "MAROON", seat)
 
 
@@ -242,7 +237,6 @@ def _act_shift(s: GameState, ev: Events, seat: int, c: Shift) -> None:
     assert ship is not None
     move_treasure(
         s, ev, hold_key(ship, c.to.other), hold_key(ship, c.to),
-        "" if ev is UNREAD else
         f"Cabin Boy {s.names[seat]} moved 1 treasure on the {ship.label} into the "
         f"{c.to.value.capitalize()} hold.", by="SHIFT", cabin_boy=seat,
     )

@@ -84,9 +84,7 @@ def say(
     audience: Iterable[int] | None = None,
     **data: Any,
 ) -> None:
-    """Append an event (public unless ``audience`` is given); nothing to :data:`UNREAD`."""
-    if ev is UNREAD:
-        return
+    """Append an event (public unless ``audience`` is given)."""
     # Event(kind, text, audience, data) without the frozen dataclass's __init__ (one
     # object.__setattr__ per field): the same object, built at a third of the cost.
     event = _new(Event)
@@ -99,11 +97,6 @@ def say(
 
 
 _new = object.__new__
-
-#: The events list of a command whose events nobody reads (a random playout without an
-#: observer, :func:`engine.simulate.random_game`): :func:`say` builds no event for it, so
-#: it stays empty. Building, keeping and freeing the events is a tenth of a playout.
-UNREAD: Events = []
 
 
 def name(s: GameState, seat: int) -> str:
@@ -199,9 +192,8 @@ def move_pawn(s: GameState, ev: Events, seat: int, dest: Location, how: str) -> 
     """Move a pawn to the back of ``dest``; an Albatross check follows every movement."""
     src = take_pawn(s, seat)
     put_pawn(s, seat, dest)
-    if ev is not UNREAD:
-        say(ev, "pawn.moved", f"{s.names[seat]} moved from {_WHERE[src]} to {_WHERE[dest]}.",
-            seat=seat, source=_KEY[src], to=_KEY[dest], by=how)
+    say(ev, "pawn.moved", f"{s.names[seat]} moved from {_WHERE[src]} to {_WHERE[dest]}.",
+        seat=seat, source=_KEY[src], to=_KEY[dest], by=how)
     check_albatross(s, ev)
 
 
@@ -213,11 +205,10 @@ def maroon(s: GameState, ev: Events, seat: int, cause: str) -> None:
     """
     src = take_pawn(s, seat)
     writable(s, "lines")["TORTUGA"].append(seat)
-    if ev is not UNREAD:
-        where = ("on Tortuga again" if src is Location.TORTUGA else
-                 f"from {_WHERE[src]} to Tortuga")
-        say(ev, "pawn.marooned", f"{s.names[seat]} was marooned {where}.",
-            seat=seat, source=_KEY[src], cause=cause)
+    where = ("on Tortuga again" if src is Location.TORTUGA else
+             f"from {_WHERE[src]} to Tortuga")
+    say(ev, "pawn.marooned", f"{s.names[seat]} was marooned {where}.",
+        seat=seat, source=_KEY[src], cause=cause)
     if src is Location.TORTUGA:
         hand = writable(s, "hands")[seat] = [*s.hands[seat]]  # a seat's list is replaced
         if not hand:
@@ -227,8 +218,6 @@ def maroon(s: GameState, ev: Events, seat: int, cause: str) -> None:
             return
         card = hand.pop(rng(s).randrange(len(hand)))
         writable(s, "vote_deck").append(card)
-        if ev is UNREAD:
-            return
         say(ev, "vote_card.lost",
             f"{s.names[seat]} was marooned on Tortuga again and lost a Vote card.",
             seat=seat, lost=True)
@@ -303,8 +292,7 @@ def move_treasure(s: GameState, ev: Events, src: str, dst: str, text: str,
     treasure = writable(s, "treasure")
     treasure[src] -= 1
     treasure[dst] += 1
-    if ev is not UNREAD:
-        say(ev, "treasure.moved", text, source=src, to=dst, **data)
+    say(ev, "treasure.moved", text, source=src, to=dst, **data)
     treasure_changed(s, ev)
 
 
@@ -326,8 +314,6 @@ def end_game(s: GameState, ev: Events, winner: Loyalty, reason: str) -> None:
     s.winner = winner
     s.end_reason = reason
     s.refill_position = None
-    if ev is UNREAD:
-        return
     winners = [s.names[i] for i in range(s.n) if s.loyalties[i] is winner]
     say(ev, "game.over",
         f"The game is over: the {winner.value.capitalize()} win ({reason}) with "

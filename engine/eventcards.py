@@ -9,7 +9,6 @@ from itertools import repeat
 from typing import TypeVar
 
 from engine.board import (
-    UNREAD,
     Events,
     check_albatross,
     discard_kept,
@@ -60,8 +59,6 @@ def view_cards(s: GameState, ev: Events, seat: int, positions: tuple[int, ...]) 
             new.append(card)
     if new:
         writable(s, "seen")[seat] = [*seen, *new]  # a seat's list is replaced
-    if ev is UNREAD:  # (the texts only for a reader)
-        return
     where = " and ".join(map(str, positions))
     cards = "Event card" if len(positions) == 1 else "Event cards"
     say(ev, "event.viewed", f"{s.names[seat]} looked at {cards} {where}.",
@@ -107,10 +104,9 @@ def reveal(s: GameState, ev: Events, position: int, revealer: int) -> None:
         _forget_position(s, position)
     s.refill_position = position
     title = EVENT_CARDS[card]
-    if ev is not UNREAD:
-        say(ev, "event.revealed",
-            f"{s.names[revealer]} revealed {_LABEL[title]} (card {position}).",
-            seat=revealer, position=position, title=_CODE[title])
+    say(ev, "event.revealed",
+        f"{s.names[revealer]} revealed {_LABEL[title]} (card {position}).",
+        seat=revealer, position=position, title=_CODE[title])
     s.stage = None
     EFFECTS[title](s, ev, revealer, card)
 
@@ -124,9 +120,8 @@ def refill(s: GameState, ev: Events) -> None:
     if position is None or s.row[position - 1] is not None or not s.event_deck:
         return
     writable(s, "row")[position - 1] = writable(s, "event_deck").pop(0)
-    if ev is not UNREAD:
-        say(ev, "event.refilled", f"A new face-down Event card was laid at {position}.",
-            position=position, deck=len(s.event_deck))
+    say(ev, "event.refilled", f"A new face-down Event card was laid at {position}.",
+        position=position, deck=len(s.event_deck))
     if not s.event_deck:
         _exhaust(s, ev)
 
@@ -137,10 +132,9 @@ def _exhaust(s: GameState, ev: Events) -> None:
     s.row = [*cards, *([None] * (ROW_SIZE - len(cards)))]
     _forget_all(s)
     s.exhausted = True
-    if ev is not UNREAD:
-        say(ev, "event.row_reshuffled",
-            "The Event deck is empty: the row was shuffled and laid out again; revealed cards "
-            "will no longer be replaced.", count=len(cards))
+    say(ev, "event.row_reshuffled",
+        "The Event deck is empty: the row was shuffled and laid out again; revealed cards "
+        "will no longer be replaced.", count=len(cards))
 
 
 def _deal_row(s: GameState, ev: Events, cards: list[int]) -> None:
@@ -152,7 +146,7 @@ def _deal_row(s: GameState, ev: Events, cards: list[int]) -> None:
     say(ev, "event.row_dealt",
         f"A new Event row of {sum(c is not None for c in s.row)} cards was dealt; "
         f"{len(s.event_deck)} remain in the deck.", deck=len(s.event_deck),
-        cards=sum(c is not None for c in s.row))
+        dealt=sum(c is not None for c in s.row))
     if not s.event_deck:
         s.exhausted = True
 
@@ -245,19 +239,17 @@ def use_marque(s: GameState, ev: Events, seat: int, command: Marque | Save, card
     """Answer a revealed Letter of Marque, or play a saved one (a whole action)."""
     if isinstance(command, Save):
         writable(s, "kept")[seat] = [*s.kept[seat], card]
-        if ev is not UNREAD:
-            say(ev, "card.kept", f"{s.names[seat]} saved the Letter of Marque for later.",
-                seat=seat, title=EventTitle.LETTER_OF_MARQUE.value)
+        say(ev, "card.kept", f"{s.names[seat]} saved the Letter of Marque for later.",
+            seat=seat, title=EventTitle.LETTER_OF_MARQUE.value)
         return
     if saved:
         discard_kept(s, seat, card)
     else:
         writable(s, "discard").append(card)
-    if ev is not UNREAD:
-        say(ev, "card.used",
-            f"{s.names[seat]} used a Letter of Marque on {s.names[command.target]} "
-            f"for the {command.ship.label}.", seat=seat, title=EventTitle.LETTER_OF_MARQUE.value,
-            target=command.target, ship=command.ship.value)
+    say(ev, "card.used",
+        f"{s.names[seat]} used a Letter of Marque on {s.names[command.target]} "
+        f"for the {command.ship.label}.", seat=seat, title=EventTitle.LETTER_OF_MARQUE.value,
+        target=command.target, ship=command.ship.value)
     move_pawn(s, ev, command.target, Location.of_ship(command.ship), "LETTER_OF_MARQUE")
 
 
@@ -268,17 +260,15 @@ def _pistol(s: GameState, ev: Events, revealer: int, card: int) -> None:
 def shoot(s: GameState, ev: Events, seat: int, target: int, card: int) -> None:
     """The Pistol's target is marooned by location (OQ-7: anyone else, anywhere)."""
     writable(s, "discard").append(card)
-    if ev is not UNREAD:
-        say(ev, "card.used", f"{s.names[seat]} shot {s.names[target]} with the Pistol.",
-            seat=seat, title=EventTitle.PISTOL.value, target=target)
+    say(ev, "card.used", f"{s.names[seat]} shot {s.names[target]} with the Pistol.",
+        seat=seat, title=EventTitle.PISTOL.value, target=target)
     maroon_unless_fountain(s, ev, target, "PISTOL", seat)
 
 
 def _albatross(s: GameState, ev: Events, revealer: int, card: int) -> None:
     writable(s, "kept")[revealer] = [*s.kept[revealer], card]
-    if ev is not UNREAD:
-        say(ev, "card.kept", f"{s.names[revealer]} must keep the Albatross.", seat=revealer,
-            title=EventTitle.ALBATROSS.value)
+    say(ev, "card.kept", f"{s.names[revealer]} must keep the Albatross.", seat=revealer,
+        title=EventTitle.ALBATROSS.value)
     check_albatross(s, ev)
 
 
@@ -298,9 +288,8 @@ def give_map(s: GameState, ev: Events, seat: int, target: int, card: int) -> Non
     # Provisional bookkeeping of the provisional effect (OQ-1), so it lives in ``extra``;
     # a fresh dict, never a mutated one: copies of the state share ``extra``'s values.
     s.extra = {**s.extra, _MAP_TURN: {**s.extra.get(_MAP_TURN, {}), str(card): s.turn_number}}
-    if ev is not UNREAD:
-        say(ev, "card.given", f"{s.names[seat]} gave the Treasure Map to {s.names[target]}.",
-            seat=seat, target=target, title=EventTitle.TREASURE_MAP.value)
+    say(ev, "card.given", f"{s.names[seat]} gave the Treasure Map to {s.names[target]}.",
+        seat=seat, target=target, title=EventTitle.TREASURE_MAP.value)
 
 
 _MAP_TURN = "treasure_map_received_turn"  # card id (str) -> turn it was given
@@ -396,9 +385,8 @@ def _eight_bells(s: GameState, ev: Events, revealer: int, card: int) -> None:
 def _keep(title: EventTitle) -> Effect:
     def effect(s: GameState, ev: Events, revealer: int, card: int) -> None:
         writable(s, "kept")[revealer] = [*s.kept[revealer], card]
-        if ev is not UNREAD:
-            say(ev, "card.kept", f"{s.names[revealer]} now owns {title.label}.", seat=revealer,
-                title=title.value)
+        say(ev, "card.kept", f"{s.names[revealer]} now owns {title.label}.", seat=revealer,
+            title=title.value)
     return effect
 
 
@@ -407,8 +395,6 @@ def _el_dorado(s: GameState, ev: Events, revealer: int, card: int) -> None:
     if s.vote_deck:
         drawn = writable(s, "vote_deck").pop(0)
         writable(s, "hands")[revealer] = [*s.hands[revealer], drawn]
-        if ev is UNREAD:
-            return
         say(ev, "vote_card.drawn", f"{s.names[revealer]} drew an extra Vote card.",
             seat=revealer)
         say(ev, "vote_card.drawn", f"You drew {VOTE_DECK[drawn].describe()}.",
@@ -458,7 +444,6 @@ def apply_atlantis_orders(s: GameState, ev: Events) -> None:
                 "other ship must have room); you keep the card.", audience=[seat], seat=seat)
             continue
         discard_kept(s, seat, card)
-        if ev is not UNREAD:
-            say(ev, "card.used", f"{s.names[seat]} sailed through Atlantis.", seat=seat,
-                title=EventTitle.ATLANTIS.value)
+        say(ev, "card.used", f"{s.names[seat]} sailed through Atlantis.", seat=seat,
+            title=EventTitle.ATLANTIS.value)
         move_pawn(s, ev, seat, Location.of_ship(ship.other), "ATLANTIS")

@@ -10,7 +10,7 @@ from operator import is_
 from typing import Any
 
 from engine.actions import _ACTIONS, _HANDLERS, KEEPS_STAGE
-from engine.board import UNREAD, Events, kept_card, open_stage, say
+from engine.board import Events, kept_card, open_stage, say
 from engine.cards import EventTitle
 from engine.commands import (
     Accept,
@@ -232,13 +232,11 @@ def apply(state: GameState, seat: int, command: Command | str) -> tuple[GameStat
     return _applied(state, seat, command, stage)
 
 
-def _applied(state: GameState, seat: int, command: Command, stage: Stage,
-             ev: list[Event] | None = None) -> tuple[GameState, list[Event]]:
-    """The checked ``command`` carried out on a fork of ``state``; its events are added to
-    ``ev`` (a new list by default; :data:`engine.board.UNREAD` for none)."""
+def _applied(state: GameState, seat: int, command: Command, stage: Stage
+             ) -> tuple[GameState, list[Event]]:
+    """The checked ``command`` carried out on a fork of ``state``, with its events."""
     s = state.fork()
-    if ev is None:
-        ev = []
+    ev: list[Event] = []
     kind = type(stage)
     if kind is ActionStage:  # the usual case: straight to the action's effect
         s.stage = None
@@ -313,9 +311,8 @@ def _finish_action(s: GameState, ev: Events) -> None:
     if s.turn_action < per_turn:
         s.turn_action += 1
         open_stage(s, _action_stage(s.turn_seat, s.turn_action, per_turn))
-        if ev is not UNREAD:
-            say(ev, "turn.action", f"{s.names[s.turn_seat]} takes action {s.turn_action} "
-                f"of {per_turn}.", seat=s.turn_seat, action=s.turn_action, of=per_turn)
+        say(ev, "turn.action", f"{s.names[s.turn_seat]} takes action {s.turn_action} "
+            f"of {per_turn}.", seat=s.turn_seat, action=s.turn_action, of=per_turn)
         return
     s.turn_seat = (s.turn_seat + 1) % n
     if True in s.atlantis_ordered:
@@ -326,6 +323,5 @@ def _finish_action(s: GameState, ev: Events) -> None:
     s.turn_action = 1
     s.stage = _FIRST_ACTION[per_turn][seat]
     s.stage_serial += 1
-    if ev is not UNREAD:
-        say(ev, "turn.started", f"It is {s.names[seat]}'s turn.", seat=seat,
-            turn=s.turn_number)
+    say(ev, "turn.started", f"It is {s.names[seat]}'s turn.", seat=seat,
+        turn=s.turn_number)

@@ -11,7 +11,6 @@ from __future__ import annotations
 from functools import lru_cache
 
 from engine.board import (
-    UNREAD,
     Events,
     discard_kept,
     kept_card,
@@ -46,12 +45,11 @@ _ARTICLE = {VoteKind.ATTACK: "an", VoteKind.BRAWL: "a", VoteKind.MUTINY: "a"}
 def call_vote(s: GameState, ev: Events, kind: VoteKind, caller: int) -> None:
     """Open the vote stage (resolves at once if nobody can take part)."""
     participants = participants_of(s, kind, caller)
-    if ev is not UNREAD:
-        who = ", ".join(s.names[p] for p in participants) or "nobody"
-        say(ev, "vote.called",
-            f"{s.names[caller]} called for {_ARTICLE[kind]} {kind.value.capitalize()}; "
-            f"voting: {who}.",
-            vote=kind.value, caller=caller, participants=list(participants))
+    who = ", ".join(s.names[p] for p in participants) or "nobody"
+    say(ev, "vote.called",
+        f"{s.names[caller]} called for {_ARTICLE[kind]} {kind.value.capitalize()}; "
+        f"voting: {who}.",
+        vote=kind.value, caller=caller, participants=list(participants))
     # VoteStage(kind, caller, participants) without the frozen dataclass's __init__ (as in
     # cast_vote), fields in their order.
     stage = _new(VoteStage)
@@ -96,11 +94,10 @@ def cast_vote(s: GameState, ev: Events, seat: int, command: Vote) -> None:
     new.__dict__["played"] = (*stage.played, (seat, cards))
     new.__dict__["hands"] = (*stage.hands, (seat, before))
     s.stage = new
-    if ev is not UNREAD:
-        say(ev, "vote.cast", f"{s.names[seat]} has voted.", seat=seat)
-        played = " and ".join([_DESCRIBED[c] for c in cards])
-        say(ev, "vote.cast", f"You played {played}.", audience=[seat], seat=seat,
-            cards=list(cards))
+    say(ev, "vote.cast", f"{s.names[seat]} has voted.", seat=seat)
+    played = " and ".join([_DESCRIBED[c] for c in cards])
+    say(ev, "vote.cast", f"You played {played}.", audience=[seat], seat=seat,
+        cards=list(cards))
     # (not new.awaiting(): while fewer have answered than take part, someone is awaited)
     if len(new.played) >= len(stage.participants) and not new.awaiting():
         resolve_vote(s, ev)
@@ -189,16 +186,15 @@ def resolve_vote(s: GameState, ev: Events) -> None:
             discard_kept(s, seat, card)
             say(ev, "el_dorado.used",
                 f"{s.names[seat]} used El Dorado to play two Vote cards.", seat=seat)
-    if ev is not UNREAD:
-        codes = [_CODE[sym] for sym in symbols]
-        shown = ", ".join([code.lower() for code in codes]) or "no cards"
-        code = _CODE[kind]
-        say(ev, "vote.result",
-            f"The {code.capitalize()} vote shows {shown}: {_OUTCOME_TEXT[kind, outcome]}.",
-            vote=code, caller=stage.caller, outcome=outcome,
-            symbols=codes,
-            revealed=[_DESCRIBED[c] for c in cards],
-            counts={_CODE[sym]: n for sym, n in sorted(counts.items())})
+    codes = [_CODE[sym] for sym in symbols]
+    shown = ", ".join([code.lower() for code in codes]) or "no cards"
+    code = _CODE[kind]
+    say(ev, "vote.result",
+        f"The {code.capitalize()} vote shows {shown}: {_OUTCOME_TEXT[kind, outcome]}.",
+        vote=code, caller=stage.caller, outcome=outcome,
+        symbols=codes,
+        revealed=[_DESCRIBED[c] for c in cards],
+        counts={_CODE[sym]: n for sym, n in sorted(counts.items())})
     bottom = list(cards)
     shuffle(s, bottom)
     deck = writable(s, "vote_deck")
@@ -209,9 +205,8 @@ def resolve_vote(s: GameState, ev: Events) -> None:
             if deck:
                 drawn = deck.pop(0)
                 hands[seat] = [*hands[seat], drawn]
-                if ev is not UNREAD:
-                    say(ev, "vote_card.drawn", f"You drew {_DESCRIBED[drawn]}.",
-                        audience=[seat], seat=seat, card=drawn)
+                say(ev, "vote_card.drawn", f"You drew {_DESCRIBED[drawn]}.",
+                    audience=[seat], seat=seat, card=drawn)
     s.stage = None
     if kind is _ATTACK and outcome == "SUCCESS":
         _attack_succeeded(s, ev, stage.caller)
@@ -290,10 +285,9 @@ def _brawl_result(s: GameState, ev: Events, outcome: str) -> None:
         after = (total // 2, total - total // 2)
     treasure = writable(s, "treasure")
     treasure["TORTUGA_BRITISH"], treasure["TORTUGA_FRENCH"] = after
-    if ev is not UNREAD:
-        say(ev, "treasure.tortuga",
-            f"Tortuga's treasure now lies {after[0]} British, {after[1]} French.",
-            british=after[0], french=after[1])
+    say(ev, "treasure.tortuga",
+        f"Tortuga's treasure now lies {after[0]} British, {after[1]} French.",
+        british=after[0], french=after[1])
     if after != before:
         treasure_changed(s, ev)
 

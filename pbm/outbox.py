@@ -16,24 +16,20 @@ from __future__ import annotations
 import functools
 import json
 import secrets
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any
 
 import sqlalchemy as sa
-from pydantic_core import PydanticUndefined
-from sqlalchemy.orm.attributes import flag_modified, manager_of_class
-from sqlmodel import Session, SQLModel, col, select
+from sqlalchemy.orm.attributes import flag_modified
+from sqlmodel import Session, col, select
 
 import engine
 from pbm import render, txcache, vote_ledger
 from pbm.config import get_settings
 from pbm.deadlines import calendar
-from pbm.messages import Channel, MessageContext, MessageKind, RenderedMessage, board_image_key
+from pbm.messages import Channel, MessageContext, MessageKind, RenderedMessage
 from pbm.models import (
-    BoardImage,
     Game,
     GameEvent,
     OutboundMessage,
@@ -43,7 +39,9 @@ from pbm.models import (
     Seat,
     ServiceEventKind,
 )
-from pbm.session_keys import FOLD_NOTES, NEW_OUTBOX_IDS
+from pbm.outbox_pictures import store_board_image
+from pbm.outbox_rows import insert_once, new_row
+from pbm.session_keys import FOLD_NOTES
 from pbm.txcache import seats_of
 
 #: Kinds whose email shows the seat's own vote ledger (``pbm.vote_ledger``).
@@ -198,135 +196,6 @@ def _events_statement(with_ledger: bool = False) -> Any:
             .order_by(col(GameEvent.seq)))
 
 
-def store_board_image(session: Session, game_id: int, state: engine.GameState,
-                      language: str = "en") -> str:
-    """Store the public board picture of this game version in ``language`` once; return
-    its key.
-
-    Drawn only when a message needs it, once per (version, language) (``pbm.txcache``
-    remembers it for the transaction, and knows a version this transaction made has none
-    yet)."""
-    key = board_image_key(game_id, state.version, language)
-    entries = txcache.memo(session)
-    memo = ("board", game_id, state.version, language)
-    known = entries.get(memo)
-    if known is None and entries.get(("board", game_id, state.version)) is False:
-        known = False  # a version of this transaction's making: no picture in any language
-    if known:
-        return key
-    if known is None and session.exec(
-        select(BoardImage.id).where(
-            BoardImage.game_id == game_id, BoardImage.version == state.version,
-            BoardImage.language == language,
-        )
-    ).first() is not None:
-        entries[memo] = True
-        return key
-    png = _board_picture(engine.public_view(state).to_dict(), language)
-    _insert_once(session, _new_row(BoardImage, {"game_id": game_id, "version": state.version,
-                                                 "language": language, "png": png}),
-                 ["game_id", "version", "language"])
-    entries[memo] = True
-    return key
-
-
-#: public view fields the picture does not show (``pbm.board_image`` never reads them)
-_NOT_DRAWN = frozenset({"version", "awaiting", "vote", "action", "actions_per_turn",
-                        "vote_deck_size", "starred", "loyalties"})
-_PICTURES: OrderedDict[str, bytes] = OrderedDict()  # what the picture shows -> its PNG
-_PICTURES_KEPT = 32
-_PICTURES_LOCK = threading.Lock()  # a worker may run tasks in threads
-
-
-def _board_picture(public: dict[str, Any], language: str = "en") -> bytes:
-    """The board picture of a public view in ``language``, drawn once per process for what
-    it shows: a version that changed nothing drawn (a vote cast, a card looked at: a fifth
-    of all versions) reuses the picture of the one before."""
-    key = language + json.dumps({k: v for k, v in public.items() if k not in _NOT_DRAWN},
-                                sort_keys=True, default=str)
-    with _PICTURES_LOCK:
-        png = _PICTURES.get(key)
-        if png is not None:
-            _PICTURES.move_to_end(key)
-            return png
-    png = render.board_png(public) if language == "en" else render.board_png(public, language)
-    with _PICTURES_LOCK:
-        _PICTURES[key] = png
-        while len(_PICTURES) > _PICTURES_KEPT:
-            _PICTURES.popitem(last=False)
-    return png
-
-
-def _insert_once(session: Session, row: OutboundMessage | BoardImage, unique: list[str]
-                 ) -> bool:
-    """INSERT ``row`` unless a row with the same ``unique`` columns exists (ON CONFLICT DO
-    NOTHING: one statement, no check first); True if inserted, and the row is then this
-    session's with its id."""
-    dialect = session.get_bind().dialect.name
-    statement, names = _insert_statement(dialect, type(row), tuple(unique))
-    # on the session's connection: no autoflush (the seats this transaction told are written
-    # together at its next flush, not one UPDATE before each message) and no ORM layer; the
-    # memo learns a picture below (``txcache.inserted``), an outbox row it does not keep
-    new_id = session.connection().execute(
-        statement, {name: getattr(row, name) for name in names}).scalar()
-    if new_id is None:
-        return False
-    row.id = int(new_id)
-    txcache.as_loaded(session, [row])
-    txcache.inserted(session, [row])
-    if isinstance(row, OutboundMessage):
-        session.info.setdefault(NEW_OUTBOX_IDS, []).append(row.id)
-    return True
-
-
-_Row = TypeVar("_Row", OutboundMessage, BoardImage)
-
-
-def _new_row(model: type[_Row], values: dict[str, Any]) -> _Row:
-    """A new ``model`` row for ``_insert_once`` holding ``values``, every other field at
-    its default, made as a SELECT makes a row object: SQLModel's constructor sets each field
-    through the ORM's instrumentation (about 100 us for an outbox row), whose history a row
-    written by a Core INSERT and then held as loaded never needs. ``model_dump`` gives what
-    the constructor's row gives."""
-    row = manager_of_class(model).new_instance()
-    fields = row.__dict__
-    for name, default in _defaults(model).items():
-        if name not in values:
-            fields[name] = default() if callable(default) else default
-    fields.update(values)
-    object.__setattr__(row, "__pydantic_fields_set__", set(values))
-    return row
-
-
-@functools.cache
-def _defaults(model: type[SQLModel]) -> dict[str, Any]:
-    """``model``'s field defaults (a default factory as itself, to be called)."""
-    return {name: field.default_factory or field.default
-            for name, field in model.model_fields.items()
-            if field.default_factory is not None or field.default is not PydanticUndefined}
-
-
-@functools.lru_cache(maxsize=16)
-def _insert_statement(dialect: str, model: type[SQLModel], unique: tuple[str, ...]
-                      ) -> tuple[Any, tuple[str, ...]]:
-    """``INSERT ... ON CONFLICT (unique) DO NOTHING RETURNING id`` of every column but
-    the id, built once per process (its values are parameters): building the statement
-    anew for each row was most of the cost of writing one."""
-    if dialect == "postgresql":
-        # here: the dialect's INSERT, chosen at run time
-        from sqlalchemy.dialects.postgresql import insert
-    else:
-        # here: the dialect's INSERT, chosen at run time
-        from sqlalchemy.dialects.sqlite import insert  # type: ignore[assignment]
-    # SQLModel gives a table model its __table__ at class creation; its types do not say so
-    table: sa.Table = model.__table__  # type: ignore[attr-defined]
-    names = tuple(c.name for c in table.columns if c.name != "id")
-    statement = insert(table).values({name: sa.bindparam(name, type_=table.c[name].type)
-                                      for name in names})
-    return (statement.on_conflict_do_nothing(index_elements=list(unique))
-            .returning(table.c.id), names)
-
-
 def player_list(session: Session, game_id: int) -> list[dict[str, Any]]:
     """[{seat, number, name}] of a game's seats, in seat order."""
     return [{"seat": s.seat_index, "number": s.seat_index + 1, "name": p.display_name}
@@ -426,7 +295,7 @@ def _write(session: Session, ctx: MessageContext, channel: Channel, game: Game, 
         assert image_key == rendered.board_image_key, "rendered at another version"
     thread = (seat.thread_message_id, seat.thread_started)
     message_id, in_reply_to = _thread_ids(game.id, seat, channel)
-    row = _new_row(OutboundMessage, {
+    row = new_row(OutboundMessage, {
         "game_id": game.id,
         "seat": seat.seat_index,
         "player_id": player.id,
@@ -643,16 +512,6 @@ def alert_admin(session: Session, game: Game | None, subject: str, text: str, *,
         created_at=now,
     )
     return row if insert_once(session, row) else None
-
-
-def insert_once(session: Session, row: OutboundMessage) -> bool:
-    """Add an outbox row unless one with its dedupe key exists, in one statement (two
-    transactions writing the same key at once: one row, no error); True if added.
-
-    THE ONE WAY an outgoing row is written (``notify``, ``alert_admin``, the inbound
-    answers, the delivery worker's email copy of a refused SMS): each new row's id is
-    remembered for the commit hook that enqueues it."""
-    return _insert_once(session, row, ["dedupe_key"])
 
 
 def pending_outbox_ids(session: Session, *, limit: int | None = None) -> list[int]:

@@ -16,9 +16,9 @@ import hashlib
 import hmac
 import logging
 import threading
-from collections import OrderedDict
 from typing import Any
 
+from cachetools import LRUCache
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
@@ -34,7 +34,7 @@ router = APIRouter(include_in_schema=False)
 
 _CHALLENGE = {"WWW-Authenticate": 'Basic realm="Tortuga metrics"'}
 #: successful Basic credentials, remembered by digest (an argon2 check per scrape is costly)
-_VERIFIED: OrderedDict[str, None] = OrderedDict()
+_VERIFIED: LRUCache[str, None] = LRUCache(maxsize=16)
 _VERIFIED_LOCK = threading.Lock()
 
 
@@ -97,8 +97,6 @@ def _admin_ok(request: Request, settings: Settings) -> bool:
     THROTTLE.succeeded(keys)
     with _VERIFIED_LOCK:
         _VERIFIED[digest] = None
-        while len(_VERIFIED) > 16:
-            _VERIFIED.popitem(last=False)
     return True
 
 

@@ -4,7 +4,7 @@ are the strings the keys always had)."""
 
 from __future__ import annotations
 
-#: the ids of the outbox rows ``pbm.outbox.insert_once`` wrote in this transaction (and
+#: the ids of the outbox rows ``pbm.outbox_rows.insert_once`` wrote in this transaction (and
 #: those ``workers.hooks`` finds added with ``session.add``): enqueued after the commit
 NEW_OUTBOX_IDS = "pbm_new_outbox_ids"
 #: notes to fold into the next message to a seat in this transaction (``pbm.outbox``)

@@ -83,6 +83,6 @@ def fresh_board_pictures() -> None:
     a test that fakes the drawing must not hand its fake to the next one."""
     import sys
 
-    outbox = sys.modules.get("pbm.outbox")
-    if outbox is not None:
-        outbox._PICTURES.clear()
+    pictures = sys.modules.get("pbm.outbox_pictures")
+    if pictures is not None:
+        pictures.clear_pictures()

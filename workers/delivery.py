@@ -37,7 +37,8 @@ from pbm.db import run_transaction
 from pbm.logs import context as log_context
 from pbm.messages import Channel
 from pbm.models import DeliveryStatus, Game, OutboundMessage, OutboundStatus, Player
-from pbm.outbox import alert_admin, insert_once
+from pbm.outbox import alert_admin
+from pbm.outbox_rows import insert_once
 from pbm.ratelimit import OutboundLimiter
 from pbm.transports import OutgoingMessage, Receipt, TransportError, transport_for
 from workers import refusals

@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from pbm.db import install_session_hooks
 from pbm.models import OutboundMessage
-from pbm.session_keys import NEW_OUTBOX_IDS  # also written by pbm.outbox.insert_once
+from pbm.session_keys import NEW_OUTBOX_IDS  # also written by pbm.outbox_rows.insert_once
 from workers.enqueue import enqueue_outbound_together
 
 _installed = False

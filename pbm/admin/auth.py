@@ -11,10 +11,10 @@ from __future__ import annotations
 import logging
 import re
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from cachetools import LRUCache
 from pwdlib import PasswordHash
 
 log = logging.getLogger(__name__)
@@ -99,8 +99,11 @@ class SignInThrottle:
     base_lockout: float = 60.0
     max_lockout: float = 900.0
     max_keys: int = 10_000
-    _records: OrderedDict[str, _Record] = field(default_factory=OrderedDict)
+    _records: LRUCache[str, _Record] = field(init=False)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self) -> None:
+        self._records = LRUCache(maxsize=self.max_keys)  # the least recently failed go first
 
     def retry_after(self, keys: list[str], now: float) -> float:
         """Seconds until any of ``keys`` may try again (0 when none is locked)."""
@@ -119,8 +122,6 @@ class SignInThrottle:
                 if wait:
                     record.locked_until = now + wait
                 self._records[key] = record
-            while len(self._records) > self.max_keys:
-                self._records.popitem(last=False)
 
     def succeeded(self, keys: list[str]) -> None:
         """A right password: the keys start again from zero."""

@@ -16,7 +16,8 @@ from pbm.config import Settings
 from pbm.inbound.storage import EMAIL, InboundRow
 from pbm.messages import MessageKind
 from pbm.models import CommandLog, Game, OutboundMessage, OutboundStatus, Player, Seat
-from pbm.outbox import alert_admin, insert_once
+from pbm.outbox import alert_admin
+from pbm.outbox_rows import insert_once
 from pbm.replies import ReplyResult
 from pbm.replies.autoreply import body_is_automatic
 

@@ -4,7 +4,7 @@ HTML of a message, and which sections each kind of message shows."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -29,37 +29,6 @@ from pbm.resources import templates_dir
 TEMPLATES = templates_dir()
 
 
-#: what a dict itself answers to (``d.items``, ``d.get``): Jinja gives these before keys
-_DICT_ATTRIBUTES = frozenset(dir(dict))
-
-
-class _Environment(Environment):
-    """Jinja's environment, with ``model.key`` on a plain dict read as a key at once.
-
-    The models are plain dicts, and Jinja reads ``board.turn_number`` as
-    ``getattr(board, "turn_number")`` first: for a dict that raises AttributeError (about
-    0.6 microseconds, 135 times an email) before ``board["turn_number"]``. A plain dict has
-    no attributes but its methods, so for any other name the key is what Jinja returns;
-    the methods' names, a missing key and every other object go Jinja's way."""
-
-    def getattr(self, obj: Any, attribute: str) -> Any:
-        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
-            try:
-                return obj[attribute]
-            except KeyError:
-                pass
-        return super().getattr(obj, attribute)
-
-    def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
-        """A template's globals as one plain dict (the environment's, ``d``'s over them)
-        instead of Jinja's ChainMap of the two: each render and each ``{% include %}`` (a
-        dozen an email) copies them into a new context and iterates them twice, and
-        iterating a ChainMap builds a dict each time. The same names and values: an email
-        environment's globals are all set before its first template is compiled
-        (``env_for``) and never after."""
-        return {**self.globals, **(d or {})}
-
-
 def _language_file(name: str) -> str | None:
     """A help file a language folder carries (``pbm.render.names.help_file`` names it by
     its absolute path: ``help//<locale dir>/<lang>/help/general.txt``)."""
@@ -74,7 +43,7 @@ def _language_file(name: str) -> str | None:
 def env_for(lang: str) -> Environment:
     """The templates of one reader's language: Jinja2's i18n extension with that
     language's catalogue (``pbm.i18n.translate``; English: the ids themselves)."""
-    env = _Environment(
+    env = Environment(
         loader=ChoiceLoader([FileSystemLoader(TEMPLATES), FunctionLoader(_language_file)]),
         autoescape=select_autoescape(["html"]),
         undefined=StrictUndefined,

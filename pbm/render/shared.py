@@ -20,10 +20,11 @@ import json
 import re
 import secrets
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import cachetools
+from cachetools import LRUCache
 from markupsafe import Markup
 
 from pbm.i18n import translate
@@ -36,7 +37,7 @@ _SLOT = re.compile(f"\x00{_TOKEN}(Y-?\\d+|P\\d+|S|R)\x00")
 
 #: public renders kept per process (one per version and language that a message showed)
 KEPT = 64
-_PUBLIC: OrderedDict[tuple[str, str, str, str], str] = OrderedDict()
+_PUBLIC: LRUCache[tuple[str, str, str, str], str] = LRUCache(maxsize=KEPT)
 _LOCK = threading.Lock()  # a worker may run tasks in threads
 
 
@@ -83,23 +84,17 @@ def public_board(model: Mapping[str, Any]) -> PublicBoard:
     return PublicBoard(model["ctx"].seat_view["public"])
 
 
+def _public_key(shape: str, view: PublicBoard, board_cid: str | None
+                ) -> tuple[str, str, str, str]:
+    return shape, translate.current(), str(board_cid), view.key()
+
+
+@cachetools.cached(_PUBLIC, key=_public_key, lock=_LOCK)
 def _public(shape: str, view: PublicBoard, board_cid: str | None) -> str:
     """The public board section (``shape``: ``"txt"`` or ``"html"``) of this public view
     in the current language, with its slots; rendered once per process and key."""
-    lang = translate.current()
-    key = (shape, lang, str(board_cid), view.key())
-    with _LOCK:
-        found = _PUBLIC.get(key)
-        if found is not None:
-            _PUBLIC.move_to_end(key)
-            return found
-    found = env_for(lang).get_template(f"email/board_public.{shape}").render(
+    return env_for(translate.current()).get_template(f"email/board_public.{shape}").render(
         board=view.board(), board_cid=board_cid, **_marks())
-    with _LOCK:
-        _PUBLIC[key] = found
-        while len(_PUBLIC) > KEPT:
-            _PUBLIC.popitem(last=False)
-    return found
 
 
 def _reader(model: Mapping[str, Any]) -> tuple[int | None, dict[int, str]]:

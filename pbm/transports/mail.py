@@ -19,10 +19,11 @@ import re
 import smtplib
 import sys
 import threading
-from collections import OrderedDict
 from email.message import EmailMessage
 from email.utils import formataddr, formatdate, make_msgid
 from typing import Any
+
+from cachetools import LRUCache, cached
 
 from pbm.config import Settings
 from pbm.transports.base import Attachment, OutgoingMessage, Receipt, TransportError
@@ -296,31 +297,24 @@ def _text_part(text: str, subtype: str) -> tuple[str, str]:
             f"Content-Transfer-Encoding: {cte}\n"), payload
 
 
-_PICTURE_PARTS: OrderedDict[tuple[str, str, bytes], str] = OrderedDict()
-_PICTURE_PARTS_KEPT = 64
-_PICTURE_PARTS_LOCK = threading.Lock()
+#: encoded picture parts kept per process
+PICTURE_PARTS_KEPT = 64
+_PICTURE_PARTS: LRUCache[tuple[str, str, bytes], str] = LRUCache(maxsize=PICTURE_PARTS_KEPT)
 
 
+def _picture_part_key(cid: str, subtype: str, content: bytes) -> tuple[str, str, bytes]:
+    """A digest of the PNG, not the PNG itself: a key holding the bytes kept every
+    remembered picture twice (its bytes and its base64), about 1.2 MB a process."""
+    return cid, subtype, hashlib.blake2b(content, digest_size=16).digest()
+
+
+@cached(_PICTURE_PARTS, key=_picture_part_key, lock=threading.Lock())
 def _picture_part(cid: str, subtype: str, content: bytes) -> str:
-    """A picture's whole part (headers and base64), encoded once per picture and process.
-
-    Remembered under a digest of the PNG, not the PNG itself: a key holding the bytes kept
-    every remembered picture twice (its bytes and its base64), about 1.2 MB a process."""
-    key = (cid, subtype, hashlib.blake2b(content, digest_size=16).digest())
-    with _PICTURE_PARTS_LOCK:
-        part = _PICTURE_PARTS.get(key)
-        if part is not None:
-            _PICTURE_PARTS.move_to_end(key)
-            return part
-    part = (f"Content-Type: image/{subtype}\n"
+    """A picture's whole part (headers and base64), encoded once per picture and process."""
+    return (f"Content-Type: image/{subtype}\n"
             "Content-Transfer-Encoding: base64\n"
             + _picture_headers(cid, subtype)
             + "MIME-Version: 1.0\n\n" + base64_lines(content))
-    with _PICTURE_PARTS_LOCK:
-        _PICTURE_PARTS[key] = part
-        while len(_PICTURE_PARTS) > _PICTURE_PARTS_KEPT:
-            _PICTURE_PARTS.popitem(last=False)
-    return part
 
 
 #: a Content-ID the policy writes as it is (``board-1-7@board.tortuga``), with its name

@@ -12,8 +12,18 @@ from PIL import Image, ImageDraw
 
 from engine import apply, new_game, pending, public_view
 from engine.simulate import random_command
-from pbm import board_image
-from pbm.board_image import COVERED, MIN_TEXT, WIDTH, draw_board, drawable, texts
+from pbm.board_image import (
+    COVERED,
+    MIN_TEXT,
+    WIDTH,
+    draw_board,
+    drawable,
+    paint,
+    picture,
+    png,
+    sections,
+    texts,
+)
 
 LONG_NAMES = [
     "Łukasz Wiśniewski", "Дмитрий Александрович Соколов", "Anne-Marie de la Fontaine-Beaumont",
@@ -112,7 +122,7 @@ def test_two_texts_never_overlap() -> None:
 
 def test_the_fonts_draw_every_character_they_claim_and_others_are_folded() -> None:
     def ink(ch: str) -> bytes:
-        return board_image._ink(ch, MIN_TEXT, False)[0].tobytes()
+        return paint._ink(ch, MIN_TEXT, False)[0].tobytes()
 
     assert not ink("\U0001f600")  # an emoji: not in the fonts, draws nothing at all
     for low, high in COVERED:
@@ -137,14 +147,14 @@ def test_the_picture_is_a_palette_png_of_the_email_width() -> None:
 @pytest.mark.parametrize("case", sorted(VIEWS))
 def test_the_png_holds_exactly_the_drawn_pixels_and_only_the_palettes_colours(case: str) -> None:
     view = VIEWS[case]()
-    drawn = board_image._paint(view).image.quantize(
-        palette=board_image._palette(), dither=Image.Dither.NONE)
+    drawn = picture.paint_whole(view).image.quantize(
+        palette=png.palette_image(), dither=Image.Dither.NONE)
     decoded = Image.open(io.BytesIO(draw_board(view)))
     decoded.load()  # checks every chunk's CRC and the zlib stream
     assert decoded.size == drawn.size
     assert decoded.tobytes() == drawn.tobytes()
     assert decoded.convert("RGB").tobytes() == drawn.convert("RGB").tobytes()
-    fixed = board_image._colours()  # the palette's colours, not Pillow's 256 entries
+    fixed = png.palette_colours()  # the palette's colours, not Pillow's 256 entries
     assert (decoded.getpalette() or []) == [c for colour in fixed for c in colour]
     assert max(decoded.tobytes()) < len(fixed)
 
@@ -152,14 +162,14 @@ def test_the_png_holds_exactly_the_drawn_pixels_and_only_the_palettes_colours(ca
 @pytest.mark.parametrize("language", ["en", "ko"])
 def test_text_is_edged_only_in_the_halfway_shade_of_its_two_colours(language: str) -> None:
     """A letter's anti-aliased edge is its background, its ink or the one shade halfway
-    between them: no other palette colour that happens to lie near the blend (issue 26:
-    those scattered colours cost a fifth of the PNG)."""
+    between them: no other palette colour that happens to lie near the blend (those
+    scattered colours cost a fifth of the PNG)."""
     view = _crowded()
     picture = Image.open(io.BytesIO(draw_board(view, language))).convert("RGB")
-    navy, white = board_image.NAVY, board_image.WHITE
+    navy, white = paint.NAVY, paint.WHITE
     halfway = tuple((a + b + 1) // 2 for a, b in zip(navy, white, strict=True))
     header = [t for t in texts(view, language)[1] if t.frame[:2] == (0, 0)
-              and t.box[1] >= board_image.HEADER_TOP]  # whose turn: white on navy
+              and t.box[1] >= sections.HEADER_TOP]  # whose turn: white on navy
     assert header
     for text in header:
         colours = {colour for _, colour in picture.crop(text.box).getcolors(1 << 16) or []}
@@ -168,24 +178,24 @@ def test_text_is_edged_only_in_the_halfway_shade_of_its_two_colours(language: st
 
 
 @pytest.mark.parametrize(("radius", "fill", "outline", "width"), [
-    (2, board_image.GOLD, board_image.INK, 1), (4, None, board_image.GOLD, 1),
-    (6, board_image.CARD_BACK, board_image.INK, 1), (6, None, board_image.SEA_LINE, 2),
-    (6, board_image.WHITE, board_image.BRITISH, 2), (12, board_image.DECK, board_image.WOOD, 4),
-    (12, board_image.WOOD, None, 1), (14, board_image.GOLD, None, 1),
-    (16, board_image.FRENCH, None, 1), (24, board_image.SAND, board_image.SAND_EDGE, 3),
-    (5, board_image.NAVY, board_image.NAVY, 2), (3, board_image.INK, board_image.WHITE, 5),
+    (2, paint.GOLD, paint.INK, 1), (4, None, paint.GOLD, 1),
+    (6, paint.CARD_BACK, paint.INK, 1), (6, None, paint.SEA_LINE, 2),
+    (6, paint.WHITE, paint.BRITISH, 2), (12, paint.DECK, paint.WOOD, 4),
+    (12, paint.WOOD, None, 1), (14, paint.GOLD, None, 1),
+    (16, paint.FRENCH, None, 1), (24, paint.SAND, paint.SAND_EDGE, 3),
+    (5, paint.NAVY, paint.NAVY, 2), (3, paint.INK, paint.WHITE, 5),
 ])
 def test_a_rounded_rectangle_is_drawn_as_pillow_draws_it(
-        radius: int, fill: board_image.Color | None, outline: board_image.Color | None,
+        radius: int, fill: paint.Color | None, outline: paint.Color | None,
         width: int) -> None:
-    """The painter's rounded rectangles (corners pasted from tiles, issue 26) have every
+    """The painter's rounded rectangles (corners pasted from tiles) have every
     pixel of ``ImageDraw.rounded_rectangle``'s, at every size from corners that meet up."""
     for w in range(0, 4 * radius + 8):
         for h in (*range(0, 4 * radius + 8, 3), 120):
             box = (3, 5, 3 + w, 5 + h)
-            ours = board_image._Painter(140)
+            ours = paint.Painter(140)
             ours.rounded(box, radius, fill, outline, width)
-            pillows = Image.new("RGB", ours.image.size, board_image.SEA)
+            pillows = Image.new("RGB", ours.image.size, paint.SEA)
             ImageDraw.Draw(pillows).rounded_rectangle(box, radius, fill, outline, width)
             same = ours.image.tobytes() == pillows.tobytes()  # no diff of the bytes
             assert same, (box, radius)

@@ -1,4 +1,4 @@
-"""The board picture drawn band by band, each band remembered for what it shows (issue 26),
+"""The board picture drawn band by band, each band remembered for what it shows,
 is the picture drawn whole: the same PNG bytes, version after version of random games, in
 English and Korean."""
 
@@ -12,8 +12,7 @@ import pytest
 
 from engine import apply, new_game, pending, public_view
 from engine.simulate import random_command
-from pbm import board_image
-from pbm.board_image import draw_board, draw_whole
+from pbm.board_image import BANDS_KEPT, WIDTH, bands, clear_cache, draw_board, draw_whole
 
 LATIN = ["Ann", "Bartholomew", "Cleo", "Dmitri", "Émile", "Łukasz Wiśniewski", "Дмитрий",
          "Nguyễn Thị Minh Khai", "Hubert Blaine Wolfeschlegelsteinhausenbergerdorff"]
@@ -34,9 +33,9 @@ def _versions(names: list[str], seed: int) -> Iterator[dict[str, Any]]:
 
 @pytest.fixture
 def no_bands_drawn() -> Iterator[None]:
-    board_image.forget_bands()
+    clear_cache()
     yield
-    board_image.forget_bands()
+    clear_cache()
 
 
 @pytest.mark.usefixtures("no_bands_drawn")
@@ -53,20 +52,21 @@ def test_every_version_s_picture_is_the_picture_drawn_whole(names: list[str], se
 
 
 @pytest.mark.usefixtures("no_bands_drawn")
-def test_the_bands_kept_stay_within_their_bound(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(board_image, "BANDS_KEPT", 1 << 20)
-    for view in _versions(LATIN, 5):
-        draw_board(view)
-        kept = sum(len(band.rows) + sum(len(row) for _, row in band.spilled)
-                   for band in board_image._drawn.values())
-        assert kept == board_image._drawn_size <= 1 << 20
+def test_the_bands_kept_stay_within_their_bound() -> None:
+    most = 0
+    for names, seed in ((LATIN, 5), (LATIN[:4], 6), (KOREAN, 7)):
+        for view in _versions(names, seed):
+            draw_board(view)
+            draw_board(view, "ko")
+            most = max(most, bands.kept_bytes())
+    assert BANDS_KEPT // 2 < most <= BANDS_KEPT  # filled, and no further
 
 
 def test_a_row_two_bands_paint_is_no_picture_of_bands() -> None:
-    sea, ink = board_image._SEA_ROW, bytes([0] + [2] * board_image.WIDTH)
-    upper = board_image._DrawnBand(ink + sea, ((2, ink),))  # spills onto the next band's top
-    assert board_image._joined([upper, board_image._DrawnBand(sea + sea, ())], [2, 2]) == (
+    sea, ink = bands.SEA_ROW, bytes([0] + [2] * WIDTH)
+    upper = bands.DrawnBand(ink + sea, ((2, ink),))  # spills onto the next band's top
+    assert bands.joined_rows([upper, bands.DrawnBand(sea + sea, ())], [2, 2]) == (
         ink + sea + ink + sea)
-    assert board_image._joined([upper, board_image._DrawnBand(ink + sea, ())], [2, 2]) is None
-    below_the_picture = board_image._DrawnBand(ink, ((1, ink), (-1, ink)))
-    assert board_image._joined([below_the_picture], [1]) == ink  # cut, as on one canvas
+    assert bands.joined_rows([upper, bands.DrawnBand(ink + sea, ())], [2, 2]) is None
+    below_the_picture = bands.DrawnBand(ink, ((1, ink), (-1, ink)))
+    assert bands.joined_rows([below_the_picture], [1]) == ink  # cut, as on one canvas

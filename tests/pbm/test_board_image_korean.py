@@ -1,4 +1,4 @@
-"""The board picture in Korean (issue 24): labelled in the glossary's words with the bundled
+"""The board picture in Korean: labelled in the glossary's words with the bundled
 Hangul font, Hangul names drawn as written, legible on a phone, nothing cut, as small as
 the English picture; the English picture is unchanged (tests/golden/board.png)."""
 
@@ -14,13 +14,13 @@ from PIL import Image
 
 from engine import apply, new_game, pending, public_view
 from engine.simulate import random_command
-from pbm import board_image
 from pbm.board_image import (
     HANGUL_COVERED,
     KOREAN_MIN_TEXT,
     MIN_TEXT,
     WIDTH,
     draw_board,
+    paint,
     texts,
 )
 from pbm.i18n.glossary import term
@@ -127,16 +127,16 @@ def test_korean_text_is_at_least_eleven_pixels_high_on_a_phone_and_never_overlap
 
 def test_the_hangul_font_draws_every_syllable_it_claims() -> None:
     def ink(ch: str) -> bytes:
-        with board_image._drawing_in("ko"):
-            return board_image._ink(ch, MIN_TEXT, False)[0].tobytes()
+        with paint.drawing_in("ko"):
+            return paint._ink(ch, MIN_TEXT, False)[0].tobytes()
 
     for low, high in HANGUL_COVERED:
         for code in {low, (low + high) // 2, high}:
             if chr(code).isprintable() and not chr(code).isspace():
                 assert ink(chr(code)), hex(code)
     for ch in "똠뷁햏갂힣":  # outside KS X 1001: drawn, not folded
-        assert ink(ch) and board_image._drawable(ch, "ko") == ch
-    assert board_image._drawable("민준", "en").isascii()  # English: transliterated
+        assert ink(ch) and paint._drawable(ch, "ko") == ch
+    assert paint._drawable("민준", "en").isascii()  # English: transliterated
 
 
 def test_the_english_picture_is_the_one_it_always_was() -> None:
@@ -170,5 +170,5 @@ def _mean_png_size(names: list[str], language: str) -> float:
 def test_the_korean_picture_is_a_palette_png_as_small_as_the_english_one() -> None:
     korean = _mean_png_size(KOREAN[:5], "ko")
     english = _mean_png_size(["Anne", "Bart", "Cleo", "Dirk", "Esme"], "en")
-    assert korean <= 20 * 1024, korean  # measured: 16.1 KB (English: 17.1 KB), issue 26
+    assert korean <= 20 * 1024, korean  # measured: 16.1 KB (English: 17.1 KB)
     assert korean <= english * 1.02, (korean, english)
