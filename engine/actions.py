@@ -46,7 +46,7 @@ from engine.commands import (
     Vote,
 )
 from engine.eventcards import give_map, reveal, shoot, treasure_map_effect, use_marque, view_cards
-from engine.legal import _FIRST_ACTION
+from engine.legal import FIRST_ACTION
 from engine.state import (
     ActionStage,
     ChooseStage,
@@ -70,7 +70,7 @@ def _begin_turn(s: GameState, ev: Events) -> None:
     seat = s.turn_seat
     s.turn_number += 1
     s.turn_action = 1
-    s.stage = _FIRST_ACTION[2 if len(s.names) == 2 else 1][seat]
+    s.stage = FIRST_ACTION[2 if len(s.names) == 2 else 1][seat]
     s.stage_serial += 1
     say(ev, "turn.started", f"It is {s.names[seat]}'s turn.", seat=seat,
         turn=s.turn_number)
@@ -155,13 +155,13 @@ def _on_fountain(s: GameState, ev: Events, seat: int, command: Command,
 
 
 def _on_action(s: GameState, ev: Events, seat: int, command: Command, stage: Stage) -> None:
-    _ACTIONS[type(command)](s, ev, seat, command)
+    ACTIONS[type(command)](s, ev, seat, command)
 
 
 #: The handler of each kind of decision. Every stage but a vote (which records answers
 #: until the last one) is closed before its handler runs: :func:`engine.rules._applied`
 #: clears ``s.stage`` first unless the stage's type is in :data:`KEEPS_STAGE`.
-_HANDLERS: dict[type, Handler] = {
+HANDLERS: dict[type, Handler] = {
     PlaceStage: _on_place,
     ActionStage: _on_action,
     VoteStage: _on_vote,
@@ -252,7 +252,7 @@ def _act_map(s: GameState, ev: Events, seat: int, c: UseMap) -> None:
     treasure_map_effect(s, ev, seat, c.hold)
 
 
-_ACTIONS: dict[type[Command], Action] = {
+ACTIONS: dict[type[Command], Action] = {
     View: _act_view,
     Reveal: _act_reveal,
     Force: _act_force,

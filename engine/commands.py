@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from engine import reasons as R
 from engine.cards import Hold, Ship
 from engine.errors import CommandParseError
 
@@ -309,18 +310,19 @@ class UseAtlantis(Command):
 
 def _int(text: str, tokens: list[str], i: int, what: str, low: int, high: int | None) -> int:
     if i >= len(tokens):
-        raise CommandParseError(text, f"missing {what}")
+        raise CommandParseError(text, R.MISSING(what=what))
     token = tokens[i]
     # isdecimal, not isdigit: "④" and "❹" are digits that int() refuses; int() also
     # refuses a token of thousands of digits.
     if not token.isdecimal():
-        raise CommandParseError(text, f"{what} must be a number, got {token!r}")
+        raise CommandParseError(text, R.NOT_A_NUMBER(what=what, value=token))
     if len(token) > 9:
-        raise CommandParseError(text, f"{what} must be a small number, got {token[:12]}...")
+        raise CommandParseError(text, R.NUMBER_TOO_LONG(what=what, value=token[:12]))
     value = int(token)
     if value < low or (high is not None and value > high):
-        bound = f"{low}..{high}" if high is not None else f"at least {low}"
-        raise CommandParseError(text, f"{what} must be {bound}, got {value}")
+        raise CommandParseError(text, R.OUT_OF_RANGE(what=what, low=low, high=high, value=value)
+                                if high is not None else
+                                R.TOO_SMALL(what=what, low=low, value=value))
     return value
 
 
@@ -334,33 +336,32 @@ def _seat(text: str, tokens: list[str], i: int) -> int:
 
 def _hold(text: str, tokens: list[str], i: int) -> Hold:
     if i >= len(tokens):
-        raise CommandParseError(text, "missing BRITISH or FRENCH")
+        raise CommandParseError(text, R.MISSING(what="BRITISH or FRENCH"))
     try:
         return Hold(tokens[i])
     except ValueError:
-        raise CommandParseError(text, f"expected BRITISH or FRENCH, got {tokens[i]!r}") from None
+        raise CommandParseError(text, R.NOT_A_HOLD(value=tokens[i])) from None
 
 
 def _ship(text: str, tokens: list[str], i: int) -> Ship:
     if i >= len(tokens):
-        raise CommandParseError(text, "missing FD or JR")
+        raise CommandParseError(text, R.MISSING(what="FD or JR"))
     try:
         return Ship(tokens[i])
     except ValueError:
-        raise CommandParseError(text, f"expected FD or JR, got {tokens[i]!r}") from None
+        raise CommandParseError(text, R.NOT_A_SHIP(value=tokens[i])) from None
 
 
 def _arity(text: str, tokens: list[str], *counts: int) -> None:
     if len(tokens) - 1 not in counts:
         expected = " or ".join(str(c) for c in counts)
-        raise CommandParseError(
-            text, f"{tokens[0]} takes {expected} argument(s), got {len(tokens) - 1}"
-        )
+        raise CommandParseError(text, R.ARITY(cmd=tokens[0], expected=expected,
+                                              n=len(tokens) - 1))
 
 
 def _distinct(text: str, values: tuple[int, ...], what: str) -> tuple[int, ...]:
     if len(set(values)) != len(values):
-        raise CommandParseError(text, f"the {what} must be different")
+        raise CommandParseError(text, R.NOT_DISTINCT(what=what))
     return values
 
 
@@ -384,7 +385,7 @@ def _parse_row(text: str, t: list[str]) -> Command:
 def _parse_shift(text: str, t: list[str]) -> Command:
     _arity(text, t, 2)
     if t[1] != "TO":
-        raise CommandParseError(text, "expected SHIFT TO BRITISH or SHIFT TO FRENCH")
+        raise CommandParseError(text, R.SHIFT_TO())
     return Shift(_hold(text, t, 2))
 
 
@@ -411,10 +412,10 @@ def _parse_take(text: str, t: list[str]) -> Command:
     _arity(text, t, 2, 3)
     if len(t) == 3:
         if t[1] != "TO":
-            raise CommandParseError(text, "expected TAKE TO <hold> or TAKE <hold> TO <hold>")
+            raise CommandParseError(text, R.TAKE_TO())
         return Take(_hold(text, t, 2))
     if t[2] != "TO":
-        raise CommandParseError(text, "expected TAKE <hold> TO <hold>")
+        raise CommandParseError(text, R.TAKE_FROM_TO())
     return Take(_hold(text, t, 3), _hold(text, t, 1))
 
 
@@ -478,8 +479,8 @@ def parse_command(text: str) -> Command:
     """
     tokens = text.upper().split()
     if not tokens:
-        raise CommandParseError(text, "empty command")
+        raise CommandParseError(text, R.EMPTY())
     parser = _PARSERS.get(tokens[0])
     if parser is None:
-        raise CommandParseError(text, f"unknown command {tokens[0]!r}")
+        raise CommandParseError(text, R.UNKNOWN_COMMAND(value=tokens[0]))
     return parser(text, tokens)

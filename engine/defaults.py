@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from engine import reasons as R
 from engine import rules
 from engine.commands import (
     Accept,
@@ -135,10 +136,10 @@ class DefaultPreview:
 
 def _decision(state: GameState, seat: int) -> Decision:
     if state.over:
-        raise GameOverError("the game is over")
+        raise GameOverError(R.GAME_OVER())
     mine = [d for d in pending(state) if d.seat == seat]
     if not mine:
-        raise NotYourDecisionError(f"nothing is awaited from {state.names[seat]} now")
+        raise NotYourDecisionError(R.NOTHING_AWAITED(name=state.names[seat]))
     return mine[0]
 
 

@@ -1,10 +1,13 @@
-"""Engine errors. Each has a stable ``code``; messages echo the offending input.
+"""Engine errors. Each has a stable ``code``; messages echo the offending input, and
+``why`` is the message as data (:mod:`engine.reasons`), for a reader of any language.
 
 As in python-chess, "cannot parse" (:class:`CommandParseError`) is kept apart from
 "the rules forbid it" (:class:`IllegalCommandError`).
 """
 
 from __future__ import annotations
+
+from engine.reasons import UNPARSEABLE, Reason
 
 
 class EngineError(Exception):
@@ -15,6 +18,8 @@ class EngineError(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+        #: The message as data; None for a message no player reads (a setup error).
+        self.why = message if isinstance(message, Reason) else None
 
 
 class CommandParseError(EngineError, ValueError):
@@ -22,10 +27,10 @@ class CommandParseError(EngineError, ValueError):
 
     code = "command/unparseable"
 
-    def __init__(self, text: str, reason: str) -> None:
-        super().__init__(f"cannot parse {text!r}: {reason}")
+    def __init__(self, text: str, reason: Reason) -> None:
+        super().__init__(UNPARSEABLE(cmd=text, reason=reason))
         self.text = text
-        self.reason = reason
+        self.reason = reason  # why the text is not a command, without the text
 
 
 class IllegalCommandError(EngineError, ValueError):

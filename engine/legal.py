@@ -8,6 +8,7 @@ from functools import lru_cache
 from itertools import combinations, groupby, repeat
 from operator import is_not
 
+from engine import reasons as R
 from engine.board import kept_card
 from engine.cards import (
     EVENT_CARDS,
@@ -46,6 +47,7 @@ from engine.commands import (
     Vote,
 )
 from engine.eventcards import face_down, marque_moves, usable_map
+from engine.reasons import Reason
 from engine.state import (
     ActionStage,
     ChooseStage,
@@ -69,14 +71,14 @@ def actions_per_turn(state: GameState) -> int:
 
 
 @lru_cache(maxsize=256)
-def _action_stage(seat: int, action: int, of: int) -> ActionStage:
+def action_stage(seat: int, action: int, of: int) -> ActionStage:
     """Stages are immutable values: turns share them."""
     return ActionStage(seat, action, of)
 
 
-#: The first action's stage of a turn (:func:`_action_stage`), by actions per turn and seat.
-_FIRST_ACTION = {of: tuple(_action_stage(seat, 1, of) for seat in range(MAX_PLAYERS))
-                 for of in (1, 2)}
+#: The first action's stage of a turn (:func:`action_stage`), by actions per turn and seat.
+FIRST_ACTION = {of: tuple(action_stage(seat, 1, of) for seat in range(MAX_PLAYERS))
+                for of in (1, 2)}
 
 
 # ---------------------------------------------------------------- legal moves
@@ -118,7 +120,7 @@ def turn_runs(s: GameState, seat: int) -> tuple[tuple[Run, tuple[Run, ...]], lis
     # The hottest part of legal moves: ``face_down``, ``GameState.location`` and
     # ``ship_has_room`` are written out here, on the plain keys of ``lines``/``rowboats``.
     key = (tuple(map(is_not, s.row, _NONES)), seat, len(s.names))
-    row_part = _ROW_PARTS.get(key) or _row_part(key)
+    row_part = _row_part(key)
     out: list[Run] = []
     lines, rowboats = s.lines, s.rowboats
     on_ship = False
@@ -134,7 +136,7 @@ def turn_runs(s: GameState, seat: int) -> tuple[tuple[Run, tuple[Run, ...]], lis
                 out.append(_ATTACK_RUN)
                 if last:
                     tail = tuple(line[1:])
-                    out.append(_MAROONS.get(tail) or _maroons(tail))
+                    out.append(_maroons(tail))
             elif i == 1:
                 out.append(_MUTINY_RUN)
             if i == last:
@@ -177,30 +179,20 @@ def turn_runs(s: GameState, seat: int) -> tuple[tuple[Run, tuple[Run, ...]], lis
     return row_part, out
 
 
-#: :func:`_row_part` by (which row positions hold a card, seat, players).
-_ROW_PARTS: dict[tuple[tuple[bool, ...], int, int], tuple[Run, tuple[Run, ...]]] = {}
-
-
+@lru_cache(maxsize=4096)
 def _row_part(key: tuple[tuple[bool, ...], int, int]) -> tuple[Run, tuple[Run, ...]]:
-    """The VIEW, REVEAL and FORCE options and their runs (memoised in ``_ROW_PARTS``)."""
+    """The VIEW, REVEAL and FORCE options and their runs, by (which row positions hold a
+    card, seat, players)."""
     face_down, seat, n = key
     flat = _row_actions(tuple([i for i, down in enumerate(face_down, 1) if down]), seat, n)
     runs = tuple(tuple(group) for _, group in groupby(flat, type))
-    if len(_ROW_PARTS) >= 4096:
-        _ROW_PARTS.clear()
-    _ROW_PARTS[key] = part = (flat, runs)
-    return part
+    return flat, runs
 
 
-#: Runs of Maroon options by the Captain's crew (seats behind him, in line order).
-_MAROONS: dict[tuple[int, ...], Run] = {}
-
-
+@lru_cache(maxsize=4096)
 def _maroons(crew: tuple[int, ...]) -> Run:
-    if len(_MAROONS) >= 4096:
-        _MAROONS.clear()
-    _MAROONS[crew] = run = tuple(map(_maroon, crew))
-    return run
+    """The Maroon options of a Captain's crew (seats behind him, in line order)."""
+    return tuple(map(_maroon, crew))
 
 
 # Commands are immutable values: the legal-move lists share these instead of building new
@@ -247,7 +239,7 @@ def _gifts(n: int) -> tuple[Command, ...]:
     return tuple(Give(t) for t in range(n))
 
 
-def _decision_legal(s: GameState, stage: Stage, seat: int) -> tuple[Command, ...]:
+def decision_legal(s: GameState, stage: Stage, seat: int) -> tuple[Command, ...]:
     # Memoised on the state object: a GameState is never changed once public functions
     # have returned it (apply works on a copy), and the cache is not a dataclass field,
     # so it takes no part in equality, copies or JSON.
@@ -296,7 +288,7 @@ _LEGAL: dict[type, Callable[[GameState, Stage, int], tuple[Command, ...]]] = {
 # ---------------------------------------------------------------- explanations
 
 
-def _why(s: GameState, seat: int, c: Command) -> str:
+def why_illegal(s: GameState, seat: int, c: Command) -> Reason:
     """A short reason why a well-formed command is illegal now."""
     down = face_down(s)
     loc = s.location(seat)
@@ -305,54 +297,52 @@ def _why(s: GameState, seat: int, c: Command) -> str:
         positions = c.positions if isinstance(c, View | Force) else (c.position,)
         missing = [p for p in positions if p not in down]
         if missing:
-            return f"there is no face-down Event card at position {missing[0]}"
+            return R.NO_FACE_DOWN(n=missing[0])
         if isinstance(c, View) and len(c.positions) == 1 and len(down) >= 2:
-            return "VIEW needs two positions while two or more cards are face down"
+            return R.VIEW_TWO(cmd="VIEW")
         if isinstance(c, Force):
             if c.target == seat:
-                return "you cannot force yourself"
+                return R.FORCE_SELF()
             if not 0 <= c.target < s.n:
-                return f"there is no seat {c.target + 1}"
+                return R.NO_SEAT(n=c.target + 1)
             if len(down) < 2:
-                return "FORCE needs two face-down cards"
+                return R.FORCE_TWO(cmd="FORCE")
     if isinstance(c, Row):
         if loc.is_rowboat:
-            return "you are already in a rowboat"
+            return R.IN_ROWBOAT()
         if loc.is_ship and c.ship is not None:
-            return "from a ship, ROW takes no ship: you row to your own ship's rowboat"
+            return R.ROW_FROM_SHIP()
         if loc is Location.TORTUGA and c.ship is None:
-            return "from Tortuga, say which rowboat: ROW FD or ROW JR"
-        return "that rowboat is occupied"
+            return R.ROW_WHICH(cmd="ROW FD or ROW JR")
+        return R.ROWBOAT_TAKEN()
     if isinstance(c, Board | Land) and not loc.is_rowboat:
-        return "you are not in a rowboat"
+        return R.NOT_IN_ROWBOAT()
     if isinstance(c, Board):
-        return "that ship already has 5 pawns"
+        return R.SHIP_FULL()
     if isinstance(c, Attack | Maroon) and not (loc.is_ship and line[0] == seat):
-        return "only a ship's Captain may do that"
+        return R.CAPTAIN_ONLY()
     if isinstance(c, Maroon):
-        return "the Captain may maroon only another pawn on his own ship"
+        return R.MAROON_OWN()
     if isinstance(c, Mutiny):
-        return "only a ship's First Mate may call a Mutiny"
+        return R.FIRST_MATE_ONLY()
     if isinstance(c, Brawl):
-        return "only the Governor of Tortuga may call a Brawl"
+        return R.GOVERNOR_ONLY()
     if isinstance(c, Shift):
         if not (loc.is_ship and line[-1] == seat):
-            return "only a ship's Cabin Boy may move treasure between its holds"
-        return "the other hold is empty"
+            return R.CABIN_BOY_ONLY()
+        return R.HOLD_EMPTY()
     if isinstance(c, UseMap):
-        return ("you need a Treasure Map given before this turn, a place on a ship and "
-                "treasure on the Galleon")
+        return R.MAP_NEEDS()
     if isinstance(c, Marque):
         if isinstance(s.stage, ActionStage) and kept_card(
                 s, seat, EventTitle.LETTER_OF_MARQUE) is None:
-            return "you have no saved Letter of Marque"
-        return "the target must be on Tortuga or in a rowboat, and the ship must have room"
+            return R.NO_MARQUE()
+        return R.MARQUE_TARGET()
     if isinstance(c, Vote):
         held = len(s.hands[seat])
-        return (f"you hold {held} Vote card{'' if held == 1 else 's'}; two cards need an "
-                "unused El Dorado")
+        return (R.VOTE_ONE_CARD if held == 1 else R.VOTE_CARDS)(n=held)
     if isinstance(c, Discard):
-        return "someone is on Tortuga or in a rowboat: use the Letter of Marque or SAVE it"
+        return R.DISCARD_MARQUE()
     if isinstance(c, Shoot | Give | Choose | Take | TakeNone):
-        return "that is not one of the offered choices"
-    return "the rules do not allow it now"
+        return R.NOT_OFFERED()
+    return R.NOT_NOW()

@@ -9,7 +9,8 @@ from itertools import repeat
 from operator import is_
 from typing import Any
 
-from engine.actions import _ACTIONS, _HANDLERS, KEEPS_STAGE
+from engine import reasons as R
+from engine.actions import ACTIONS, HANDLERS, KEEPS_STAGE
 from engine.board import Events, kept_card, open_stage, say
 from engine.cards import EventTitle
 from engine.commands import (
@@ -46,7 +47,7 @@ from engine.commands import (
 from engine.errors import GameOverError, IllegalCommandError, NotYourDecisionError
 from engine.eventcards import apply_atlantis_orders, refill, renew_sudden_death_row
 from engine.events import Decision, DecisionKind, Event
-from engine.legal import _FIRST_ACTION, _action_stage, _decision_legal, _why
+from engine.legal import FIRST_ACTION, action_stage, decision_legal, why_illegal
 from engine.legal import actions_per_turn as actions_per_turn
 from engine.state import (
     ActionStage,
@@ -149,7 +150,7 @@ def pending(state: GameState) -> list[Decision]:
         fields = decision.__dict__
         fields["seat"] = seat
         fields["kind"] = kind
-        fields["legal"] = _decision_legal(state, stage, seat)
+        fields["legal"] = decision_legal(state, stage, seat)
         fields["context"] = _context(state, stage, seat)
         out.append(decision)
     return out
@@ -173,7 +174,7 @@ def legal_commands(state: GameState, seat: int) -> list[Command]:
     stage = state.stage
     out: list[Command] = []
     if stage is not None and not state.over and seat in stage.awaiting():
-        out += _decision_legal(state, stage, seat)
+        out += decision_legal(state, stage, seat)
     if 0 <= seat < state.n and may_order_atlantis(state, seat):
         out.append(UseAtlantis())
     return out
@@ -204,9 +205,9 @@ def apply(state: GameState, seat: int, command: Command | str) -> tuple[GameStat
             assert stage is not None
             return _applied(state, seat, command, stage)
     if state.over:
-        raise GameOverError(f"the game is over; {command} was not applied")
+        raise GameOverError(R.GAME_OVER_NOT_APPLIED(cmd=str(command)))
     if not 0 <= seat < state.n:
-        raise NotYourDecisionError(f"there is no seat {seat + 1} in this game")
+        raise NotYourDecisionError(R.NO_SEAT_IN_GAME(n=seat + 1))
     if isinstance(command, UseAtlantis):
         return _order_atlantis(state, seat)
     if isinstance(command, ChangeVote):
@@ -218,17 +219,16 @@ def apply(state: GameState, seat: int, command: Command | str) -> tuple[GameStat
     assert stage is not None
     if seat not in stage.awaiting():
         raise NotYourDecisionError(
-            f"{command}: nothing is awaited from {state.names[seat]} now"
-        )
+            R.REFUSED_FOR(cmd=str(command), reason=R.NOTHING_AWAITED(name=state.names[seat])))
     kinds = ANSWERS[type(command)]
     if stage.kind not in kinds:
         wanted = stage.kind.value if stage.kind else "nothing"
-        raise NotYourDecisionError(
-            f"{command} answers {' or '.join(sorted(k.value for k in kinds))}, but "
-            f"{state.names[seat]} is asked for {wanted}"
-        )
-    if not _offered(command, _decision_legal(state, stage, seat)):
-        raise IllegalCommandError(f"{command} is not allowed: {_why(state, seat, command)}")
+        raise NotYourDecisionError(R.ANSWERS_OTHER(
+            cmd=str(command), kinds=" or ".join(sorted(k.value for k in kinds)),
+            name=state.names[seat], wanted=wanted))
+    if not _offered(command, decision_legal(state, stage, seat)):
+        raise IllegalCommandError(R.NOT_ALLOWED(cmd=str(command),
+                                                  reason=why_illegal(state, seat, command)))
     return _applied(state, seat, command, stage)
 
 
@@ -240,11 +240,11 @@ def _applied(state: GameState, seat: int, command: Command, stage: Stage
     kind = type(stage)
     if kind is ActionStage:  # the usual case: straight to the action's effect
         s.stage = None
-        _ACTIONS[type(command)](s, ev, seat, command)
+        ACTIONS[type(command)](s, ev, seat, command)
     else:
         if kind is not KEEPS_STAGE:
             s.stage = None
-        _HANDLERS[kind](s, ev, seat, command, stage)
+        HANDLERS[kind](s, ev, seat, command, stage)
     if s.stage is None:
         _finish_action(s, ev)
     s.version += 1
@@ -259,13 +259,11 @@ def _change_vote(state: GameState, seat: int, command: ChangeVote
     before = stage.hand_before(seat) if isinstance(stage, VoteStage) else None
     if before is None or not isinstance(stage, VoteStage):
         raise NotYourDecisionError(
-            f"{command}: {state.names[seat]} has no answer in an open vote to change")
+            R.REFUSED_FOR(cmd=str(command), reason=R.NO_OPEN_VOTE(name=state.names[seat])))
     if command not in change_options(state, seat):
         played = tuple(sorted(before.index(c) + 1 for c in dict(stage.played)[seat]))
-        why = ("that is already your vote" if command.cards == played else
-               f"the hand voted from held {len(before)} Vote card(s); two cards need an "
-               "unused El Dorado")
-        raise IllegalCommandError(f"{command} is not allowed: {why}")
+        why = R.SAME_VOTE() if command.cards == played else R.REVOTE_CARDS(n=len(before))
+        raise IllegalCommandError(R.NOT_ALLOWED(cmd=str(command), reason=why))
     s = state.fork()
     ev: list[Event] = []
     change_vote(s, ev, seat, command)
@@ -282,10 +280,10 @@ def _offered(command: Command, legal: tuple[Command, ...]) -> bool:
 
 def _order_atlantis(state: GameState, seat: int) -> tuple[GameState, list[Event]]:
     if kept_card(state, seat, EventTitle.ATLANTIS) is None:
-        raise IllegalCommandError(f"ATLANTIS is not allowed: {state.names[seat]} does not "
-                                  "own Atlantis")
+        raise IllegalCommandError(R.NOT_ALLOWED(cmd="ATLANTIS",
+                                                reason=R.NO_ATLANTIS(name=state.names[seat])))
     if state.atlantis_ordered[seat]:
-        raise IllegalCommandError("ATLANTIS is not allowed: the order is already standing")
+        raise IllegalCommandError(R.NOT_ALLOWED(cmd="ATLANTIS", reason=R.ATLANTIS_STANDING()))
     s = state.fork()
     ev: list[Event] = []
     writable(s, "atlantis_ordered")[seat] = True
@@ -310,7 +308,7 @@ def _finish_action(s: GameState, ev: Events) -> None:
     per_turn = 2 if n == 2 else 1  # actions_per_turn
     if s.turn_action < per_turn:
         s.turn_action += 1
-        open_stage(s, _action_stage(s.turn_seat, s.turn_action, per_turn))
+        open_stage(s, action_stage(s.turn_seat, s.turn_action, per_turn))
         say(ev, "turn.action", f"{s.names[s.turn_seat]} takes action {s.turn_action} "
             f"of {per_turn}.", seat=s.turn_seat, action=s.turn_action, of=per_turn)
         return
@@ -321,7 +319,7 @@ def _finish_action(s: GameState, ev: Events) -> None:
     seat = s.turn_seat
     s.turn_number += 1
     s.turn_action = 1
-    s.stage = _FIRST_ACTION[per_turn][seat]
+    s.stage = FIRST_ACTION[per_turn][seat]
     s.stage_serial += 1
     say(ev, "turn.started", f"It is {s.names[seat]}'s turn.", seat=seat,
         turn=s.turn_number)

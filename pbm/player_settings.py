@@ -31,6 +31,7 @@ from pbm.humanize import local_time
 from pbm.i18n.languages import language_named
 from pbm.messages import Channel
 from pbm.models import Player
+from pbm.replies import reasons as R
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 CHANNELS = {"email": "email", "mail": "email", "e-mail": "email", "sms": "sms",
@@ -38,7 +39,13 @@ CHANNELS = {"email": "email", "mail": "email", "e-mail": "email", "sms": "sms",
 
 
 class SettingError(ValueError):
-    """A setting that cannot be applied; ``str()`` says why and what would work."""
+    """A setting that cannot be applied; ``reason`` says why and what would work (as data,
+    :mod:`pbm.replies.reasons`), ``str()`` in English."""
+
+    @property
+    def reason(self) -> str:
+        """Why, as the :class:`~engine.reasons.Reason` it was raised with."""
+        return str(self.args[0]) if not isinstance(self.args[0], str) else self.args[0]
 
 
 @dataclass(frozen=True)
@@ -76,8 +83,8 @@ def resolve_zone(text: str, now: datetime | None = None) -> str:
     raw = " ".join(text.split()).strip()
     key = raw.lower()
     if not key:
-        raise SettingError("ZONE needs a place or an offset, e.g. ZONE Europe/Paris, "
-                           "ZONE London or ZONE UTC+2")
+        raise SettingError(R.ZONE_NEEDS(
+            cmd="ZONE", example="ZONE Europe/Paris, ZONE London or ZONE UTC+2"))
     names = _zone_names()
     latin = anyascii(key).lower()  # a city written in Hangul: "서울" -> "seoul"
     for candidate in (key, key.replace(" ", "_"), latin, latin.replace(" ", "_")):
@@ -87,16 +94,15 @@ def resolve_zone(text: str, now: datetime | None = None) -> str:
     if match:
         sign, hours, minutes = match.group(1), int(match.group(2)), int(match.group(3) or 0)
         if hours > 14 or minutes not in (0, 15, 30, 45):
-            raise SettingError(f"{raw} is not a UTC offset: offsets run from UTC-12 to UTC+14")
+            raise SettingError(R.NOT_AN_OFFSET(value=raw, example="UTC-12 to UTC+14"))
         if minutes == 0:
             # IANA's Etc zones count the other way round: Etc/GMT-2 is UTC+2.
             return "UTC" if hours == 0 else f"Etc/GMT{'-' if sign == '+' else '+'}{hours}"
         return _zone_with_offset(timedelta(hours=hours, minutes=minutes) * (
             1 if sign == "+" else -1), now, raw)
     best = process.extractOne(key, list(names), scorer=fuzz.WRatio)
-    hint = f" Did you mean ZONE {names[best[0]]}?" if best and best[1] >= 70 else ""
-    raise SettingError(f"'{raw}' is not a time zone I know.{hint} Send a city "
-                       "(ZONE Paris), a zone (ZONE America/New_York) or an offset (ZONE UTC-5).")
+    raise SettingError(R.UNKNOWN_ZONE_HINT(value=raw, zone=names[best[0]])
+                       if best and best[1] >= 70 else R.UNKNOWN_ZONE(value=raw))
 
 
 def _zone_with_offset(offset: timedelta, now: datetime | None, raw: str) -> str:
@@ -107,7 +113,7 @@ def _zone_with_offset(offset: timedelta, now: datetime | None, raw: str) -> str:
         zone = ZoneInfo(name)
         if all(m.astimezone(zone).utcoffset() == offset for m in moments):
             return name
-    raise SettingError(f"no time zone has the offset {raw}; send a city instead (ZONE Delhi)")
+    raise SettingError(R.NO_ZONE_WITH_OFFSET(value=raw, example="ZONE Delhi"))
 
 
 def local_now(zone_name: str, now: datetime) -> str:
@@ -129,11 +135,10 @@ def parse_quiet(text: str) -> tuple[int, int] | None:
         return None
     match = _QUIET_RE.match(key)
     if not match or int(match.group(1)) > 23 or int(match.group(2)) > 23:
-        raise SettingError("QUIET takes two whole hours of your day, e.g. QUIET 23-07 "
-                           "(no reminders from 23:00 to 07:00), or QUIET OFF")
+        raise SettingError(R.QUIET_HOURS(cmd="QUIET", example="QUIET 23-07", off="QUIET OFF"))
     start, end = int(match.group(1)), int(match.group(2))
     if start == end:
-        raise SettingError("QUIET needs two different hours, e.g. QUIET 23-07")
+        raise SettingError(R.QUIET_DIFFERENT(cmd="QUIET", example="QUIET 23-07"))
     return start, end
 
 
@@ -154,7 +159,7 @@ def parse_away(text: str, zone_name: str, now: datetime) -> datetime:
         unit = span.group(2)[0]
         hours = amount * {"d": 24, "h": 1, "w": 168}[unit]
         if not 0 < hours <= 24 * 60:
-            raise SettingError("AWAY lasts from an hour to 60 days")
+            raise SettingError(R.AWAY_RANGE(cmd="AWAY"))
         return now + timedelta(hours=hours)
     key = re.sub(r"^(?:until|till|til|to|back|back on|on)\s+", "", key)
     zone = ZoneInfo(zone_name)
@@ -166,13 +171,13 @@ def parse_away(text: str, zone_name: str, now: datetime) -> datetime:
         key = key[: hour.start()].strip()
     day = _day(key, local)
     if day is None:
-        raise SettingError("AWAY takes a length or a day: AWAY 3 days, AWAY until Fri, "
-                           "AWAY until 2026-12-24 (BACK when you are back)")
+        raise SettingError(R.AWAY_TAKES(
+            cmd="AWAY", example="AWAY 3 days, AWAY until Fri, AWAY until 2026-12-24"))
     back = datetime.combine(day, at, tzinfo=zone)
     if back <= now:
-        raise SettingError(f"{back:%a %d %b} has already begun; send AWAY 2 days or a later day")
+        raise SettingError(R.AWAY_BEGUN(day=f"{back:%a %d %b}", example="AWAY 2 days"))
     if back - now > timedelta(days=60):
-        raise SettingError("AWAY lasts from an hour to 60 days")
+        raise SettingError(R.AWAY_RANGE(cmd="AWAY"))
     return back.astimezone(now.tzinfo)
 
 
@@ -203,7 +208,7 @@ def parse_on_off(word: str, name: str) -> bool:
         return True
     if key in ("off", "no", "false", "0"):
         return False
-    raise SettingError(f"{name} takes ON or OFF, e.g. {name} ON")
+    raise SettingError(R.ON_OFF_EXAMPLE(cmd=name, example=f"{name} ON"))
 
 
 def apply(session: Session, player: Player, text: str, now: datetime) -> str:
@@ -216,76 +221,81 @@ def apply(session: Session, player: Player, text: str, now: datetime) -> str:
     if verb == "ZONE":
         player.time_zone = resolve_zone(arg, now)
         session.add(player)
-        return (f"ZONE {player.time_zone}: deadlines now shown in your time "
-                f"(it is {local_now(player.time_zone, now)}).")
+        return R.ZONE_SET(setting=f"ZONE {player.time_zone}",
+                          now=local_now(player.time_zone, now),
+                          now_at=R.moment(now, player.time_zone))
     if verb == "QUIET":
         hours = parse_quiet(arg)
         player.quiet_start, player.quiet_end = hours if hours else (None, None)
         session.add(player)
         if hours is None:
-            return "QUIET OFF: reminders keep each game's quiet hours."
-        return (f"QUIET {hours[0]:02d}-{hours[1]:02d}: no reminders from {hours[0]:02d}:00 "
-                f"to {hours[1]:02d}:00 your time (deadlines do not wait).")
+            return R.QUIET_OFF(setting="QUIET OFF")
+        return R.QUIET_SET(setting=f"QUIET {hours[0]:02d}-{hours[1]:02d}", start=f"{hours[0]:02d}",
+                           end=f"{hours[1]:02d}")
     if verb == "AWAY":
         until = parse_away(arg, player.time_zone, now)
         lines = games.go_away(session, player, until, now)
-        where = "; ".join(lines) if lines else "you have no game in progress"
-        return f"AWAY until {local_time(until, player.time_zone)}, table told. {where}."
+        return R.AWAY_SET(setting="AWAY", until=local_time(until, player.time_zone),
+                          until_at=R.moment(until, player.time_zone),
+                          where=R.joined(lines) if lines else R.AWAY_NO_GAME())
     if verb == "BACK":
         games_back = games.come_back(session, player, now)
         if not games_back:
-            return "BACK: you were not away; nothing changed."
-        return f"BACK: welcome back! Your deadlines run again in {', '.join(games_back)}."
+            return R.BACK_NOT_AWAY(setting="BACK")
+        return R.BACK_SET(setting="BACK", games=", ".join(games_back))
     if verb == "VIA":
         channel = CHANNELS.get(arg.lower())
         if channel is None:
-            raise SettingError("VIA takes EMAIL, SMS or BOTH, e.g. VIA SMS")
+            raise SettingError(R.VIA_TAKES(cmd="VIA", example="VIA SMS"))
         if channel in (Channel.SMS, "both") and not player.phone:
-            raise SettingError("you have no phone number with us; ask the organiser to add "
-                               "it, then send VIA " + channel.upper())
+            raise SettingError(R.NO_PHONE_FOR_VIA(example="VIA " + channel.upper()))
         if channel in (Channel.EMAIL, "both") and not player.email:
-            raise SettingError("you have no email address with us; ask the organiser to add "
-                               "it, then send VIA " + channel.upper())
+            raise SettingError(R.NO_EMAIL_FOR_VIA(example="VIA " + channel.upper()))
         player.preferred_channel = channel
         session.add(player)
-        return {"email": "VIA EMAIL: your messages come by email.",
-                "sms": "VIA SMS: your messages come by text.",
-                "both": "VIA BOTH: your messages come by email and by text."}[channel]
+        return {"email": R.VIA_EMAIL, "sms": R.VIA_SMS, "both": R.VIA_BOTH}[channel](
+            setting=f"VIA {channel.upper()}")
     if verb == "DIGEST":
         player.tell_everything = parse_on_off(arg, "DIGEST")
         session.add(player)
-        return ("DIGEST ON: every public event, at most one digest an hour."
-                if player.tell_everything else "DIGEST OFF: news come with your next prompt.")
+        return (R.DIGEST_ON(setting="DIGEST ON") if player.tell_everything
+                else R.DIGEST_OFF(setting="DIGEST OFF"))
     if verb == "TALK":
         player.sms_live_talk = parse_on_off(arg, "TALK")
         session.add(player)
-        return ("TALK ON: table talk reaches you by text at once." if player.sms_live_talk
-                else "TALK OFF: by text, table talk comes with your next prompt.")
+        return (R.TALK_ON(setting="TALK ON") if player.sms_live_talk
+                else R.TALK_OFF(setting="TALK OFF"))
     if verb == "CALENDAR":
         player.calendar = parse_on_off(arg, "CALENDAR")
         session.add(player)
-        return ("CALENDAR ON: each prompt carries its deadline as a calendar event."
-                if player.calendar else "CALENDAR OFF: no more calendar events.")
+        return (R.CALENDAR_ON(setting="CALENDAR ON") if player.calendar
+                else R.CALENDAR_OFF(setting="CALENDAR OFF"))
     if verb == "LANG":
         language = language_named(arg)  # a code or a name (language.toml ``names``)
         if language is None:
-            raise SettingError("LANG takes EN or KO, e.g. LANG KO (한국어) or LANG EN (English)")
+            raise SettingError(R.LANG_TAKES(cmd="LANG"))
         player.language = language
         session.add(player)
-        return ("LANG KO: 이제부터 모든 메시지를 한국어로 보내 드립니다." if language == "ko"
-                else "LANG EN: your messages come in English from now on.")
-    raise SettingError(f"{verb} is not a setting; send SETTINGS to see them all")
+        return (R.LANG_KO if language == "ko" else R.LANG_EN)(
+            setting=f"LANG {language.upper()}")
+    raise SettingError(R.NOT_A_SETTING(value=verb, example="SETTINGS"))
 
 
 def summary(player: Player, now: datetime) -> str:
     """Every setting of the player, in one short line each (the SETTINGS answer)."""
-    quiet = ("game's" if player.quiet_start is None
+    zone = player.time_zone
+    quiet = (R.QUIET_GAMES() if player.quiet_start is None
              else f"{player.quiet_start:02d}-{player.quiet_end:02d}")
-    away = ("no" if player.away_until is None or player.away_until <= now
-            else f"until {local_time(player.away_until, player.time_zone)}")
+    away = (R.NOT_AWAY() if player.away_until is None or player.away_until <= now
+            else R.AWAY_UNTIL(until=local_time(player.away_until, zone),
+                              until_at=R.moment(player.away_until, zone)))
     on = {True: "ON", False: "OFF"}
-    return (f"SETTINGS: ZONE {player.time_zone} ({local_now(player.time_zone, now)}); "
-            f"QUIET {quiet}; AWAY {away}; VIA {player.preferred_channel.upper()}; "
-            f"DIGEST {on[bool(player.tell_everything)]}; TALK {on[bool(player.sms_live_talk)]}; "
-            f"CALENDAR {on[bool(player.calendar)]}"
-            + ("." if player.language == "en" else f"; LANG {player.language.upper()}."))
+    items = [("ZONE", R.ZONE_NOW(zone=zone, now=local_now(zone, now),
+                                 now_at=R.moment(now, zone))),
+             ("QUIET", quiet), ("AWAY", away), ("VIA", player.preferred_channel.upper()),
+             ("DIGEST", on[bool(player.tell_everything)]),
+             ("TALK", on[bool(player.sms_live_talk)]), ("CALENDAR", on[bool(player.calendar)])]
+    if player.language != "en":
+        items.append(("LANG", player.language.upper()))
+    return R.SUMMARY(setting="SETTINGS", items=R.joined([R.SETTING(setting=name, value=value)
+                                                         for name, value in items]))

@@ -269,7 +269,7 @@ def _wrap(text: str, size: int, bold: bool, width: int, language: str
     return tuple(lines)
 
 
-def _ink(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int]:
+def text_mask(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int]:
     """``text`` rendered once as an anti-aliased mask, with its offset from the top left
     of the line: the same names and labels come back in every version of a game, and
     rendering glyphs is most of the cost of drawing the picture."""
@@ -353,7 +353,7 @@ class Painter:
     def text(self, x: int, y: int, text: str, size: int, fill: Color, frame: Box,
              bold: bool = False) -> int:
         """Draw one line at (x, y), top left; returns its width."""
-        mask, left, top = _ink(text, size, bold)
+        mask, left, top = text_mask(text, size, bold)
         box = (x + left, y + top, x + left + mask.width, y + top + mask.height)
         if mask.width and mask.height:
             self._paste(fill, box, mask.im)

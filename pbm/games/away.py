@@ -16,10 +16,17 @@ from pbm.games.base import due_at_of, load_state, lock_game, policy_of, record_e
 from pbm.humanize import local_time, rough_span
 from pbm.messages import MessageKind
 from pbm.models import Game, GameStatus, Player, Seat, ServiceEventKind
+from pbm.replies import reasons as R
+from pbm.replies.parse_types import stored_reason
 from pbm.txcache import seats_of
 
 #: Games whose seats an AWAY / BACK concerns.
 ACTIVE = (GameStatus.RUNNING, GameStatus.PAUSED, GameStatus.INVITING)
+
+
+def _moment(name: str, at: datetime, zone: str) -> dict[str, str]:
+    """A moment as a notice's parameters: its words in ``zone`` and the moment itself."""
+    return {name: local_time(at, zone), f"{name}_at": R.moment(at, zone)}
 
 
 def _active_seats(session: Session, player: Player) -> list[tuple[Seat, Game]]:
@@ -42,7 +49,7 @@ def go_away(session: Session, player: Player, until: datetime, now: datetime) ->
     is left of its allowance; tell each table. Returns one line per game."""
     player.away_until = until
     session.add(player)
-    lines = []
+    lines: list[str] = []
     for seat, game in _active_seats(session, player):
         _come_back(session, seat, now)  # a new AWAY replaces the one before
         allowance = timedelta(hours=policy_of(game).away_hours)
@@ -50,22 +57,29 @@ def go_away(session: Session, player: Player, until: datetime, now: datetime) ->
         end = min(until, now + left)
         hold = end - now
         if hold <= timedelta(0):
-            lines.append(f"{game.name}: your away allowance ({rough_span(allowance)}) is used "
-                         "up; deadlines run as usual")
-            _tell_table(session, game, seat, player, now, ServiceEventKind.SEAT_AWAY, lambda tz: (
-                f"{player.display_name} is away until {local_time(until, tz)}; their away "
-                "allowance is used up, so their deadlines run as usual."))
+            lines.append(R.AWAY_USED_UP(game=game.name, span=rough_span(allowance),
+                                        span_seconds=R.seconds(allowance)))
+            _tell_table(session, game, seat, player, now, ServiceEventKind.SEAT_AWAY,
+                        lambda tz: R.AWAY_NOTICE_USED_UP(name=player.display_name,
+                                                         **_moment("until", until, tz)))
             continue
         seat.away_until = end
         seat.away_used_seconds += int(hold.total_seconds())
         session.add(seat)
         deadlines.shift_open_deadlines(session, game.id, hold, seat=seat.seat_index)  # type: ignore[arg-type]
-        capped = "" if end >= until else f" (the most this game allows: {rough_span(allowance)})"
-        lines.append(f"{game.name}: your deadlines wait until "
-                     f"{local_time(end, player.time_zone)}" + capped)
-        def away(tz: str, end: datetime = end, capped: str = capped) -> str:
-            return (f"{player.display_name} is away until {local_time(until, tz)}: their "
-                    f"deadlines wait until {local_time(end, tz)}{capped}.")
+        capped = end < until
+        span: dict[str, str | int] = {"span": rough_span(allowance),
+                                      "span_seconds": R.seconds(allowance)}
+        lines.append(R.AWAY_HELD_CAPPED(game=game.name, **_moment("until", end,
+                                                                  player.time_zone), **span)
+                     if capped else
+                     R.AWAY_HELD(game=game.name, **_moment("until", end, player.time_zone)))
+
+        def away(tz: str, end: datetime = end, capped: bool = capped,
+                 span: dict[str, str | int] = span) -> str:
+            said = {"name": player.display_name, **_moment("until", until, tz),
+                    **_moment("end", end, tz)}
+            return (R.AWAY_NOTICE_CAPPED(**said, **span) if capped else R.AWAY_NOTICE(**said))
 
         _tell_table(session, game, seat, player, now, ServiceEventKind.SEAT_AWAY, away)
     return lines
@@ -80,8 +94,8 @@ def come_back(session: Session, player: Player, now: datetime) -> list[str]:
     for seat, game in _active_seats(session, player):
         if _come_back(session, seat, now):
             lines.append(game.name)
-            _tell_table(session, game, seat, player, now, ServiceEventKind.SEAT_BACK, lambda tz: (
-                f"{player.display_name} is back; their deadlines run again."))
+            _tell_table(session, game, seat, player, now, ServiceEventKind.SEAT_BACK,
+                        lambda tz: R.BACK_NOTICE(name=player.display_name))
     return lines
 
 
@@ -101,7 +115,8 @@ def _come_back(session: Session, seat: Seat, now: datetime) -> bool:
 def _tell_table(session: Session, game: Game, seat: Seat, player: Player, now: datetime,
                 kind: ServiceEventKind, sentence: Callable[[str], str]) -> None:
     """A public event, and a short NOTICE to every other seat of the game (the times in
-    ``sentence(zone)`` in each reader's own zone; the event itself in UTC)."""
+    ``sentence(zone)`` in each reader's own zone, stored as a reason: code and parameters;
+    the event itself in English, in UTC)."""
     what = kind.removeprefix("seat.")  # "away", "back": in the notices' dedupe keys
     events = record_events(session, game, [service_event(
         kind, sentence("UTC"), seat=seat.seat_index, name=player.display_name)], now=now)
@@ -113,6 +128,6 @@ def _tell_table(session: Session, game: Game, seat: Seat, player: Player, now: d
                       state=state, events=events, announced=events,
                       deadline=due_at_of(session, game.id, other.seat_index),  # type: ignore[arg-type]
                       dedupe=f"g{game.id}:s{other.seat_index}:{what}:{events[0].seq}",
-                      extra={"headline": sentence(other_player.time_zone),
+                      extra={"headline": stored_reason(sentence(other_player.time_zone)),
                              "decision_ids": [d for d in [
                                  state.decision_id(other.seat_index)] if d] if state else []})

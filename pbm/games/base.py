@@ -59,7 +59,8 @@ class Result:
     """What a request did, for the REPLY message and the CLI.
 
     ``done``: canonical commands applied; ``not_done``: [{command, reason, code}] refused;
-    ``ignored``: commands not looked at after a refusal; ``awaiting``: this seat's open
+    ``ignored``: commands not looked at after a refusal; ``why``: ``message`` as a stored
+    reason (``Reason.to_dict()``) when a player reads it; ``awaiting``: this seat's open
     decisions now (``Decision.to_dict()``); ``waiting_for``: [{seat, number, name, kind}] of
     every seat the game waits for; ``events``: new events this seat may see.
     """
@@ -71,7 +72,8 @@ class Result:
     message: str
     code: str | None = None
     done: list[str] = field(default_factory=list)
-    not_done: list[dict[str, str]] = field(default_factory=list)
+    #: [{command, reason (English), code, why (the reason's stored form)}]
+    not_done: list[dict[str, Any]] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
     awaiting: list[dict[str, Any]] = field(default_factory=list)
     waiting_for: list[dict[str, Any]] = field(default_factory=list)
@@ -79,6 +81,7 @@ class Result:
     game_status: str = ""
     state_version: int = 0
     notified: list[int] = field(default_factory=list)  # seats that got a message
+    why: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -5,6 +5,7 @@ yet, never in their quiet hours.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlmodel import Session, col, func, select
 
@@ -21,6 +22,8 @@ from pbm.models import (
     ServiceEventKind,
 )
 from pbm.render import RECAP_SKIP
+from pbm.replies.parse_types import stored_reason
+from pbm.replies.reasons import DIGEST_NOTICE
 
 DIGEST_EVERY = timedelta(hours=1)  # at most one digest per player and game this often
 NOT_NEWS = frozenset({ServiceEventKind.TABLE_TALK})  # relayed live or folded into the next prompt
@@ -91,11 +94,11 @@ def _send_digest(session: Session, game_id: int, seat_index: int, now: datetime)
     sms_only = outbox.channels_for(player) == [Channel.SMS]
     if sms_only:  # one short text: how much happened, the latest of it, the talk waiting
         talk = sum(e.kind == ServiceEventKind.TABLE_TALK for e in unseen)
-        headline = (f"{len(news)} new event{'s' if len(news) > 1 else ''}"
+        headline: Any = (f"{len(news)} new event{'s' if len(news) > 1 else ''}"
                     + (f" and {talk} SAY message{'s' if talk > 1 else ''} (LOG)" if talk else "")
                     + f"; latest: {news[-1].text}")
     else:
-        headline = f"Everything that happened in {game.name} since your last message"
+        headline = stored_reason(DIGEST_NOTICE(game=game.name))
     rows = outbox.notify(
         session, game, seat, player, MessageKind.NOTICE, now=now, events=unseen,
         state=None if sms_only else state,  # an SMS digest is the news, not the prompt again

@@ -47,6 +47,8 @@ from pbm.models import (
     Seat,
     ServiceEventKind,
 )
+from pbm.replies.parse_types import stored_reason
+from pbm.replies.reasons import ALREADY_JOINED, ALREADY_STARTED, LEFT_OUT
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 9
 
@@ -144,9 +146,10 @@ def respond(session: Session, game_id: int, seat_index: int, *, join: bool,
     game = lock_game(session, game_id)
     seat, player = seat_of(session, game_id, seat_index)
     if game.status not in {GameStatus.CREATED, GameStatus.INVITING}:
-        already = "joined" if seat.invitation_status == InvitationStatus.JOINED else "started"
+        why = (ALREADY_JOINED if seat.invitation_status == InvitationStatus.JOINED
+               else ALREADY_STARTED)(game=game.name)
         return make_result(session, game, seat_index, ok=False, code="game/started",
-                           message=f"{game.name} has already {already}; nothing to answer")
+                           message=why, why=why.to_dict())
     for deadline in deadlines.open_deadlines(session, game_id, kind=INVITATION, seat=seat_index):
         deadline.status = DeadlineStatus.DONE
         deadline.resolved_at = now
@@ -268,8 +271,7 @@ def _leave_out(session: Session, game: Game, seats: list[tuple[Seat, Player]], n
     for seat, player in out:
         outbox.notify(session, game, seat, player, MessageKind.NOTICE, now=now, recap=False,
                       dedupe=f"g{game.id}:s{seat.seat_index}:left_out:{seat.reply_token}",
-                      extra={"headline": f"{game.name} has started without you, as you had "
-                             f"not joined. The players: {names}."})
+                      extra={"headline": stored_reason(LEFT_OUT(game=game.name, names=names))})
     renumber = {s.seat_index: new for new, (s, _) in enumerate(playing)}
     left_out = {s.seat_index for s, _ in out}
     for seat, _ in out:

@@ -37,6 +37,21 @@ from pbm.hygiene import clean_text
 from pbm.messages import Channel, MessageContext, MessageKind, RenderedMessage
 from pbm.models import Deadline, GameStatus, InvitationStatus, ServiceEventKind
 from pbm.render import format_deadline
+from pbm.replies.parse_types import stored_reason
+from pbm.replies.reasons import (
+    AWAITED_DECISION,
+    AWAITED_INVITATION,
+    AWAITED_TURN,
+    AWAITED_VOTE,
+    MORE_HOUR,
+    MORE_HOURS,
+    MORE_TIME,
+    NOT_LISTENING,
+    SAY_NEEDS_TEXT,
+    TAKEN_OVER,
+    moment,
+    seconds,
+)
 
 SAY_LIMIT = 500  # characters of one table-talk message
 
@@ -129,7 +144,8 @@ def extend(session: Session, game_id: int, hours: float, *, now: datetime,
                 deadline=deadline.due_at,
                 dedupe=f"g{game_id}:s{deadline.seat}:extended:{deadline.id}:"
                        f"{deadline.due_at.isoformat()}",
-                extra={"headline": _more_time_text(deadline, hours, player.time_zone),
+                extra={"headline": stored_reason(_more_time_text(deadline, hours,
+                                                                 player.time_zone)),
                        "extended_hours": hours})
             notified.append(deadline.seat)
     return make_result(session, game, seat, ok=True, notified=notified,
@@ -137,20 +153,23 @@ def extend(session: Session, game_id: int, hours: float, *, now: datetime,
                            f"{_hours(timedelta(hours=hours))} later")
 
 
-_AWAITED_WORDS = {"ACTION": "your turn", "VOTE": "your vote",
-                  INVITATION: "your answer to the invitation (JOIN or DECLINE)"}
+_AWAITED = {"ACTION": AWAITED_TURN, "VOTE": AWAITED_VOTE, INVITATION: AWAITED_INVITATION}
 
 
 def _more_time_text(deadline: Deadline, hours: float, time_zone: str) -> str:
     """The NOTICE line: ``You have 24 more hours: your turn is now due <local> (<UTC>).``"""
     when = format_deadline(deadline.due_at, time_zone)
     assert when is not None
-    utc = "" if when["same"] else f" ({when['utc']})"
-    what = _AWAITED_WORDS.get(deadline.kind, "your decision")
-    more = (f"{hours:g} more hour{'' if hours == 1 else 's'}" if hours == int(hours)
-            else f"{_hours(timedelta(hours=hours))} more")  # not "1.5 more hours"
-    return (f"You have {more}: {what} is now due "
-            f"{when['local']}{utc}.")
+    said: dict[str, str | int] = {
+        "what": _AWAITED.get(deadline.kind, AWAITED_DECISION)(), "until": when["local"],
+        "until_at": moment(deadline.due_at, time_zone),
+        "utc": "" if when["same"] else f" ({when['utc']})"}
+    if hours == 1:
+        return MORE_HOUR(**said)
+    if hours == int(hours):
+        return MORE_HOURS(n=f"{hours:g}", **said)
+    span = timedelta(hours=hours)  # not "1.5 more hours"
+    return MORE_TIME(span=_hours(span), span_seconds=seconds(span), **said)
 
 
 def replace_seat(session: Session, game_id: int, seat_index: int, spec: PlayerSpec, *,
@@ -170,8 +189,9 @@ def replace_seat(session: Session, game_id: int, seat_index: int, spec: PlayerSp
     outbox.notify(session, game, seat, old, MessageKind.NOTICE, now=now, recap=False,
                   state=state,
                   dedupe=f"g{game_id}:s{seat_index}:replaced:{seat.reply_token}",
-                  extra={"headline": f"{new.display_name} takes over your seat in {game.name}. "
-                                     "Thank you for playing.", "you_were_replaced": True})
+                  extra={"headline": stored_reason(TAKEN_OVER(name=new.display_name,
+                                                              game=game.name)),
+                         "you_were_replaced": True})
     seat.replaced_player_ids = ",".join(x for x in [seat.replaced_player_ids, str(old.id)] if x)
     seat.player_id = new.id  # type: ignore[assignment]
     seat.reply_token = new_token()
@@ -229,15 +249,17 @@ def say(session: Session, game_id: int, seat_index: int, text: str | Sequence[st
     reply) are one event each but one message per seat."""
     game = lock_game(session, game_id)
     if game.status not in {GameStatus.RUNNING, GameStatus.PAUSED, GameStatus.INVITING}:
+        why = NOT_LISTENING(game=game.name, status=str(game.status))
         return make_result(session, game, seat_index, ok=False, code="game/over",
-                           message=f"{game.name} is {game.status}: nobody is listening")
+                           message=why, why=why.to_dict())
     _, speaker = seat_of(session, game_id, seat_index)
     lines = [" ".join(clean_text(t or "").split()) for t in
              ([text] if isinstance(text, str) else text)]
     lines = [t for t in lines if t]
     if not lines:
+        why = SAY_NEEDS_TEXT(cmd="SAY")
         return make_result(session, game, seat_index, ok=False, code="request/invalid",
-                           message="SAY needs some text after it")
+                           message=why, why=why.to_dict())
     cut = any(len(t) > SAY_LIMIT for t in lines)
     lines = [t[:SAY_LIMIT] for t in lines]
     talk = record_events(session, game, [service_event(

@@ -30,6 +30,14 @@ from pbm.games.base import (
 from pbm.games.lifecycle import finish_game
 from pbm.messages import MessageKind
 from pbm.models import CommandLog, Game, GameEvent, GameStatus
+from pbm.replies.reasons import (
+    GAME_ENDED,
+    GAME_NOT_STARTED,
+    GAME_PAUSED,
+    GAME_STOPPED,
+    NO_SEAT_IN,
+    QUESTION_CLOSED,
+)
 
 HAPPENS_TO_KINDS = {"pawn.marooned", "vote_card.lost", "card.given", "pawn.moved"}
 
@@ -72,10 +80,10 @@ def submit(
     if decision_id is not None and state.decision_id(seat) != decision_id:
         return make_result(session, game, seat, ok=False, code="command/not_your_decision",
                            state=state, ignored=[str(c) for c in batch],
-                           message="that answers a question that is already closed; "
-                               "nothing was changed")
+                           message=QUESTION_CLOSED(),
+                           why=QUESTION_CLOSED().to_dict())
     done: list[str] = []
-    not_done: list[dict[str, str]] = []
+    not_done: list[dict[str, Any]] = []
     ignored: list[str] = []
     logged: list[dict[str, Any]] = []  # command log rows, written together below
     happened: list[tuple[engine.Event, int | None, int]] = []  # and their events
@@ -85,7 +93,8 @@ def submit(
             command = _parse(raw)
             state, events = engine.apply(state, seat, command)
         except engine.EngineError as exc:
-            not_done.append({"command": str(raw), "reason": exc.message, "code": exc.code})
+            not_done.append({"command": str(raw), "reason": exc.message, "code": exc.code,
+                             "why": exc.why.to_dict() if exc.why else None})
             ignored = [str(c) for c in batch[i + 1 :]]
             break
         logged.append({
@@ -99,7 +108,8 @@ def submit(
     if not done:
         failure = not_done[0]
         return make_result(session, game, seat, ok=False, code=failure["code"], state=pre,
-                           not_done=not_done, ignored=ignored, message=failure["reason"])
+                           not_done=not_done, ignored=ignored, message=failure["reason"],
+                           why=failure["why"])
     stored = insert_events(session, game, happened, now=now, commands=logged)  # one statement
     if state.over:  # its UPDATE goes with the game's end (``finish_game``'s changes)
         save_state(game, state, now)
@@ -122,20 +132,19 @@ def submit(
 def _not_playable(session: Session, game: Game, seat: int) -> Result | None:
     if game.status == GameStatus.RUNNING:
         if not 0 <= seat < len(seats_of(session, game.id)):  # type: ignore[arg-type]
+            why = NO_SEAT_IN(n=seat + 1, game=game.name)
             return make_result(session, game, None, ok=False, code="request/invalid",
-                               message=f"no seat {seat + 1} in {game.name}")
+                               message=why, why=why.to_dict())
         return None
     reasons = {
-        GameStatus.PAUSED: ("game/paused", f"{game.name} is paused ({game.pause_reason}); "
-                            "nothing was changed"),
-        GameStatus.FINISHED: ("game/over", f"{game.name} is over; nothing was changed"),
-        GameStatus.ABORTED: ("game/over", f"{game.name} was stopped; nothing was changed"),
+        GameStatus.PAUSED: ("game/paused", GAME_PAUSED(game=game.name,
+                                                       why=str(game.pause_reason))),
+        GameStatus.FINISHED: ("game/over", GAME_ENDED(game=game.name)),
+        GameStatus.ABORTED: ("game/over", GAME_STOPPED(game=game.name)),
     }
-    code, message = reasons.get(
-        GameStatus(game.status),
-        ("game/not_started", f"{game.name} has not started yet; nothing was changed"),
-    )
-    return make_result(session, game, seat, ok=False, code=code, message=message)
+    code, why = reasons.get(GameStatus(game.status),
+                            ("game/not_started", GAME_NOT_STARTED(game=game.name)))
+    return make_result(session, game, seat, ok=False, code=code, message=why, why=why.to_dict())
 
 
 def _concerns(event: GameEvent, seat: int) -> bool:

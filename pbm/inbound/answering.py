@@ -20,27 +20,32 @@ from pbm.outbox import alert_admin
 from pbm.outbox_rows import insert_once
 from pbm.replies import ReplyResult
 from pbm.replies.autoreply import body_is_automatic
+from pbm.replies.parse_types import stored_reason
 
 
 @dataclass
 class Outcome:
     """What applying one reply did (for the REPLY message)."""
 
-    done: list[str] | None = None
-    rejected: list[dict[str, str]] | None = None
+    #: Commands played, and what else was done (a changed vote: a stored reason).
+    done: list[Any] | None = None
+    #: ``{"command", "reason"}``: the reason stored as code and params (``Reason.to_dict``).
+    rejected: list[dict[str, Any]] | None = None
     help: str | None = None
     log: bool = False
     result: dict[str, Any] | None = None
     told: bool = False  # the seat already got a fresh message in this transaction
     notes: list[str] | None = None
-    answers: list[str] | None = None  # the answers to settings (SETTINGS, ZONE, AWAY ...)
+    #: The answers to settings (SETTINGS, ZONE, AWAY ...), stored as reasons.
+    answers: list[Any] | None = None
     settled: bool = False  # the commands answered a question already settled
 
     def add_done(self, text: str) -> None:
-        self.done = [*(self.done or []), text]
+        self.done = [*(self.done or []), stored_reason(text)]
 
     def reject(self, command: str, reason: str) -> None:
-        self.rejected = [*(self.rejected or []), {"command": command, "reason": reason}]
+        self.rejected = [*(self.rejected or []),
+                         {"command": command, "reason": stored_reason(reason)}]
 
     def needs_reply(self, parsed: ReplyResult, seat: int) -> bool:
         if parsed.not_understood or self.rejected or self.help is not None or self.log:

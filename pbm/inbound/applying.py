@@ -14,6 +14,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col
 
 import engine
+from engine.reasons import Reason, as_reason
 from pbm import deadlines, games, logs, metrics, outbox, player_settings
 from pbm.config import Settings
 from pbm.inbound.answered import Answered, answered_question, answers_table_talk, is_stale
@@ -33,15 +34,16 @@ from pbm.models import (
 )
 from pbm.outbox import alert_admin
 from pbm.replies import ReplyResult, parse_extracted
+from pbm.replies import reasons as R
 from pbm.replies.changes import final_action_reason, is_turn_action, vote_change
-from pbm.replies.parse_types import Meta, NotUnderstood
+from pbm.replies.parse_types import Meta, NotUnderstood, stored_reason
 from pbm.replies.sentence import verb_start
 from pbm.replies.words import tokens
 
 log = logging.getLogger(__name__)
 
 #: the answer to a command under a message whose question is closed (the menu follows it)
-SETTLED = "that question was settled before your reply came in, so nothing was played"
+SETTLED = R.SETTLED()
 #: a bare menu number (``6``, ``#2``, ``3.``): it means an option of the message answered
 _MENU_PICK = re.compile(r"\W{0,3}\d{1,2}\W{0,3}")
 
@@ -111,8 +113,7 @@ def apply_reply(work: Work) -> Disposition:
     elif parsed.understood:
         _submit(session, row, game, seat, state, parsed, now, outcome)
     for taken in parsed.retracted:
-        outcome.reject(taken.display, f'you took it back ("{taken.marker}"), so it was '
-                                      "not played")
+        outcome.reject(taken.display, R.TOOK_BACK(word=taken.marker))
     for meta in parsed.meta:
         if meta.name not in ("SAY", "SET"):
             _meta(session, row, game, seat, player, meta, now, outcome)
@@ -123,14 +124,12 @@ def apply_reply(work: Work) -> Disposition:
         left = says[len(relayed)]
         more = len(says) - len(relayed) - 1
         outcome.reject(f"SAY {left.arg}" + (f" (and {more} more SAY lines)" if more else ""),
-                       f"not relayed: at most {settings.say_per_reply} SAY lines per reply "
-                       f"and {settings.say_per_hour} per hour reach the table")
+                       R.SAY_LIMIT(n=settings.say_per_reply, m=settings.say_per_hour))
     return Disposition.CONTINUE
 
 
 #: the answer to a bare number or name written in reply to relayed table talk
-TABLE_TALK_PICK = ("that answers table talk, not your menu, so nothing was played; to play "
-                   "it, reply {cmd}")
+TABLE_TALK_PICK = R.TABLE_TALK_PICK
 
 
 def _not_for_the_menu(parsed: ReplyResult) -> None:
@@ -141,7 +140,7 @@ def _not_for_the_menu(parsed: ReplyResult) -> None:
         if verb_start(toks) is None:
             parsed.understood.remove(understood)
             parsed.not_understood.append(NotUnderstood(
-                understood.line, TABLE_TALK_PICK.format(cmd=understood.display),
+                understood.line, TABLE_TALK_PICK(cmd=understood.display),
                 understood.display))
 
 
@@ -196,7 +195,7 @@ def _say(session: Session, game: Game, seat: Seat, says: list[Meta], now: dateti
         if result.ok:
             outcome.add_done(shown)
         else:
-            outcome.reject(shown, result.message)
+            outcome.reject(shown, as_reason(result.why) or result.message)
 
 
 def _settled(session: Session, row: InboundRow, game: Game, seat: Seat, state: engine.GameState,
@@ -239,7 +238,7 @@ def _submit(session: Session, row: InboundRow, game: Game, seat: Seat,
     shown = {u.text: u.display for u in parsed.understood}
     if state is None:
         for text in texts:
-            outcome.reject(shown[text], "the game has not started yet")
+            outcome.reject(shown[text], R.NOT_STARTED())
         return
     texts, done_as = _changes_of_mind(session, game, seat, state, parsed, outcome)
     if not texts:
@@ -249,7 +248,7 @@ def _submit(session: Session, row: InboundRow, game: Game, seat: Seat,
         shown[meant] = meant
         done_as[meant] = meant
     decision = state.decision_id(seat.seat_index)
-    read_as = {u.text: u.display + (f" ({u.note})" if "instead of" in (u.note or "") else "")
+    read_as = {u.text: u.display + (f" ({u.note})" if R.mentions(u.note, R.INSTEAD_OF) else "")
                for u in parsed.understood}
     outbox.fold_into_next(session, game.id, seat.seat_index,
                           read_as=[done_as.get(t) or read_as.get(t, t) for t in texts])
@@ -261,15 +260,16 @@ def _submit(session: Session, row: InboundRow, game: Game, seat: Seat,
     for text in result.done:
         outcome.add_done(done_as.get(text) or shown.get(text, text))
     for refused in result.not_done:
-        reason = refused["reason"]
-        if refused["command"] in done_as:
-            reason = reason.split(": ", 1)[-1] + "; nothing was changed"
+        reason = as_reason(refused.get("why")) or refused["reason"]
+        if refused["command"] in done_as:  # a changed vote: why, without the command
+            inner = reason.params.get("reason") if isinstance(reason, Reason) else None
+            reason = R.NOTHING_CHANGED(reason=inner if isinstance(inner, Reason) else reason)
         outcome.reject(shown.get(refused["command"], refused["command"]), reason)
     for text in result.ignored:
-        outcome.reject(shown.get(text, text), "not tried after the command before it failed")
+        outcome.reject(shown.get(text, text), R.NOT_TRIED())
     if not result.done and not result.not_done and result.message:
         for text in texts:
-            outcome.reject(shown.get(text, text), result.message)
+            outcome.reject(shown.get(text, text), as_reason(result.why) or result.message)
     if seat.seat_index in result.notified:
         outcome.told = True
 
@@ -298,8 +298,7 @@ def _changes_of_mind(session: Session, game: Game, seat: Seat, state: engine.Gam
 
 
 #: A vote changed after the vote closed (issue 37), instead of "nothing is awaited".
-VOTE_CLOSED = ("the vote had already closed when your reply came in: your vote counted as "
-               "you first played it; nothing was changed")
+VOTE_CLOSED = R.VOTE_CLOSED()
 
 
 def _vote_closed(session: Session, game: Game, seat: Seat, state: engine.GameState,
@@ -351,9 +350,7 @@ def only_readings(texts: list[str], state: engine.GameState, seat: int) -> dict[
 
 
 #: The answer to STOP by email (issue 37): it changes nothing, and says what does.
-STOP_BY_EMAIL = ("STOP by email changes nothing: to stop text messages, text STOP from "
-                 "your phone; to pause your deadlines, reply AWAY 3 days; to leave the game, "
-                 "write to the organiser")
+STOP_BY_EMAIL = R.STOP_BY_EMAIL(stop="STOP", away="AWAY 3 days")
 
 
 def _meta(session: Session, row: InboundRow, game: Game, seat: Seat, player: Player, meta: Meta,
@@ -373,17 +370,15 @@ def _meta(session: Session, row: InboundRow, game: Game, seat: Seat, player: Pla
             outcome.add_done(name)
             outcome.told = outcome.told or seat.seat_index in result.notified
         else:
-            outcome.reject(name, result.message)
+            outcome.reject(name, as_reason(result.why) or result.message)
     elif name == "STOP" and row.channel == EMAIL and meta.line.strip().lower().startswith(
             "cancel"):  # "cancel" in an email is not a request to stop text messages
-        outcome.reject("cancel", "a move once applied is final (no take-backs), and there "
-                       "is nothing else to cancel; to stop text messages, text STOP")
+        outcome.reject("cancel", R.NOTHING_TO_CANCEL(stop="STOP"))
     elif name == "STOP" and row.channel == EMAIL:  # by email it would stop texts unseen
         outcome.reject(name, STOP_BY_EMAIL)
     elif name in ("STOP", "START"):
         if not player.phone:
-            outcome.reject(name, "you have no phone number with us; STOP and START are "
-                                 "about text messages")
+            outcome.reject(name, R.NO_PHONE(stop="STOP", start="START"))
             return
         set_sms_opt_out(session, player, name == "STOP", now)
         outcome.add_done(name)
@@ -392,9 +387,10 @@ def _meta(session: Session, row: InboundRow, game: Game, seat: Seat, player: Pla
 
         try:
             outcome.answers = [*(outcome.answers or []),
-                               player_settings.apply(session, player, meta.arg, now)]
+                               stored_reason(player_settings.apply(session, player, meta.arg,
+                                                            now))]
         except player_settings.SettingError as exc:
-            outcome.reject(meta.arg, str(exc))
+            outcome.reject(meta.arg, exc.reason)
 
 
 def set_sms_opt_out(session: Session, player: Player, stop: bool, now: datetime) -> None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
+from functools import lru_cache
 from typing import Any
 
 from jinja2 import Environment
@@ -49,7 +50,10 @@ def _fields(text: str) -> tuple[str, ...] | None:
     return tuple(dict.fromkeys(_FIELD.findall(text)))
 
 
-_USED: dict[str, tuple[str, ...]] = {}
+@lru_cache(maxsize=2048)
+def _fields_of(text: str) -> tuple[str, ...]:
+    """The ``%(name)s`` fields a translated text uses (read once per text)."""
+    return _fields(text) or ()
 
 
 @pass_eval_context
@@ -58,9 +62,7 @@ def translated_format(eval_ctx: EvalContext, text: str, /, **variables: Any) -> 
     escaped values in unescaped text when the template autoescapes."""
     if not eval_ctx.autoescape:
         return text % variables
-    used = _USED.get(text)
-    if used is None:
-        used = _USED.setdefault(text, _fields(text) or ())
+    used = _fields_of(text)
     return Markup(text % {name: escape(variables[name]) for name in used})
 
 

@@ -28,7 +28,7 @@ from pbm.render.news import CARDS, all_cards_lines, card_effect, card_line, news
 from pbm.render.news_ko import log_line
 from pbm.render.reasons import say_done, say_note, say_reason
 from pbm.render.refusals import plain_reason
-from pbm.render.setting_words import say_answer, say_notice
+from pbm.render.setting_words import english, say_answer, say_notice
 from pbm.replies.extract import REPLY_MARKER
 from pbm.replies.menu import display_command
 
@@ -124,7 +124,7 @@ def _normalise_extra(ctx: MessageContext) -> dict[str, Any]:
         if extra.get("rejected") is None:
             extra["rejected"] = [
                 {"command": display_command(str(r.get("command", "")), view),
-                 "reason": str(r.get("reason", ""))}
+                 "reason": r.get("why") or str(r.get("reason", ""))}
                 for r in result.get("not_done") or []]
     return extra
 
@@ -199,7 +199,7 @@ def build_model(ctx: MessageContext) -> dict[str, Any]:
             "questions": [x for x in reply.get("ignored") or [] if is_question(str(x))],
             "ignored": [x for x in reply.get("ignored") or [] if not is_question(str(x))],
         },
-        "done": [say_done(d) if isinstance(d, str) else d for d in extra.get("done") or []],
+        "done": [say_done(d) for d in extra.get("done") or []],
         "rejected": list(extra.get("rejected") or []),
         "help": extra.get("help"),
         "help_file": None if extra.get("help") is None
@@ -213,7 +213,7 @@ def build_model(ctx: MessageContext) -> dict[str, Any]:
         "played": display_command(str(extra["played"]), view) if extra.get("played") else None,
         "timed_out_you": bool(extra.get("you", True)),
         # settings (pbm.player_settings), in the reader's words (pbm.render.setting_words)
-        "answers": [say_answer(str(a)) for a in extra.get("answers") or []],
+        "answers": [say_answer(a) for a in extra.get("answers") or []],
         "subject": subject_for(ctx.game_name),  # one-tap mailto: buttons reply in thread
     }
     model["viewed"] = viewed_cards(model) if ctx.kind is MessageKind.REPLY else []
@@ -222,15 +222,15 @@ def build_model(ctx: MessageContext) -> dict[str, Any]:
     _in_reader_words(ctx, model, names)
     if ctx.kind is MessageKind.REPLY:
         model["rejected"] = [
-            {**r, "reason": plain_reason(str(r["command"]), str(r["reason"]), view,
+            {**r, "reason": plain_reason(str(r["command"]), r["reason"], view,
                                          model["awaited"], model["board"])}
             for r in model["rejected"]]
         model["reply"]["understood"] = [
-            {**u, "note": say_note(u["note"])} if isinstance(u, Mapping) and isinstance(
-                u.get("note"), str) else u for u in model["reply"]["understood"]]
+            {**u, "note": say_note(u["note"])} if isinstance(u, Mapping) and u.get(
+                "note") else u for u in model["reply"]["understood"]]
         model["reply"]["not_understood"] = [
-            {**n, "reason": say_reason(n["reason"])} if isinstance(n, Mapping) and isinstance(
-                n.get("reason"), str) else n for n in model["reply"]["not_understood"]]
+            {**n, "reason": say_reason(n["reason"])} if isinstance(n, Mapping) and n.get(
+                "reason") else n for n in model["reply"]["not_understood"]]
     if ctx.kind is MessageKind.REPLY:
         model["hints"] = reply_hints(model)
         if model["hints"]:  # a hint answers the line better than a guessed command
@@ -428,11 +428,11 @@ def _headline(ctx: MessageContext, m: Mapping[str, Any]) -> str:
             return _("{count} new events; latest: {latest}").format(
                 count=len(lines), latest=str(lines[-1]["text"]).rstrip("."))
         if extra.get("headline"):  # a notice the service wrote, in the reader's words
-            told = say_notice(str(extra["headline"]))
+            told = say_notice(extra["headline"])
             if told is not None:
                 return told
             if current() == "en" or not lines:
-                return str(extra["headline"])
+                return english(extra["headline"])
             return str(lines[-1]["text"]).rstrip(".")  # the event it tells, as news says it
         return m["recap"]["lines"][-1]["text"] if m["recap"]["lines"] else _(
             "News from your game")
@@ -469,7 +469,7 @@ def _headline(ctx: MessageContext, m: Mapping[str, Any]) -> str:
         return _("{name} says").format(name=extra.get("from", _("A player")))
     if kind is MessageKind.REPLY:
         if m["answers"] and not (m["done"] or m["rejected"]):
-            return settings_headline([str(a) for a in extra.get("answers") or []])
+            return settings_headline([english(a) for a in extra.get("answers") or []])
         if m["viewed"]:
             return _("You saw {cards}").format(cards=_(" and ").join(
                 _("card {n}: {title}").format(n=c["position"], title=c["title"])

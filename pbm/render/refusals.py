@@ -1,20 +1,18 @@
 """Player words for a refused command: what is awaited now and what they can reply
-instead, never the engine's decision kinds (``plain_reason``)."""
+instead, never the engine's decision kinds (``plain_reason``). The engine's reason says
+which refusal it is by its code (``engine.reasons``)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine import reasons as R
+from engine.reasons import Reason, as_reason
 from pbm.i18n.translate import _
 from pbm.render.names import command_words
-from pbm.render.reasons import say_reason
+from pbm.render.reasons import say
 from pbm.replies.menu import display_command
-
-_ANSWERS_RE = re.compile(r"^\S.* answers [A-Z_]+(?: or [A-Z_]+)*, but .+ is asked for [A-Z_]+$")
-_NOTHING_RE = re.compile(r": nothing is awaited from .+ now$")
-_NOT_ALLOWED_RE = re.compile(r"^[A-Z]+\b[^:]* is not allowed: (.+)$")
 
 
 def _legal_of(view: Mapping[str, Any] | None, verb: str | None = None) -> list[str]:
@@ -51,28 +49,31 @@ def nothing_awaited(board: Mapping[str, Any] | None, *, sentence: bool = False) 
         _("nothing is awaited from you now")
 
 
-def plain_reason(command: str, reason: str, view: Mapping[str, Any] | None,
+def plain_reason(command: str, reason: Any, view: Mapping[str, Any] | None,
                  awaited: Mapping[str, Any] | None, board: Mapping[str, Any] | None = None
                  ) -> str:
     """Why a command was refused, in the player's words: what is awaited now, and what
-    they can reply instead (never the engine's decision kinds)."""
-    reason = reason.strip()
+    they can reply instead (never the engine's decision kinds). ``reason``: a reason or
+    its stored form (a stored sentence is said as it is, ``pbm.render.reasons.say``)."""
+    why = as_reason(reason)
+    code = why.code if why is not None else None
     verb = command.split()[0].upper() if command.split() else ""
     options = [o.display for o in awaited["menu"]] if awaited else []
-    if _ANSWERS_RE.match(reason) or _NOTHING_RE.search(reason):
+    inner = why.params.get("reason") if why is not None else None
+    if code == R.ANSWERS_OTHER.code or (code == R.REFUSED_FOR.code and isinstance(
+            inner, Reason) and inner.code == R.NOTHING_AWAITED.code):  # asked something else
         if not awaited:
             return nothing_awaited(board)
         text = _("{verb} is not what is asked of you now. {headline}").format(
             verb=command_words(verb), headline=awaited["headline"])
         return text + (_(" You can reply {options}.").format(options=_either(options))
                        if options else "")
-    allowed = _NOT_ALLOWED_RE.match(reason)
-    if allowed:
-        why = say_reason(allowed.group(1))
+    if code == R.NOT_ALLOWED.code and isinstance(inner, Reason):
+        said = say(inner)
         same = _legal_of(view, verb)
         if same:
-            return _("{why}. You can: {options}").format(why=why, options=_either(same))
-        return _("{why}.").format(why=why) + (
+            return _("{why}. You can: {options}").format(why=said, options=_either(same))
+        return _("{why}.").format(why=said) + (
             _(" What you can do now: {options}.").format(options=_either(options))
             if options else "")
-    return say_reason(reason)
+    return say(reason)

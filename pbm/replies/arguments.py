@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.events import DecisionKind
+from engine.reasons import NO_SEAT
+from pbm.replies import reasons as R
 from pbm.replies.name_match import match_name
 from pbm.replies.parse_types import AmbiguousCards, NoParse, ParseContext
 from pbm.replies.words import FILLER, HOLDS, SELF_WORDS, SHIPS, SYMBOLS, name_key, number_of
@@ -186,9 +188,9 @@ def _only(args: _Args, *allowed: str) -> None:
     """Raise unless every argument kind not in ``allowed`` is empty."""
     for kind in ("numbers", "seats", "ships", "holds", "symbols"):
         if kind not in allowed and getattr(args, kind):
-            raise NoParse(f"unexpected {kind[:-1]} {getattr(args, kind)[0]}")
+            raise NoParse(R.UNEXPECTED(kind=kind[:-1], value=str(getattr(args, kind)[0])))
     if args.unknown:
-        raise NoParse(f"unexpected word '{args.unknown[0]}'")
+        raise NoParse(R.UNEXPECTED_WORD(word=args.unknown[0]))
 
 
 def _seat_text(args: _Args, ctx: ParseContext, what: str) -> str:
@@ -197,11 +199,11 @@ def _seat_text(args: _Args, ctx: ParseContext, what: str) -> str:
     if not seats and len(args.numbers) == 1:
         number = args.numbers[0]
         if ctx.names and number not in {s + 1 for s in ctx.names}:
-            raise NoParse(f"there is no seat {number}")
+            raise NoParse(NO_SEAT(n=number))
         seats = [number - 1]
         args.numbers.clear()
     if len(seats) != 1:
-        raise NoParse(f"{what} needs one player (name or seat number)")
+        raise NoParse(R.NEEDS_PLAYER(cmd=what))
     args.seats.clear()
     return str(seats[0] + 1)
 
@@ -214,31 +216,31 @@ def canonical_text(keyword: str, toks: Sequence[str], ctx: ParseContext) -> tupl
         _only(args, "symbols")
         cards = _vote_by_symbol(args, ctx)
         if not cards:
-            raise NoParse("you hold no Vote card with that symbol")
+            raise NoParse(R.NO_SYMBOL_CARD())
         if len(cards) > 1:
             raise AmbiguousCards(cards)
         args.numbers, args.symbols = cards, []
     if k in ("VIEW", "VOTE"):
         _only(args, "numbers")
         if len(args.numbers) not in (1, 2):
-            raise NoParse(f"{k} takes one or two numbers")
+            raise NoParse(R.ONE_OR_TWO_NUMBERS(cmd=k))
         hand = len((ctx.seat_view or {}).get("hand") or []) if ctx.seat_view else None
         if k == "VOTE" and hand is not None:
             for number in args.numbers:
                 if not 1 <= number <= hand:
-                    raise NoParse(f"you have no Vote card {number} (you hold {hand})")
+                    raise NoParse(R.NO_VOTE_CARD(n=number, hand=hand))
         return f"{k} " + " ".join(map(str, args.numbers)), args.notes
     if k in ("REVEAL", "CHOOSE"):
         _only(args, "numbers")
         if len(args.numbers) != 1:
-            raise NoParse(f"{k} takes one position (1 to 5)")
+            raise NoParse(R.ONE_POSITION(cmd=k))
         return f"{k} {args.numbers[0]}", args.notes
     if k == "FORCE":
         if not args.seats and len(args.numbers) == 3:
             args.seats.append(args.numbers.pop() - 1)
         _only(args, "numbers", "seats")
         if len(args.numbers) != 2 or len(args.seats) != 1:
-            raise NoParse("FORCE takes two positions and a player")
+            raise NoParse(R.FORCE_ARGS(cmd="FORCE"))
         a, b = args.numbers
         return f"FORCE {a} {b} {args.seats[0] + 1}", args.notes
     if k in ("MAROON", "SHOOT", "GIVE"):
@@ -249,30 +251,30 @@ def canonical_text(keyword: str, toks: Sequence[str], ctx: ParseContext) -> tupl
         seat = _seat_text(args, ctx, k)
         _only(args, "ships")
         if len(args.ships) != 1:
-            raise NoParse("MARQUE takes a player and a ship (FD or JR)")
+            raise NoParse(R.MARQUE_ARGS(cmd="MARQUE"))
         return f"MARQUE {seat} {args.ships[0]}", args.notes
     if k == "ROW" and ctx.location and ctx.location.endswith("_ROWBOAT") and \
             _ASHORE & set(toks) and not args.ships:
         _only(args)
         return "LAND", args.notes  # "row to Tortuga" from a rowboat: that is landing
     if k == "ROW" and ctx.location == "TORTUGA" and _ASHORE & set(toks):
-        raise NoParse("you are on Tortuga already")
+        raise NoParse(R.ON_TORTUGA())
     if k == "ROW":
         _only(args, "ships")
         if len(args.ships) > 1:
-            raise NoParse("ROW takes at most one ship")
+            raise NoParse(R.ROW_ONE_SHIP(cmd="ROW"))
         return ("ROW " + args.ships[0]) if args.ships else "ROW", args.notes
     if k == "BOARD":
         _only(args, "ships")
         here = (ctx.location or "").removesuffix("_ROWBOAT")
         if args.ships and ctx.location and ctx.location.endswith("_ROWBOAT") \
                 and args.ships[-1] != here:
-            raise NoParse(f"BOARD takes you aboard your rowboat's ship ({here})")
+            raise NoParse(R.BOARD_OWN(verb="BOARD", cmd=here))
         return "BOARD", args.notes
     if k in ("SHIFT", "PLACE", "MAP"):
         _only(args, "holds")
         if not args.holds or (k != "SHIFT" and len(args.holds) != 1) or len(args.holds) > 2:
-            raise NoParse(f"{k} takes BRITISH or FRENCH")
+            raise NoParse(R.HOLD_ARG(cmd=k))
         hold = args.holds[-1]
         return {"SHIFT": f"SHIFT TO {hold}", "PLACE": f"PLACE {hold}",
                 "MAP": f"MAP {hold}"}[k], args.notes
@@ -283,7 +285,7 @@ def canonical_text(keyword: str, toks: Sequence[str], ctx: ParseContext) -> tupl
         if len(args.holds) == 2:
             return f"TAKE {args.holds[0]} TO {args.holds[1]}", args.notes
         if len(args.holds) != 1:
-            raise NoParse("TAKE takes TO BRITISH / TO FRENCH (or FROM-hold TO hold)")
+            raise NoParse(R.TAKE_ARGS(cmd="TAKE"))
         to = args.holds[0]
         text = f"TAKE TO {to}"
         if text not in ctx.legal:

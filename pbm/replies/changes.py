@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pbm.replies import reasons as R
 from pbm.replies.menu import display_command
 
 #: The keywords of turn actions: final once applied.
@@ -25,8 +26,10 @@ def vote_change(text: str, seat_view: Mapping[str, Any] | None) -> tuple[str, st
     numbers = [int(w) for w in words[1:] if w.isdigit()]
     if not numbers or any(n not in hand for n in numbers):
         return None
-    cards = " and ".join(f"card {n} ({hand[n]})" for n in numbers)
-    return "REVOTE " + " ".join(words[1:]), f"Your vote is now {cards}"
+    first, *second = numbers
+    now = R.VOTE_NOW_ONE(n=first, symbols=hand[first]) if not second else R.VOTE_NOW_TWO(
+        n=first, symbols=hand[first], other=second[0], other_symbols=hand[second[0]])
+    return "REVOTE " + " ".join(words[1:]), now
 
 
 def is_turn_action(text: str) -> bool:
@@ -36,5 +39,4 @@ def is_turn_action(text: str) -> bool:
 
 def final_action_reason(applied: str, seat_view: Mapping[str, Any] | None) -> str:
     """Why a correction of an applied turn action changes nothing, in plain words."""
-    return (f"your {display_command(applied, seat_view)} was already played and is final (a "
-            "turn action cannot be changed once it is applied); nothing was changed")
+    return R.FINAL_ACTION(cmd=display_command(applied, seat_view))

@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 
 from rapidfuzz.distance import OSA
 
+from pbm.replies import reasons as R
 from pbm.replies.keywords import ask_which
 from pbm.replies.parse_types import (
     Meta,
@@ -253,12 +254,7 @@ def marked_lines(lines: Sequence[str]) -> list[str]:
 def is_correction_text(text: str) -> bool:
     """True when ``text`` holds a correction the reader knows (a marker, "change my vote
     to"): what joins two answers then may pick one of them."""
-    return has_marker(text.split("\n"))
-
-
-def has_marker(lines: Sequence[str]) -> bool:
-    """True when any line holds a correction marker (or "change my vote to")."""
-    return any(u.correction for u in reply_units(lines))
+    return any(u.correction for u in reply_units(text.split("\n")))
 
 
 # ------------------------------------------------------------------ deciding
@@ -349,7 +345,7 @@ def correct(result: ReplyResult, unit: Unit, ctx: ParseContext, *, failed: bool,
         if numbers and not any(o is not None for _, o in read):
             # "Actually maybe 4?": a number, but not said plainly: ask, naming both.
             hedged = read_line(f"{keyword.lower()} {' '.join(numbers)}", ctx, True)
-            read = [(text, ask_which(text, "that is not said plainly", [
+            read = [(text, ask_which(text, R.NOT_PLAIN(), [
                 o.display for _, o in hedged if isinstance(o, Understood)] or [text]))]
     commands = [o for _, o in read if isinstance(o, Understood)]
     unread = next((o for _, o in read if isinstance(o, NotUnderstood)), None)
@@ -363,7 +359,7 @@ def correct(result: ReplyResult, unit: Unit, ctx: ParseContext, *, failed: bool,
     if commands and unread is None and targets is None:
         _void(result, previous)
         result.not_understood.append(ask_which(
-            unit.line, "that corrects one of several commands, but not which",
+            unit.line, R.WHICH_COMMAND(),
             [p.display for p in previous] + [c.display for c in commands]))
         return True
     if unread is not None:
@@ -374,8 +370,7 @@ def correct(result: ReplyResult, unit: Unit, ctx: ParseContext, *, failed: bool,
         if unread.suggestion and not unread.ambiguous and set(
                 unread.suggestion.lower().split()[1:]) <= words:
             readings.append(unread.suggestion)  # "but actually 1 is better": VOTE 1
-        reason = (f"you changed your mind about {previous[-1].display} but we could not "
-                  f"tell what you want instead ({unread.reason}): say which")
+        reason = R.CHANGED_MIND(cmd=previous[-1].display, reason=unread.reason)
         result.not_understood.append(ask_which(unit.line, reason, readings)
                                      if len(set(readings)) > 1 else
                                      NotUnderstood(unit.line, reason, unread.suggestion))
@@ -387,7 +382,7 @@ def correct(result: ReplyResult, unit: Unit, ctx: ParseContext, *, failed: bool,
                 commands[0].text) != _arity(targets[0].text) and not _has_verb(text):
             _void(result, targets)  # "view 1 2, no wait, 4": VIEW 4 or VIEW 1 4?
             result.not_understood.append(ask_which(
-                unit.line, "that changes part of the command, but not which part",
+                unit.line, R.WHICH_PART(),
                 [targets[0].display, commands[0].display]))
             return True
         _void(result, targets)
@@ -426,6 +421,6 @@ def _noted(outcome: Outcome, replaced: str | None) -> Outcome:
     """``outcome`` with "instead of ``replaced``" in its note (when it is a command)."""
     if not isinstance(outcome, Understood):
         return outcome
-    note = f"instead of {replaced}" if replaced else None
-    notes = "; ".join(n for n in (outcome.note, note) if n) or None
+    note = R.INSTEAD_OF(cmd=replaced) if replaced else None
+    notes = (R.joined([outcome.note, note]) if outcome.note and note else outcome.note or note)
     return replace(outcome, note=notes)

@@ -20,6 +20,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from engine.reasons import Reason
+from pbm.replies import reasons as R
 from pbm.replies.keywords import ask_which
 from pbm.replies.parse_types import NotUnderstood, ParseContext, ReplyResult, Understood
 from pbm.replies.sentence import NO_VERB, negated, parse_line, verb_start
@@ -36,8 +38,8 @@ from pbm.replies.words import (
     tokens,
 )
 
-#: The reason given when one decision got two answers (said in Korean by pbm.render.reasons).
-TWO_ANSWERS = "that gives two different commands"
+#: The reason given when one decision got two answers.
+TWO_ANSWERS = R.TWO_COMMANDS()
 
 #: The decision a command answers when the seat's open decisions do not say.
 _KIND_OF_VERB = {
@@ -97,6 +99,15 @@ def _actions_left(ctx: ParseContext) -> int:
     return 1
 
 
+#: Why a menu pick was not taken as it is (its option number and the words after it).
+_MENU_PICK_CODES = frozenset({R.OPTION_NO_MORE.code, R.OPTION_NEEDS.code, R.OPTION_IS_NOT.code})
+
+
+def _is_menu_pick(reason: str) -> bool:
+    """True for the reason of a menu pick not taken as it is."""
+    return isinstance(reason, Reason) and reason.code in _MENU_PICK_CODES
+
+
 def _rival_of(item: NotUnderstood, ctx: ParseContext) -> tuple[set[str], str] | None:
     """The decisions a line that was not understood aims at (it has a verb), and how it
     is named: its own suggestion when that is a command of its verb, else the line."""
@@ -107,7 +118,7 @@ def _rival_of(item: NotUnderstood, ctx: ParseContext) -> tuple[set[str], str] | 
     if start is None:  # "erm REVEAL 5 bitte": the command word inside the line
         start = next((i for i, t in enumerate(toks) if t in KEYWORD_WORDS), None)
     suggestion = item.suggestion or ""
-    if start is None and _OPTION_RE.match(item.reason) and suggestion.split() \
+    if start is None and _is_menu_pick(item.reason) and suggestion.split() \
             and " or " not in suggestion:
         # "2 hmm" after VOTE 1: a menu pick with words after it, naming VOTE 2
         return _decisions_of_verb(suggestion.split()[0].lower(), ctx), suggestion
@@ -159,7 +170,6 @@ def _leading_order(line: str, ctx: ParseContext) -> Understood | None:
 
 
 #: A menu pick that was not read whole ("option 2 (VOTE 2) takes no more words").
-_OPTION_RE = re.compile(r"^option \d+ ")
 _ASIDE_RE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 _ALONE_RE = re.compile(r"^\W*(?:(?:please|ok|okay|so|then|and|now)\W+)*(?P<word>[a-z]+)"
                        r"\s*(?:[,.;:!/()\-]|$)")

@@ -12,6 +12,7 @@ from rapidfuzz import fuzz, process
 from engine.cards import EVENT_CARD_TABLE
 from engine.commands import parse_command
 from engine.errors import CommandParseError
+from pbm.replies import reasons as R
 from pbm.replies.arguments import canonical_text
 from pbm.replies.menu import find_option
 from pbm.replies.name_match import names_in
@@ -106,7 +107,8 @@ def try_keywords(
     for keyword in keywords:
         try:
             text, notes = canonical_text(keyword, toks, ctx)
-            all_notes = "; ".join([n for n in [note, *notes] if n]) or None
+            parts = [n for n in [note, *notes] if n]
+            all_notes = R.joined(parts) if parts else None
             readings.append(understood_as(line, text, ctx, all_notes))
         except AmbiguousName as exc:
             options = []
@@ -117,10 +119,10 @@ def try_keywords(
                 except (NoParse, CommandParseError, AmbiguousName, AmbiguousCards):
                     continue
             names = " or ".join(ctx.names[s] for s in exc.seats)
-            return ask_which(line, f"'{exc.word}' could be {names}: say which", options or [
+            return ask_which(line, R.COULD_BE_NAMES(word=exc.word, names=names), options or [
                 ctx.names[s] for s in exc.seats])
         except AmbiguousCards as exc:
-            return ask_which(line, "that fits more than one of your Vote cards: say which",
+            return ask_which(line, R.FITS_CARDS(),
                              [_card_text(ctx, n) for n in exc.cards])
         except (NoParse, CommandParseError) as exc:
             first_error = first_error or exc.reason
@@ -132,9 +134,10 @@ def try_keywords(
         return distinct[0]
     if distinct:
         pool = legal or distinct
-        return ask_which(line, "that could mean " + " or ".join(r.display for r in pool),
+        return ask_which(line, R.COULD_MEAN(cmd=" or ".join(r.display for r in pool)),
                          [r.display for r in pool])
-    return NotUnderstood(line, first_error or "not a command", suggest(line, ctx, keywords[0]))
+    return NotUnderstood(line, first_error or R.NOT_A_COMMAND(),
+                         suggest(line, ctx, keywords[0]))
 
 
 def menu_pick(line: str, toks: list[str], ctx: ParseContext) -> Understood | NotUnderstood:
@@ -143,20 +146,19 @@ def menu_pick(line: str, toks: list[str], ctx: ParseContext) -> Understood | Not
     rest = [t for t in toks[1:] if t not in ("option", "opt")]
     if option is None:
         if not ctx.menu:
-            return NotUnderstood(line, "nothing is awaited from you now, so a number means "
-                                 "nothing", "STATUS")
-        return NotUnderstood(line, f"there is no option {number}", suggest(line, ctx))
-    note = f"option {number}"
+            return NotUnderstood(line, R.NUMBER_MEANS_NOTHING(), "STATUS")
+        return NotUnderstood(line, R.NO_OPTION(n=number), suggest(line, ctx))
+    note = R.OPTION(n=number)
     if not option.is_template:
         if rest and all(t in FILLER or t == "one" for t in rest):
             rest = []
         if rest:
-            return NotUnderstood(line, f"option {number} ({option.display}) takes no more words",
+            return NotUnderstood(line, R.OPTION_NO_MORE(n=number, cmd=option.display),
                                  option.display)
         return understood_as(line, option.command, ctx, note)
     if not rest:
         return NotUnderstood(
-            line, f"option {number} needs more: {option.display}",
+            line, R.OPTION_NEEDS(n=number, cmd=option.display),
             option.example or option.display,
         )
     return try_keywords(line, [option.verb], rest, ctx, note)
@@ -201,7 +203,7 @@ def read_meta(line: str, head: str, rest: list[str]) -> Meta | NotUnderstood | N
             return Meta(line, "STOP")  # "stop texting me", "please stop sending messages"
         if any(t in VERBS or t in META or t in _GAME_WORDS for t in rest):
             return None  # "stop the mutiny!!": table talk about the game, not an opt-out
-        return NotUnderstood(line, "STOP takes no more words", "STOP")
+        return NotUnderstood(line, R.NO_MORE_WORDS(cmd="STOP"), "STOP")
     return Meta(line, name)
 
 

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from rapidfuzz import fuzz
 
 from pbm.replies.parse_types import AmbiguousName, ParseContext
+from pbm.replies.reasons import READ_AS_NAME
 from pbm.replies.words import FILLER, SELF_WORDS, SHIPS, TRAILING_OK, fold, name_key, tokens
 
 
@@ -51,7 +52,7 @@ def match_name(toks: Sequence[str], i: int, ctx: ParseContext) -> tuple[int, int
             if len(near) > 1:
                 raise AmbiguousName(word, i, i + 1, near)
             seat = near[0]
-            return seat, 1, f"read '{word}' as {ctx.names[seat]}"
+            return seat, 1, READ_AS_NAME(word=word, name=ctx.names[seat])
     return -1, 0, None
 
 

@@ -23,6 +23,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from pbm.replies import reasons as R
 from pbm.replies.corrections import Outcome, correct, has_words, reply_units
 from pbm.replies.decisions import one_reading_per_decision
 from pbm.replies.keywords import ask_which, menu_pick, suggest, understood_as
@@ -142,11 +143,11 @@ def _pasted_menu_line(line: str, ctx: ParseContext) -> Understood | NotUnderstoo
     option = hits[0]
     if number is not None and number != option.number:
         other = find_option(ctx.menu, number)
-        return ask_which(line, f"option {number} is not {option.display}",
+        return ask_which(line, R.OPTION_IS_NOT(n=number, cmd=option.display),
                          [option.display] + ([other.display] if other else []))
     if option.is_template:
         return menu_pick(line, [str(option.number)], ctx)
-    return understood_as(line, option.command, ctx, f"option {option.number}")
+    return understood_as(line, option.command, ctx, R.OPTION(n=option.number))
 
 
 def _read_line(line: str, ctx: ParseContext, after_command: bool) -> list[tuple[str, Outcome]]:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.commands import Command
+from engine.reasons import Reason
 from pbm.replies.menu import (
     MenuOption,
     build_menu,
@@ -29,7 +30,9 @@ class Understood:
     text: str  # canonical text, e.g. "MAROON 3"
     display: str  # as the player reads it, e.g. "MAROON Cleo"
     legal_now: bool
-    note: str | None = None  # e.g. "option 2" or "read 'atack' as ATTACK"
+    #: How the line was read (``option 2``, ``read 'atack' as ATTACK``): a reason, or a
+    #: plain sentence from a reader not giving codes yet.
+    note: str | None = None
     #: Said after a correction marker with nothing before it in the reply ("sorry, I meant
     #: VOTE 3"): it corrects an earlier reply. (A correction of a command in the same reply
     #: has replaced it already; its note says "instead of ...".)
@@ -51,6 +54,8 @@ class NotUnderstood:
     """A line that changes nothing, with why and the closest command the seat could send."""
 
     line: str
+    #: Why: a :class:`~engine.reasons.Reason` (data), or a plain English sentence from a
+    #: reader not yet giving codes.
     reason: str
     suggestion: str | None = None
     #: Every reading the line fits when it is ambiguous (display form); nothing is applied.
@@ -103,7 +108,8 @@ class ReplyResult:
         return {
             "understood": [
                 {"line": u.line, "text": u.text, "display": u.display,
-                 "legal_now": u.legal_now, "note": u.note, "correction": u.correction}
+                 "legal_now": u.legal_now,
+                 "note": stored_reason(u.note) if u.note else None, "correction": u.correction}
                 for u in self.understood
             ],
             "meta": [
@@ -111,7 +117,7 @@ class ReplyResult:
                 for m in self.meta
             ],
             "not_understood": [
-                {"line": n.line, "reason": n.reason, "suggestion": n.suggestion,
+                {"line": n.line, "reason": stored_reason(n.reason), "suggestion": n.suggestion,
                  "candidates": list(n.candidates)}
                 for n in self.not_understood
             ],
@@ -120,6 +126,11 @@ class ReplyResult:
                           for r in self.retracted],
             "reaction": self.reaction,
         }
+
+
+def stored_reason(reason: str) -> dict[str, Any] | str:
+    """A reason as stored with a reply's outcome: its code and parameters (JSON)."""
+    return reason.to_dict() if isinstance(reason, Reason) else reason
 
 
 # ------------------------------------------------------------------ context
@@ -192,7 +203,7 @@ class NoParse(Exception):
     """This reading of the line does not fit; ``reason`` says why."""
 
     def __init__(self, reason: str) -> None:
-        super().__init__(reason)
+        super().__init__(str(reason))
         self.reason = reason
 
 

@@ -10,10 +10,10 @@ from collections.abc import Sequence
 
 from rapidfuzz.distance import OSA
 
+from pbm.replies import reasons as R
 from pbm.replies.arguments import DECLINE_TREASURE, TAKES_HOLD, TAKES_NAME, TAKES_SHIP
 from pbm.replies.keywords import (
     ask_which,
-    card_named,
     menu_pick,
     read_meta,
     suggest,
@@ -21,6 +21,7 @@ from pbm.replies.keywords import (
     understood_as,
 )
 from pbm.replies.parse_types import Meta, NotUnderstood, ParseContext, Understood
+from pbm.replies.picks import help_question, one_of_two, plain_pick, shorthand
 from pbm.replies.settings_words import read_setting
 from pbm.replies.words import (
     FILLER,
@@ -43,7 +44,6 @@ from pbm.replies.words import (
     name_key,
     number_of,
     read_int,
-    verb_word,
 )
 
 #: The longest table talk relayed; longer SAY text is cut (and the player told).
@@ -180,7 +180,7 @@ def _read_verb(
         if isinstance(before, Understood) and isinstance(after, Understood):
             if before.text == after.text:
                 return before
-            return ask_which(line, "that gives two different commands",
+            return ask_which(line, R.TWO_COMMANDS(),
                              [before.display, after.display])
     contrast = _contrasted(line, keywords, rest, ctx, note)
     if contrast is not None:
@@ -203,7 +203,7 @@ def _read_verb(
             second = _read_piece(" ".join(right), ctx) or second  # "reveal 3 or view 1 4"
         if isinstance(first, Understood) and isinstance(second, Understood) \
                 and first.text != second.text:
-            return ask_which(line, "that gives two different commands", [first.display,
+            return ask_which(line, R.TWO_COMMANDS(), [first.display,
                                                                     second.display])
     # The longest complete command followed by words that cannot change it.
     for k in range(len(rest) - 1, -1, -1):
@@ -221,7 +221,7 @@ def _read_verb(
         if later is not None:
             other = _read_piece(" ".join(tail[later:]), ctx)
             if isinstance(other, Understood) and other.text != reading.text:
-                return ask_which(line, "that gives two different commands",
+                return ask_which(line, R.TWO_COMMANDS(),
                                  [reading.display, other.display])
         return reading
     # A sentence that starts with a verb-ish word: "see you soon", "open question".
@@ -246,7 +246,7 @@ def _command_in_sentence(line: str, verb_word: str, keywords: Sequence[str],
     alone = try_keywords(line, keywords, [], ctx, None)
     if verb_word in KEYWORD_WORDS and isinstance(alone, Understood) \
             and alone.text != other.text:
-        return ask_which(line, "that gives two different commands",
+        return ask_which(line, R.TWO_COMMANDS(),
                          [alone.display, other.display])
     return NotUnderstood(line, NO_VERB, other.display)
 
@@ -307,7 +307,7 @@ def _split_by_unknown(line: str, keywords: Sequence[str], rest: list[str], ctx: 
         right = try_keywords(line, keywords, rest[right_start:], ctx, note)
         if isinstance(left, Understood) and isinstance(right, Understood) \
                 and left.text != right.text:
-            return ask_which(line, "that gives two different commands",
+            return ask_which(line, R.TWO_COMMANDS(),
                              [left.display, right.display])
         return None
     return None
@@ -366,12 +366,12 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
     if say:
         text = " ".join(say.group(1).split())
         if not text:
-            return NotUnderstood(line, "SAY needs the words to say", "SAY good luck, all")
+            return NotUnderstood(line, R.SAY_NEEDS(cmd="SAY"), "SAY good luck, all")
         return Meta(line, "SAY", text[:SAY_LIMIT], truncated=len(text) > SAY_LIMIT)
     setting = read_setting(line)  # ZONE, AWAY, VIA ... (pbm.replies.settings_words)
     if setting is not None:
         return setting  # type: ignore[no-any-return]
-    cleaned = _plain_pick(_ASIDE_RE.sub(_aside_gap, line), ctx)
+    cleaned = plain_pick(_ASIDE_RE.sub(_aside_gap, line), ctx)
     raw_toks, breaks = _tokens_and_breaks(cleaned)
     if ctx.invited and ctx.seat is None and raw_toks:
         answer = invitation_answer(raw_toks, line)
@@ -379,12 +379,12 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
             return answer
     if not raw_toks:
         return None
-    topic = _help_question(raw_toks)
+    topic = help_question(raw_toks)
     if topic is not None:
         return Meta(line, "HELP", topic)  # "what can I do now?", "how does voting work?"
-    one_of_two = _one_of_two(line, raw_toks, ctx)
-    if one_of_two is not None:
-        return one_of_two
+    paired = one_of_two(line, raw_toks, ctx)
+    if paired is not None:
+        return paired
     if "TAKE NONE" in ctx.legal and _declines_treasure(raw_toks):
         return understood_as(line, "TAKE NONE", ctx, None)  # "decline" is also for invitations
     start = verb_start(raw_toks)
@@ -408,7 +408,7 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
         if keywords is None and head not in META:
             fixed = _fuzzy_verb(head)
             if fixed is not None:
-                note = f"read '{head}' as {fixed.upper()}"
+                note = R.READ_AS(word=head, cmd=fixed.upper())
                 head = fixed
                 keywords = VERBS.get(fixed)
         if keywords is None and head in META:
@@ -416,20 +416,19 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
         if keywords is not None:
             outcome = _read_verb(line, head, keywords, rest, breaks, start + 1, ctx, note)
             if question and isinstance(outcome, Understood):
-                return NotUnderstood(line, "that reads as a question, so nothing was done; "
-                                     f"to do it, reply {outcome.display}", outcome.display)
+                return NotUnderstood(line, R.QUESTION(cmd=outcome.display), outcome.display)
             unsure = _UNSURE_ASIDE_RE.search(line)
             if unsure and isinstance(outcome, Understood):  # "VOTE 2 (or 3?)": asked
                 other = _read_verb(line, head, keywords, [unsure.group("n")], set(), 0, ctx,
                                    note)
                 if isinstance(other, Understood) and other.text != outcome.text:
-                    return ask_which(line, "that gives two different commands",
+                    return ask_which(line, R.TWO_COMMANDS(),
                                      [outcome.display, other.display])
             return outcome
     toks = _strip_leading(raw_toks)
     if any(t in NEGATIONS for t in toks[:4]):
         return None  # "not the water card", "do NOT use the letter": what they will not do
-    short = _shorthand(line, toks, ctx)
+    short = shorthand(line, toks, ctx)
     if short is not None:
         return short
     while len(toks) > 1 and toks[0] in ("the", "a", "my") and toks[1] in NUMBER_WORDS:
@@ -458,179 +457,16 @@ def _read_piece(line: str, ctx: ParseContext) -> Understood | Meta | NotUndersto
     if len(distinct) == 1:
         return distinct[0]
     if len(distinct) > 1:
-        return ask_which(line, "that could mean " + " or ".join(r.display for r in distinct),
+        return ask_which(line, R.COULD_MEAN(cmd=" or ".join(r.display for r in distinct)),
                          [r.display for r in distinct])
     if not _has_signal(toks):
         return None
     return NotUnderstood(line, NO_VERB, suggest(line, ctx))
 
 
-#: Canonical keywords a clipped verb may stand for (``r2``, ``rev 2``, ``atk``, ``tk br``).
-_SHORTHAND_KEYWORDS = ("REVEAL", "VIEW", "VOTE", "CHOOSE", "MAROON", "MUTINY", "MARQUE",
-                       "ATTACK", "TAKE", "SHOOT", "SHIFT", "GIVE", "PLACE", "FORCE", "ROW",
-                       "BOARD", "LAND", "BRAWL", "SAVE", "FOUNTAIN", "ACCEPT", "MAP")
-
-
-def _clips(word: str, keyword: str) -> bool:
-    """True when ``word`` is ``keyword`` clipped: its start ("rev"), or two or three of its
-    letters in order from the first ("atk", "tk", "rvl")."""
-    keyword = keyword.lower()
-    if keyword.startswith(word):
-        return True
-    if word[0] != keyword[0] or not 2 <= len(word) <= 3:
-        return False  # "frce" is a typo (asked with a suggestion), not shorthand
-    rest = iter(keyword[1:])
-    return all(ch in rest for ch in word[1:])
-
-
-def _shorthand(line: str, toks: Sequence[str], ctx: ParseContext
-               ) -> Understood | NotUnderstood | None:
-    """SMS shorthand: a clipped verb and its arguments (``r2``, ``rev 2``, ``v1``, ``m ann``,
-    ``c4``, ``atk``, ``tk br``) read as the one legal command it fits; several: asked; none:
-    None (the line is read as it would be otherwise)."""
-    if not toks or not toks[0].isalpha() or len(toks[0]) > 4 or toks[0] in VERBS \
-            or toks[0] in META or toks[0] in FILLER or toks[0] in NUMBER_WORDS:
-        return None
-    word = toks[0]
-    if word in HOLDS and word not in ("tk",):
-        return None  # "b", "fr": a hold, read as the bare argument it is
-    readings: dict[str, Understood] = {}
-    for keyword in _SHORTHAND_KEYWORDS:
-        if not _clips(word, keyword):
-            continue
-        outcome = try_keywords(line, [keyword], list(toks[1:]), ctx,
-                               f"read '{word}' as {keyword}")
-        if isinstance(outcome, Understood) and outcome.legal_now:
-            readings.setdefault(outcome.text, outcome)
-    if len(readings) == 1:
-        return next(iter(readings.values()))
-    if len(readings) > 1:
-        return ask_which(line, "that could mean " + " or ".join(
-            r.display for r in readings.values()), [r.display for r in readings.values()])
-    return None
-
-
-#: "I'll go with 3", "switch to card 3", "change it to 2": a pick said in plain words.
-_PLAIN_PICK_RE = re.compile(
-    r"^\W*(?:(?:i'?ll|i\s+will|i'?m|im|ill|let'?s|lets|we'?ll|i\s+am)\s+)?"
-    r"(?:go(?:ing)?\s+(?:with|w/?|for)|switch(?:ing)?\s+(?:it\s+|my\s+vote\s+)?to|"
-    r"chang(?:e|ing)\s+(?:it\s+|that\s+|my\s+vote\s+)?to|swap\s+(?:it\s+)?(?:to|for))\s+"
-    r"(?:card\s+|number\s+|option\s+|no\.?\s*|#)?(?P<n>\d{1,2})\b(?P<rest>.*)$",
-    re.IGNORECASE)
-#: "card 2 instead of the Water": the card before "instead of" is meant.
-_INSTEAD_OF_RE = re.compile(
-    r"^(?P<pick>\W*(?:(?:card|number|option)\s+|#)?\d{1,2})\s*,?\s+"
-    r"(?:instead\s+of|rather\s+than)\b[^\d]*$", re.IGNORECASE)
-#: "if so 2 please": the condition is whether the service allows it, which it says.
-_IF_ALLOWED_RE = re.compile(
-    r"^(?:.*\?\s*)?\W*if\s+(?:so|yes|possible|allowed|i\s+can|you\s+can|that'?s\s+(?:ok|okay|fine)|"
-    r"not\s+too\s+late|it'?s\s+not\s+too\s+late)\W+", re.IGNORECASE)
-
-
-#: "change of plan: card 2 ...": the lead-in of a changed answer.
-_NEW_PLAN_RE = re.compile(r"^\W*(?:change\s+of\s+plans?|new\s+plan|plan\s+b|update)\s*"
-                          r"[:,\-\u2013\u2014]+\s*", re.IGNORECASE)
-
-
-#: "I'll keep it", "keep the map", "mine": said at the Treasure Map, the map to oneself.
-_KEEP_RE = re.compile(
-    r"^\W*(?:(?:i'?ll|i\s+will|ill|let\s+me|i\s+want\s+to|i'?d\s+like\s+to|i'?m\s+going\s+to)"
-    r"\s+)?(?:keep|take)\s+(?:it|the\s+map|that|this|the\s+treasure\s+map)"
-    r"(?:\s+(?:myself|for\s+myself|thanks|please))?\W*$|^\W*(?:mine|me|myself)\W*$",
-    re.IGNORECASE)
-
-
-def _plain_pick(line: str, ctx: ParseContext) -> str:
-    """A pick said in plain words, as the bare number it means when the seat is asked
-    for one ("switch to card 3" -> "3", "if so 2 please" -> "2 please")."""
-    if not ctx.menu:
-        return line
-    if ctx.seat is not None and f"GIVE {ctx.seat + 1}" in ctx.legal and _KEEP_RE.match(line):
-        return "give me"  # "I'll keep it" at the Treasure Map: the map to oneself
-    line = _NEW_PLAN_RE.sub("", _IF_ALLOWED_RE.sub("", line))
-    match = _PLAIN_PICK_RE.match(line)
-    if match and not re.search(r"[^\W\d_]", match.group("rest").replace("please", "")
-                               .replace("pls", "").replace("thanks", "")):
-        return match.group("n") + match.group("rest")
-    instead = _INSTEAD_OF_RE.match(line)
-    return instead.group("pick") if instead else line
-
-
-def _one_of_two(line: str, toks: Sequence[str], ctx: ParseContext
-                ) -> Understood | NotUnderstood | None:
-    """"the latter", "the first one": one of the two Event cards a forced seat is offered.
-    An ordinal that is also the position of the other offered card is asked back."""
-    offered = [int(c.split()[1]) for c in ctx.legal if c.startswith("CHOOSE ")]
-    if len(offered) != 2 or any(number_of(t) is not None and t not in _PAIR_WORDS
-                                and t not in _PAIR_FILLER
-                                for t in toks):
-        return None
-    words = [t for t in toks if t not in _PAIR_FILLER and t not in FILLER
-             and t not in LEADING_FILLER]
-    if len(words) != 1 or words[0] not in _PAIR_WORDS:
-        return None
-    index = _PAIR_WORDS[words[0]]
-    chosen = offered[index]
-    literal = number_of(words[0])
-    if literal is not None and literal in offered and literal != chosen:
-        return ask_which(line, f"'{words[0]}' could be position {literal} or the {words[0]} of the "
-                         "two cards offered", [f"CHOOSE {literal}", f"CHOOSE {chosen}"])
-    return understood_as(line, f"CHOOSE {chosen}", ctx, f"read '{words[0]}' as position {chosen}")
-
-
-#: Words that pick one of two offered cards (index into the pair).
-_PAIR_WORDS = {"former": 0, "first": 0, "1st": 0, "latter": 1, "last": 1, "second": 1,
-               "2nd": 1, "later": 1}
-_PAIR_FILLER = frozenset({"one", "two", "them", "both", "choose", "pick", "take", "reveal",
-                          "flip", "go", "with", "of", "the", "card", "i", "ll", "option"})
-
-
-def _help_question(toks: Sequence[str]) -> str | None:
-    """The HELP topic of a question about how to play ("how do I vote?": VOTE; "what can I
-    do now?": ""; "how does the Black Spot work": BLACK SPOT; "how do I change my time
-    zone": ZONE), or None when the words are not such a question."""
-    if len(toks) < 2 or toks[0] not in _QUESTION_WORDS or (
-            toks[1] not in _QUESTION_AUX and toks[0] not in ("explain", "whats", "what's")):
-        return None
-    if any(number_of(t) is not None and t != "one" for t in toks):
-        return None  # "which is card 3?": about a thing, not how to play
-    text = " ".join(toks)
-    card = card_named(text)
-    if card is not None:
-        return card.upper()
-    setting = next((topic for words, topic in _SETTING_TOPICS if any(
-        re.search(rf"\b{w}\b", text) for w in words)), None)
-    if setting is not None:
-        return setting
-    topic: str | None = None
-    for tok in toks[2:]:
-        word = verb_word(tok)
-        if word is not None and word not in ("see", "play", "make", "go", "check"):
-            return VERBS[word][0]
-        if tok in ("options", "choices", "commands", "moves", "do", "send", "reply", "play",
-                   "card", "cards", "answer", "write"):
-            topic = ""
-    return topic
-
-
-_QUESTION_AUX = frozenset({"can", "do", "should", "must", "may", "are", "does", "is", "shall",
-                           "now", "am", "my", "options", "a", "an", "the", "happens",
-                           "exactly", "about", "me"})
-_QUESTION_WORDS = frozenset({"what", "how", "which", "whats", "what's", "explain", "hows",
-                             "how's"})
-
-#: Settings a question may ask about, by the words that name them.
-_SETTING_TOPICS = (
-    (("time zone", "timezone", "zone", "time difference"), "ZONE"),
-    (("away", "vacation", "holiday", "holidays", "travelling", "traveling"), "AWAY"),
-    (("quiet", "night", "sleep", "do not disturb"), "QUIET"),
-    (("language", "korean", "english"), "SETTINGS"),
-    (("digest", "calendar", "email instead", "texts instead", "channel"), "SETTINGS"),
-)
-
 
 #: The reason given for a line with no command word that fits nothing awaited.
-NO_VERB = "not a command"
+NO_VERB = R.NOT_A_COMMAND()
 
 
 #: Words that label the command after them: "my move: reveal 3", "vote is 2".

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from pbm.replies import reasons as R
 from pbm.replies.parse_types import Meta, NotUnderstood
 
 #: Player words -> setting verbs.
@@ -71,8 +72,8 @@ def read_setting(line: str) -> Any:
         if switch is None:
             if len(arg.split()) > 1:
                 return None
-            return NotUnderstood(line, f"{verb} takes ON or OFF", f"{verb} ON")
+            return NotUnderstood(line, R.ON_OFF(cmd=verb), f"{verb} ON")
         return Meta(line, "SET", f"{verb} {switch}")
     if not arg:
-        return NotUnderstood(line, f"{verb} needs more", EXAMPLES[verb])
+        return NotUnderstood(line, R.NEEDS_MORE(cmd=verb), EXAMPLES[verb])
     return Meta(line, "SET", f"{verb} {arg}")

@@ -217,7 +217,7 @@ def _fold(name: str, value: str) -> str:
 #: headers seen once (a worker's resident memory grew with it for 4,000 tasks, half of the
 #: calls missing) and kept about 1.5 MB
 FOLDED_KEPT = 256
-_folded = functools.lru_cache(maxsize=FOLDED_KEPT)(_fold)
+folded_header = functools.lru_cache(maxsize=FOLDED_KEPT)(_fold)
 
 
 #: a bare address (``ann@example.org``): an address header writes it as it is
@@ -235,7 +235,7 @@ def _header(name: str, value: str) -> str:
     if (len(name) + len(value) < 77 and value.isascii()
             and (name.lower() not in _ADDRESS_HEADERS or _BARE_ADDRESS.fullmatch(value))):
         return f"{name}: {value}\n"
-    return _folded(name, value)
+    return folded_header(name, value)
 
 
 def _boundary(*texts: str) -> str:
@@ -266,8 +266,8 @@ _QP_KEPT = (b" !\"#$%&'()*+,-./0123456789:;<>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`
             b"abcdefghijklmnopqrstuvwxyz{|}~\t\n")
 
 
-def _encode_text(text: str) -> tuple[str, str]:
-    """``email.contentmanager._encode_text(text, "utf-8", None, policy)`` for our policy
+def encode_text(text: str) -> tuple[str, str]:
+    """``email.contentmanager.encode_text(text, "utf-8", None, policy)`` for our policy
     (``cte_type`` 8bit, lines of 78, "\n"): the same choice of transfer encoding and the
     same body, with base64 written by ``base64_lines``. The choice between
     quoted-printable and base64 compares both encodings of the first ten lines; when the
@@ -292,7 +292,7 @@ def _encode_text(text: str) -> tuple[str, str]:
 
 def _text_part(text: str, subtype: str) -> tuple[str, str]:
     """The Content-* headers and the body of a text part, as ``set_content`` makes them."""
-    cte, payload = _encode_text(text)
+    cte, payload = encode_text(text)
     return (f'Content-Type: text/{subtype}; charset="utf-8"\n'
             f"Content-Transfer-Encoding: {cte}\n"), payload
 
@@ -309,11 +309,11 @@ def _picture_part_key(cid: str, subtype: str, content: bytes) -> tuple[str, str,
 
 
 @cached(_PICTURE_PARTS, key=_picture_part_key, lock=threading.Lock())
-def _picture_part(cid: str, subtype: str, content: bytes) -> str:
+def picture_part(cid: str, subtype: str, content: bytes) -> str:
     """A picture's whole part (headers and base64), encoded once per picture and process."""
     return (f"Content-Type: image/{subtype}\n"
             "Content-Transfer-Encoding: base64\n"
-            + _picture_headers(cid, subtype)
+            + picture_headers(cid, subtype)
             + "MIME-Version: 1.0\n\n" + base64_lines(content))
 
 
@@ -321,7 +321,7 @@ def _picture_part(cid: str, subtype: str, content: bytes) -> str:
 _PLAIN_CID = re.compile(r"[a-z]+(-[0-9]+)*@[a-z]+(\.[a-z]+)*")
 
 
-def _picture_headers(cid: str, subtype: str) -> str:
+def picture_headers(cid: str, subtype: str) -> str:
     """The picture's Content-Disposition and Content-ID as the policy folds them: a plain
     short Content-ID (ours) is written as it is, without parsing both headers (0.08 ms a
     picture); any other is folded by the policy."""
@@ -352,11 +352,11 @@ def _attachment_part(attachment: Attachment) -> str | None:
     if maintype != "text":
         return None
     params = dict(p.strip().split("=", 1) for p in param_text.split(";") if "=" in p)
-    cte, payload = _encode_text(attachment.content.decode("utf-8"))
+    cte, payload = encode_text(attachment.content.decode("utf-8"))
     extra = "".join(f'; {key}="{value}"' for key, value in params.items())
     return (f"Content-Transfer-Encoding: {cte}\n"
-            + _folded("Content-Disposition", f'attachment; filename="{attachment.filename}"')
-            + _folded("Content-Type", f'text/{subtype}; charset="utf-8"{extra}')
+            + folded_header("Content-Disposition", f'attachment; filename="{attachment.filename}"')
+            + folded_header("Content-Type", f'text/{subtype}; charset="utf-8"{extra}')
             + "MIME-Version: 1.0\n\n" + payload)
 
 
@@ -388,7 +388,7 @@ def email_bytes(message: OutgoingMessage, settings: Settings, linesep: str = "\n
     text_head, text_body = _text_part(message.text or "", "plain")
     if message.html:
         html_head, html_body = _text_part(message.html, "html")
-        pictures = [_picture_part(image.cid, image.subtype, image.content)
+        pictures = [picture_part(image.cid, image.subtype, image.content)
                     for image in message.images if f"cid:{image.cid}" in message.html]
         if pictures:
             html = _multipart("related", [html_head + "\n" + html_body, *pictures],

@@ -122,7 +122,7 @@ def test_two_texts_never_overlap() -> None:
 
 def test_the_fonts_draw_every_character_they_claim_and_others_are_folded() -> None:
     def ink(ch: str) -> bytes:
-        return paint._ink(ch, MIN_TEXT, False)[0].tobytes()
+        return paint.text_mask(ch, MIN_TEXT, False)[0].tobytes()
 
     assert not ink("\U0001f600")  # an emoji: not in the fonts, draws nothing at all
     for low, high in COVERED:

@@ -128,15 +128,17 @@ def test_korean_text_is_at_least_eleven_pixels_high_on_a_phone_and_never_overlap
 def test_the_hangul_font_draws_every_syllable_it_claims() -> None:
     def ink(ch: str) -> bytes:
         with paint.drawing_in("ko"):
-            return paint._ink(ch, MIN_TEXT, False)[0].tobytes()
+            return paint.text_mask(ch, MIN_TEXT, False)[0].tobytes()
 
     for low, high in HANGUL_COVERED:
         for code in {low, (low + high) // 2, high}:
             if chr(code).isprintable() and not chr(code).isspace():
                 assert ink(chr(code)), hex(code)
     for ch in "똠뷁햏갂힣":  # outside KS X 1001: drawn, not folded
-        assert ink(ch) and paint._drawable(ch, "ko") == ch
-    assert paint._drawable("민준", "en").isascii()  # English: transliterated
+        with paint.drawing_in("ko"):
+            assert ink(ch) and paint.drawable(ch) == ch
+    with paint.drawing_in("en"):
+        assert paint.drawable("민준").isascii()  # English: transliterated
 
 
 def test_the_english_picture_is_the_one_it_always_was() -> None:

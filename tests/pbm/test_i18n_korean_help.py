@@ -16,6 +16,7 @@ import pytest
 
 import engine
 from engine.cards import EVENT_CARD_TABLE
+from engine.reasons import Reason
 from pbm.i18n import glossary
 from pbm.i18n.cards import CARD_EFFECTS
 from pbm.i18n.translate import _, reading  # _: gettext's conventional public name
@@ -25,8 +26,9 @@ from pbm.render import SMS_MAX_KO_UNITS, news_ko, render, sms_segments, utf16_un
 from pbm.render.gsm7 import KO_SMS_PARTS
 from pbm.render.names import HELP_FILES, help_file
 from pbm.render.news import card_line
-from pbm.render.reasons import UNKNOWN, match, say_reason
+from pbm.render.reasons import UNKNOWN, say_reason
 from pbm.replies import read_sms_reply
+from pbm.replies import reasons as R
 from pbm.replies.changes import final_action_reason
 from pbm.replies.korean import to_english
 from tests.fixtures.messages import context_for, simulated_states
@@ -176,61 +178,10 @@ def test_help_by_email_in_korean_is_the_korean_text(topic: str) -> None:
 # ------------------------------------------------------------------ refusals, explanations
 
 
-def _engine_messages() -> dict[str, list[str]]:
-    """Every refusal sentence the engine writes, as written in its source (an f-string's
-    parts filled in twice: with 1 and with X), by file."""
-    found: dict[str, list[str]] = {}
-    for path in ("legal.py", "rules.py", "commands.py", "defaults.py"):
-        tree = ast.parse((ENGINE / path).read_text(encoding="utf-8"))
-        texts: list[ast.expr] = []
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and \
-                    getattr(node.exc.func, "id", "").endswith("Error") and node.exc.args:
-                texts.append(node.exc.args[-1])
-            if isinstance(node, ast.FunctionDef) and node.name == "_why":
-                texts += [n.value for n in ast.walk(node) if isinstance(n, ast.Return)
-                          and n.value is not None]
-        for text in texts:
-            for candidate in (text.body, text.orelse) if isinstance(text, ast.IfExp) else (
-                    text,):
-                for fill in ("1", "X"):
-                    value = _fill(candidate, fill)
-                    if value:
-                        found.setdefault(path, []).append(value)
-    return found
-
-
-def _fill(node: ast.expr, fill: str) -> str:
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    if isinstance(node, ast.JoinedStr):
-        return "".join(v.value if isinstance(v, ast.Constant) else "" if isinstance(
-            v, ast.FormattedValue) and isinstance(v.value, ast.IfExp) else fill  # a plural
-            for v in node.values)
-    if isinstance(node, ast.BinOp):
-        return _fill(node.left, fill) + _fill(node.right, fill)
-    return ""
-
-
-def test_every_refusal_the_engine_writes_has_a_korean_sentence() -> None:
-    messages = _engine_messages()
-    assert sum(map(len, messages.values())) > 40
-    unmatched = []
-    for path, texts in messages.items():
-        if path == "commands.py":  # a CommandParseError says "cannot parse 'X': <reason>"
-            texts = [f"cannot parse 'VIEW 9': {t}" for t in texts]
-        by_pair = [texts[i:i + 2] for i in range(0, len(texts), 2)]
-        unmatched += [pair[0] for pair in by_pair if not any(match(t) for t in pair)]
-    # setup / internal errors that never reach a player
-    unmatched = [u for u in unmatched if not re.match(
-        r"^(?:cannot parse 'VIEW 9': )?(?:unknown state format|seat \S+ has no pawn|"
-        r"location\(\) raises|.*is never put into play)", u)]
-    assert unmatched == []
-
-
 def test_refusals_of_real_commands_are_said_in_korean() -> None:
-    """Commands tried on real states of 2-9 player games: every engine refusal has its
-    row, and the Korean answer names no English game word."""
+    """Commands tried on real states of 2-9 player games: every engine refusal is a reason
+    code (stored as the reply's outcome stores it), and the Korean answer names no English
+    game word."""
     commands = ["VIEW 1 9", "VIEW 1", "REVEAL 6", "ATTACK", "MUTINY", "BRAWL", "ROW", "ROW FD",
                 "ROW JR", "LAND", "BOARD", "VOTE 1", "VOTE 1 2", "VOTE 9", "SHIFT TO BRITISH",
                 "MAROON 2", "FORCE 1 2 1", "FORCE 1 2 2", "CHOOSE 3", "TAKE TO FRENCH",
@@ -245,9 +196,10 @@ def test_refusals_of_real_commands_are_said_in_korean() -> None:
                 try:
                     engine.apply(state, seat, engine.parse_command(text))
                 except engine.EngineError as exc:
-                    rejected.append({"command": text, "reason": str(exc)})
-                    seen.add(re.sub(r"\d+", "n", str(exc)))
-                    assert match(str(exc)) is not None, str(exc)
+                    assert exc.why is not None, str(exc)
+                    rejected.append({"command": text, "reason": exc.why.to_dict()})
+                    inner = exc.why.params.get("reason")
+                    seen.add(f"{exc.why.code} {getattr(inner, 'code', '')}")
             ctx = korean(context_for(MessageKind.REPLY, state, seat, []))
             extra = dict(ctx.extra)
             extra.update(reply={"understood": [], "meta": [], "not_understood": [],
@@ -284,7 +236,7 @@ def test_parser_explanations_to_a_korean_player_are_korean() -> None:
             for text in BAD_REPLIES:
                 parsed = read_sms_reply(text, view)
                 for bad in parsed.not_understood:
-                    assert match(bad.reason) is not None, bad.reason
+                    assert isinstance(bad.reason, Reason), bad.reason
                     assert bad.line == text or not HANGUL.search(bad.line) or \
                         bad.line in text, (bad.line, text)  # told back as written
                 ctx = korean(context_for(MessageKind.REPLY, state, seat, []))
@@ -304,20 +256,17 @@ def test_parser_explanations_to_a_korean_player_are_korean() -> None:
 
 def test_service_refusals_are_said_in_korean_and_english_is_unchanged() -> None:
     view = {"public": {"players": []}, "pending": []}
-    service = [SETTLED, "the game has not started yet",
-               "not tried after the command before it failed",
-               'you took it back ("no wait"), so it was not played',
+    # each as the service gives it (the English each stood for, before, in the comment)
+    service = [SETTLED, R.NOT_STARTED(), R.NOT_TRIED(), R.TOOK_BACK(word="no wait"),
                final_action_reason("REVEAL 3", view),
-               "that question was settled before your reply came in, so nothing was played",
-               "not relayed: at most 3 SAY lines per reply and 10 per hour reach the table",
-               "you have no phone number with us; STOP and START are about text messages",
-               "'Seol' is not a time zone I know. Did you mean ZONE Seoul? Send a city (ZONE "
-               "Paris), a zone (ZONE America/New_York) or an offset (ZONE UTC-5).",
-               "QUIET needs two different hours, e.g. QUIET 23-07",
-               "AWAY lasts from an hour to 60 days",
-               "VIA takes EMAIL, SMS or BOTH, e.g. VIA SMS",
-               "LANG takes EN or KO, e.g. LANG KO (한국어) or LANG EN (English)",
-               "FOO is not a setting; send SETTINGS to see them all"]
+               R.SAY_LIMIT(n=3, m=10), R.NO_PHONE(stop="STOP", start="START"),
+               R.STOP_BY_EMAIL(stop="STOP", away="AWAY 3 days"), R.VOTE_CLOSED(),
+               R.NOTHING_TO_CANCEL(stop="STOP"), R.TABLE_TALK_PICK(cmd="REVEAL 3"),
+               R.NOTHING_CHANGED(reason=R.QUESTION_CLOSED()), R.LANG_TAKES(cmd="LANG"),
+               R.VIA_TAKES(cmd="VIA", example="VIA SMS"),
+               R.NOT_A_SETTING(value="FOO", example="SETTINGS")]
+    assert str(R.SAY_LIMIT(n=3, m=10)) == (
+        "not relayed: at most 3 SAY lines per reply and 10 per hour reach the table")
     from datetime import UTC, datetime
 
     from pbm import player_settings
@@ -333,7 +282,7 @@ def test_service_refusals_are_said_in_korean_and_english_is_unchanged() -> None:
                  lambda: player_settings.parse_on_off("maybe", "DIGEST")):
         with pytest.raises(player_settings.SettingError) as error:
             call()
-        service.append(str(error.value))
+        service.append(error.value.reason)
     for reason in service:
         assert say_reason(reason) == reason  # English: byte for byte
         with reading("ko"):

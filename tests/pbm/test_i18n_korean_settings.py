@@ -1,14 +1,15 @@
 """A Korean player's answers to settings, and the AWAY / BACK notice to a Korean table, in
-Korean (issue 24): every setting applied for a Korean player (``pbm.player_settings`` writes English
-sentences; ``pbm.render.setting_words`` says them at render time), rendered by email and by
-SMS with no English word left besides the setting commands, zone and game names and zone
-abbreviations. English is unchanged (test_settings, test_render_golden)."""
+Korean: every setting applied for a Korean player (``pbm.player_settings`` answers with reasons,
+code and parameters; ``pbm.render.setting_words`` says them at render time), rendered by
+email and by SMS with no English word left besides the setting commands, zone and game
+names and zone abbreviations. English is unchanged (test_settings, test_render_golden)."""
 
 from __future__ import annotations
 
 import dataclasses
 import re
 from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from sqlalchemy.engine import Engine
 
@@ -18,6 +19,7 @@ from pbm.messages import Channel, MessageKind
 from pbm.models import OutboundMessage
 from pbm.render import render
 from pbm.render.setting_words import say_answer, say_notice
+from pbm.replies import reasons as R
 from tests.fixtures.messages import context_for, simulated_states
 from tests.pbm.conftest import new_game, rows
 
@@ -45,7 +47,7 @@ def _apply(eng: Engine, game_id: int, seat: int, text: str, now: datetime) -> st
         _, player = games.seat_of(session, game_id, seat)  # type: ignore[arg-type]
         return player_settings.apply(session, player, text, now)  # type: ignore[arg-type]
 
-    return str(db.run_transaction(work, eng))
+    return db.run_transaction(work, eng)  # a reason: its English, its code and parameters
 
 
 def _answers(eng: Engine, now: datetime) -> tuple[int, list[str]]:
@@ -103,17 +105,25 @@ def test_the_away_and_back_notice_reaches_a_korean_table_in_korean(eng: Engine,
     texts = "\n".join(m.text for m in notices)
     assert "Player 2 님은" in texts and "Player 2 님이 돌아왔습니다" in texts
     assert "Player 2 님이 자리를 비웠습니다" in texts  # the news line names the player
-    for sentence in ("Player 9 is away until Mon 03 Mar 14:00 KST: their deadlines wait until "
-                     "Thu 06 Mar 14:00 KST (the most this game allows: 3 days).",
-                     "Player 9 is away until Mon 03 Mar 14:00 KST; their away allowance is used "
-                     "up, so their deadlines run as usual.", "Player 9 is back; their deadlines "
-                     "run again."):
+    seoul = ZoneInfo("Asia/Seoul")
+    away, back = datetime(2025, 3, 3, 14, tzinfo=seoul), datetime(2025, 3, 6, 14, tzinfo=seoul)
+    until = {"until": "Mon 03 Mar 14:00 KST", "until_at": R.moment(away, "Asia/Seoul")}
+    for sentence in (R.AWAY_NOTICE_CAPPED(name="Player 9", **until, end="Thu 06 Mar 14:00 KST",
+                                          end_at=R.moment(back, "Asia/Seoul"), span="3 days",
+                                          span_seconds=3 * 86400),
+                     R.AWAY_NOTICE_USED_UP(name="Player 9", **until),
+                     R.BACK_NOTICE(name="Player 9")):
+        assert str(sentence) in ("Player 9 is away until Mon 03 Mar 14:00 KST: their deadlines "
+                                 "wait until Thu 06 Mar 14:00 KST (the most this game allows: "
+                                 "3 days).", "Player 9 is away until Mon 03 Mar 14:00 KST; their "
+                                 "away allowance is used up, so their deadlines run as usual.",
+                                 "Player 9 is back; their deadlines run again.")
         assert say_notice(sentence) == sentence
         with reading("ko"):
             said = say_notice(sentence)
         assert said and HANGUL.search(said) and english(said) == [], said
         assert ".." not in said, said
-        assert "3월 3일 (월) 오후 2:00 KST" in said or "back" in sentence
+        assert "3월 3일 (월) 오후 2:00 KST" in said or "back" in sentence, said
 
 
 def test_more_time_and_a_seat_taken_over_reach_korean_seats_in_korean(eng: Engine,
@@ -134,9 +144,8 @@ def test_more_time_and_a_seat_taken_over_reach_korean_seats_in_korean(eng: Engin
             assert english(text.replace("Player 8", "")) == [], (english(text), text)
         assert HANGUL.search(message.text), message.text
     with reading("ko"):
-        digest = say_notice("Everything that happened in Nassau since your last message")
-        started = say_notice("Nassau has started without you, as you had not joined. The "
-                             "players: Player 1, Player 2.")
+        digest = say_notice(R.DIGEST_NOTICE(game="Nassau").to_dict())
+        started = say_notice(R.LEFT_OUT(game="Nassau", names="Player 1, Player 2").to_dict())
     for said in (digest, started):
         assert said and HANGUL.search(said) and english(said) == [], said
         assert ".." not in said, said

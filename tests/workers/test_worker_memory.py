@@ -16,25 +16,25 @@ PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 80
 
 
 def test_a_picture_part_is_remembered_under_a_digest_not_the_png() -> None:
-    first = mail._picture_part("board-1-2@tortuga.test", "png", PNG)
-    again = mail._picture_part("board-1-2@tortuga.test", "png", bytes(bytearray(PNG)))
+    first = mail.picture_part("board-1-2@tortuga.test", "png", PNG)
+    again = mail.picture_part("board-1-2@tortuga.test", "png", bytes(bytearray(PNG)))
     assert again is first, "the same picture (another bytes object) is encoded once"
     # (private: what the cache holds is the point; its keys must not hold the PNG)
     assert len(mail._PICTURE_PARTS) <= mail.PICTURE_PARTS_KEPT
     for key in mail._PICTURE_PARTS:
         assert all(len(k) < 100 for k in key), "no key holds the picture's bytes"
-    other = mail._picture_part("board-1-2@tortuga.test", "png", PNG[:-1] + b"\x00")
+    other = mail.picture_part("board-1-2@tortuga.test", "png", PNG[:-1] + b"\x00")
     assert other != first
 
 
 def test_a_pictures_headers_are_not_kept_by_the_folded_header_memo() -> None:
     """A picture's Content-ID and file name are written once (its part is remembered whole):
     they would only fill the memo of headers that recur."""
-    mail._folded.cache_clear()
+    mail.folded_header.cache_clear()
     for n in range(3):
-        mail._picture_part(f"board-9-{n}@tortuga.test", "png", PNG + bytes([n]))
-    assert mail._folded.cache_info().currsize == 0
-    assert mail._folded.cache_info().maxsize == mail.FOLDED_KEPT <= 256
+        mail.picture_part(f"board-9-{n}@tortuga.test", "png", PNG + bytes([n]))
+    assert mail.folded_header.cache_info().currsize == 0
+    assert mail.folded_header.cache_info().maxsize == mail.FOLDED_KEPT <= 256
 
 
 def test_the_heap_is_trimmed_after_every_few_tasks(monkeypatch: pytest.MonkeyPatch) -> None:
