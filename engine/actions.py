@@ -238,7 +238,7 @@ def _act_shift(s: GameState, ev: Events, seat: int, c: Shift) -> None:
     move_treasure(
         s, ev, hold_key(ship, c.to.other), hold_key(ship, c.to),
         f"Cabin Boy {s.names[seat]} moved 1 treasure on the {ship.label} into the "
-        f"{c.to.value.capitalize()} hold.",
+        f"{c.to.value.capitalize()} hold.", by="SHIFT", cabin_boy=seat,
     )
 
 

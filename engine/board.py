@@ -284,13 +284,15 @@ def check_albatross(s: GameState, ev: Events) -> None:
 # ---------------------------------------------------------------- treasure and the end
 
 
-def move_treasure(s: GameState, ev: Events, src: str, dst: str, text: str) -> None:
-    """Move one treasure token between two treasure places, then check sudden death."""
+def move_treasure(s: GameState, ev: Events, src: str, dst: str, text: str,
+                  **data: Any) -> None:
+    """Move one treasure token between two treasure places, then check sudden death
+    (``data``: what the event says besides the places)."""
     assert s.treasure[src] > 0
     treasure = writable(s, "treasure")
     treasure[src] -= 1
     treasure[dst] += 1
-    say(ev, "treasure.moved", text, source=src, to=dst)
+    say(ev, "treasure.moved", text, source=src, to=dst, **data)
     treasure_changed(s, ev)
 
 

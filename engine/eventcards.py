@@ -145,7 +145,8 @@ def _deal_row(s: GameState, ev: Events, cards: list[int]) -> None:
     _forget_all(s)
     say(ev, "event.row_dealt",
         f"A new Event row of {sum(c is not None for c in s.row)} cards was dealt; "
-        f"{len(s.event_deck)} remain in the deck.", deck=len(s.event_deck))
+        f"{len(s.event_deck)} remain in the deck.", deck=len(s.event_deck),
+        dealt=sum(c is not None for c in s.row))
     if not s.event_deck:
         s.exhausted = True
 

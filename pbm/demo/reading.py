@@ -19,8 +19,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from pbm.i18n.glossary import section, term
-from pbm.i18n.languages import translations
-from pbm.render.names import KOREAN_COMMAND_WORDS
+from pbm.i18n.languages import traits, translations
 
 #: Placeholders a suggestion may show instead of a real argument (never typed back).
 TEMPLATE_TOKENS = ("_", "name", "FD/JR")
@@ -76,7 +75,7 @@ def _korean_command_words() -> tuple[tuple[str, str], ...]:
     first: the glossary's verbs (공개 -> REVEAL, 보트 이동 -> ROW) and the menus' other
     words (이름 -> name, 영국 -> BRITISH)."""
     words = {t.word("ko"): key for key, t in section("actions").items() if t.word("ko")}
-    words.update({ko: en for en, ko in KOREAN_COMMAND_WORDS.items()})
+    words.update({ko: en for en, ko in traits("ko").command_words.items()})
     return tuple(sorted(words.items(), key=lambda kv: -len(kv[0])))
 
 

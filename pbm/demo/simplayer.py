@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from pbm.demo.reading import TEMPLATE_TOKENS, Option, Reading, read_email, read_sms
 from pbm.messages import Channel
-from pbm.render.names import korean_word
+from pbm.render.names import own_word
 
 #: How much a person likes each kind of option (unlisted verbs: 1). Revealing and forcing
 #: move the game towards the Spanish Armada, so they are favoured a little.
@@ -304,7 +304,7 @@ def korean_command(command: str, rng: random.Random, careful: bool = False) -> s
         verb not in ("MAROON", "SHOOT", "GIVE", "FORCE") or len(names) == 1)
     form = (forms[0] if careful else rng.choice(forms)) if forms and shape_ok else None
     if form is None or ("{n}" in form and not numbers):
-        return " ".join([korean_word(verb), *args])
+        return " ".join([own_word(verb, "ko"), *args])
     if form.startswith(("공개 {n}", "확인 {n}", "지목 {n}", "투표 {n}")):
         n_text = " ".join(numbers)  # the menu's own order: "공개 3", "지목 1 2 민준"
     else:  # "3번", "1번이랑 3번", "1번과 3번", "1번, 3번"

@@ -33,3 +33,10 @@ CARD_EFFECTS: dict[str, str] = {
     "FACADE": N_("Text not verified; not playable."),
     "CROWS_NEST": N_("Text not verified; not playable."),
 }
+
+#: The effect as a player reads it where the engine's summary says the rule's status too
+#: ("Provisional: ..."): the status belongs in the docs, not in a message.
+PLAYER_EFFECTS: dict[str, str] = {
+    "TREASURE_MAP": N_("Give it to any player. Its holder may later, as an action, move 1 "
+                       "treasure from the Spanish Galleon into a hold of their ship."),
+}

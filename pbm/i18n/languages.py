@@ -18,7 +18,7 @@ from __future__ import annotations
 import gettext
 import os
 import tomllib
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from functools import cache
 from pathlib import Path
 
@@ -39,6 +39,22 @@ class Traits:
     names: tuple[str, ...] = ()
     #: How an SMS in this language is counted: ``"gsm7"`` (septets) or ``"ucs2"``.
     sms_alphabet: str = "gsm7"
+    #: How many parts one SMS may take (GSM-7 parts of 153 septets, UCS-2 parts of 67
+    #: units): as many as it takes to say what English says in two GSM-7 parts.
+    sms_parts: int = 2
+    #: How a sentence names another player (``{name}``: the name they chose).
+    player_name: str = "{name}"
+    #: The CLDR locale Babel formats dates and lengths of time in.
+    cldr_locale: str = "en"
+    #: A length of time counts days from this many hours on ("36 hours", "2 days").
+    days_from_hours: int = 48
+    #: Board lines say where a player is in the short form ("FD Captain") in email too.
+    short_places: bool = False
+    #: Commands are shown in the reader's words (the glossary's verbs, ``command_words``),
+    #: which the reply reader of this language reads back.
+    own_command_words: bool = False
+    #: The words of commands the glossary has no action for, in this language.
+    command_words: dict[str, str] = field(default_factory=dict)
 
 
 def locale_dirs() -> tuple[Path, ...]:
@@ -112,3 +128,6 @@ def refresh() -> None:
     _folders.cache_clear()
     traits.cache_clear()
     translations.cache_clear()
+    from pbm.i18n import glossary  # (it reads the language folders: imported when needed)
+
+    glossary.terms.cache_clear()

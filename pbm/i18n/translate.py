@@ -60,6 +60,14 @@ def N_(message: str) -> str:
     return message
 
 
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the reader's language, where ``context`` tells it apart from the same
+    English word used elsewhere (``pgettext("vote card", "British")``)."""
+    if _current.get() == "en":
+        return message
+    return translations(_current.get()).pgettext(context, message)
+
+
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The singular or plural form for ``n``, by the catalogue's plural rule."""
     if _current.get() == "en":

@@ -8,7 +8,8 @@ from typing import Any
 
 from engine.events import DecisionKind
 from pbm.board_image import draw_board
-from pbm.i18n.translate import N_, _, is_korean
+from pbm.i18n.languages import traits
+from pbm.i18n.translate import N_, _, current
 from pbm.messages import MessageContext, board_image_key
 from pbm.render.names import (
     RANK_NAMES,
@@ -41,16 +42,18 @@ def _ranks(player: Mapping[str, Any]) -> str:
 
 
 def _where(player: Mapping[str, Any]) -> str:
-    if is_korean():
+    if traits(current()).short_places:
         return _short_where(player)
     loc = player["location"]
     ranks = _ranks(player)
     if loc in SHIP_NAMES:
-        return f"{ranks or 'crew'} of the {SHIP_NAMES[loc]}"
+        return _("{ranks} of the {ship}").format(ranks=ranks or _("crew"),
+                                                 ship=game_word("ships", loc, SHIP_NAMES[loc]))
     if loc == "TORTUGA":
-        return "Governor of Tortuga" if ranks else "on Tortuga"
+        return _("Governor of Tortuga") if ranks else _("on Tortuga")
     ship = loc.split("_")[0]
-    return f"in the {SHIP_NAMES.get(ship, ship)}'s rowboat"
+    return _("in the {ship}'s rowboat").format(
+        ship=game_word("ships", ship, SHIP_NAMES[ship]) if ship in SHIP_NAMES else ship)
 
 
 def _short_where(player: Mapping[str, Any]) -> str:
@@ -59,7 +62,7 @@ def _short_where(player: Mapping[str, Any]) -> str:
     loc = player["location"]
     ranks = "+".join(game_word("ranks", r, RANK_NAMES.get(r, r))
                      for r in player.get("ranks") or [])
-    if is_korean() and "GOVERNOR" in (player.get("ranks") or []):
+    if loc == "TORTUGA" and game_word("places", "TORTUGA", "Tortuga") in ranks:
         return ranks  # 토르투가 총독: the rank names the place
     if loc.endswith("_ROWBOAT"):
         return _("in the {ship} rowboat").format(ship=loc.split("_")[0])

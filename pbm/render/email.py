@@ -6,13 +6,21 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import css_inline
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import (
+    ChoiceLoader,
+    Environment,
+    FileSystemLoader,
+    FunctionLoader,
+    StrictUndefined,
+    select_autoescape,
+)
 
 from pbm.i18n import translate
-from pbm.i18n.languages import languages, translations
+from pbm.i18n.languages import languages, locale_dirs, translations
 from pbm.messages import MessageContext, MessageKind
 from pbm.render.folding import FoldGettext
 from pbm.render.names import command_words
@@ -21,12 +29,22 @@ from pbm.resources import templates_dir
 TEMPLATES = templates_dir()
 
 
+def _language_file(name: str) -> str | None:
+    """A help file a language folder carries (``pbm.render.names.help_file`` names it by
+    its absolute path: ``help//<locale dir>/<lang>/help/general.txt``)."""
+    path = Path(name.removeprefix("help/"))
+    if not path.is_absolute() or not path.is_file() or not any(
+            path.is_relative_to(folder) for folder in locale_dirs()):
+        return None
+    return path.read_text(encoding="utf-8")
+
+
 @cache
 def env_for(lang: str) -> Environment:
     """The templates of one reader's language: Jinja2's i18n extension with that
     language's catalogue (``pbm.i18n.translate``; English: the ids themselves)."""
     env = Environment(
-        loader=FileSystemLoader(TEMPLATES),
+        loader=ChoiceLoader([FileSystemLoader(TEMPLATES), FunctionLoader(_language_file)]),
         autoescape=select_autoescape(["html"]),
         undefined=StrictUndefined,
         trim_blocks=True,
@@ -40,6 +58,8 @@ def env_for(lang: str) -> Environment:
     env.extend(fold_gettext=translations(lang).gettext)  # before any compile
 
     env.filters["cmd"] = command_words
+    # a sentence the service stored in English (a game's end reason): the catalogue's
+    env.filters["said"] = translations(lang).gettext
     return env
 
 

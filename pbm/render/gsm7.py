@@ -8,7 +8,8 @@ from collections.abc import Sequence
 
 from anyascii import anyascii
 
-from pbm.i18n.translate import is_korean
+from pbm.i18n.languages import traits
+from pbm.i18n.translate import current
 
 _GSM7_BASIC = (
     "@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞ\x1bÆæßÉ !\"#¤%&'()*+,-./0123456789:;<=>?"
@@ -51,9 +52,9 @@ def to_gsm7(text: str) -> str:
     dropped where GSM-7 lacks them, other scripts transliterated (``anyascii``:
     "Дмитрий" -> "Dmitriy"); a character with no Latin form is left out.
 
-    For a Korean reader (``pbm.i18n.translate.is_korean``) the SMS is UCS-2 anyway: only
-    the typographic quotes and dashes are made plain, Hangul and names stay as written."""
-    if is_korean():
+    For a reader whose SMS is UCS-2 anyway (``Traits.sms_alphabet``, Korean) only the
+    typographic quotes and dashes are made plain, Hangul and names stay as written."""
+    if ucs2_reader():
         return text.translate(_GSM7_REPLACE)
     out = []
     for ch in text.translate(_GSM7_REPLACE):
@@ -82,6 +83,17 @@ SMS_MAX_UCS2_UNITS = 134
 #: Parts per decision of both languages: benchmarks/README.md (``sms_budget.py``).
 KO_SMS_PARTS = 4
 SMS_MAX_KO_UNITS = 67 * KO_SMS_PARTS
+
+
+def ucs2_reader() -> bool:
+    """True while writing for a reader whose SMS is counted in UCS-2 (``Traits``)."""
+    return traits(current()).sms_alphabet == "ucs2"
+
+
+def ucs2_budget() -> int:
+    """The UTF-16 units one SMS may take for the current reader (``Traits.sms_parts``
+    parts of 67; English: ``SMS_MAX_UCS2_UNITS``, Korean: ``SMS_MAX_KO_UNITS``)."""
+    return 67 * traits(current()).sms_parts
 
 
 def utf16_units(text: str) -> int:
@@ -121,7 +133,7 @@ def relay_sms(head: str, quote: str, tail: str, more: str) -> str:
             cut = cut[:-1]
         return f'{head} "{cut.rstrip()}..." {more}'
     whole = f'{head} "{quote}" {tail}'.strip()
-    budget = SMS_MAX_KO_UNITS if is_korean() else SMS_MAX_UCS2_UNITS
+    budget = ucs2_budget()
     if utf16_units(whole) <= budget:
         return whole
     room = budget - utf16_units(f'{head} "…" {more}')
@@ -132,9 +144,9 @@ def fit_choices(parts: Sequence[Sequence[str]], limit: int = SMS_MAX_SEPTETS,
                 priority: Sequence[int] | None = None) -> list[str]:
     """The variant ``fit_sms`` takes for each part (``""`` for a part left out), made
     GSM-7 safe; counted in UTF-16 units for a Korean reader (``limit`` scaled to
-    ``SMS_MAX_KO_UNITS``). A caller that must say what was left out asks this first."""
-    if is_korean():
-        limit = limit * SMS_MAX_KO_UNITS // SMS_MAX_SEPTETS
+    ``ucs2_budget()``). A caller that must say what was left out asks this first."""
+    if ucs2_reader():
+        limit = limit * ucs2_budget() // SMS_MAX_SEPTETS
         measure = utf16_units
     else:
         measure = gsm7_septets
@@ -163,8 +175,8 @@ def fit_sms(parts: Sequence[Sequence[str]], limit: int = SMS_MAX_SEPTETS,
     scaled alike.
     """
     text = " ".join(x for x in fit_choices(parts, limit, priority) if x)
-    if is_korean():
-        units = limit * SMS_MAX_KO_UNITS // SMS_MAX_SEPTETS
+    if ucs2_reader():
+        units = limit * ucs2_budget() // SMS_MAX_SEPTETS
         if utf16_units(text) > units:
             text = cut_utf16(text, units - 1).rstrip() + "…"
         return text

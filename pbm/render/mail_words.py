@@ -20,7 +20,7 @@ from engine.cards import VOTE_DECK
 from pbm.humanize import hours
 from pbm.i18n import dates, glossary
 from pbm.i18n.translate import N_, _, current
-from pbm.render.news import voice, without_rule_status
+from pbm.render.news import voice
 
 #: The engine's reasons a game ended (``engine.board.end_game``), for the catalogue.
 END_REASONS = (
@@ -105,20 +105,22 @@ def _result_sentence(result: Mapping[str, Any] | None) -> str:
         outcome=outcome_text(str(data.get("vote", "")), str(data.get("outcome", ""))))
 
 
-def _event_line(event: Mapping[str, Any] | None, names: Mapping[int, str]) -> str:
-    if not isinstance(event, Mapping):
-        return _("A treasure was moved.")
-    said = voice(event, None, names)
-    return said[1] if said else _("A treasure was moved.")
+def _event_line(move: Mapping[str, Any], names: Mapping[int, str]) -> str:
+    """A move of the unmasking as news tells its event (``pbm.render.news.voice``)."""
+    event = move.get("event")
+    said = voice(event, None, names) if isinstance(event, Mapping) else None
+    if said is not None:
+        return said[1]
+    return str(move.get("text", "")) if current() == "en" else _("A treasure was moved.")
 
 
 def story(story: Mapping[str, Any], names: Mapping[int, str]) -> Mapping[str, Any]:
-    """The unmasking in the reader's language (English: ``story`` itself, without the
-    rule's status: ``pbm.render.news.without_rule_status``)."""
+    """The unmasking in the reader's language (English: ``story`` itself, its moves told
+    as news tells them)."""
     if not story:
         return story
     if current() == "en":
-        return {**story, "moves": [{**m, "text": without_rule_status(str(m.get("text", "")))}
+        return {**story, "moves": [{**m, "text": _event_line(m, names)}
                                    for m in story.get("moves") or []]}
     votes = []
     for v in story.get("votes") or []:
@@ -128,7 +130,7 @@ def story(story: Mapping[str, Any], names: Mapping[int, str]) -> Mapping[str, An
             for c in v.get("cast") or []]
         votes.append({**v, "vote": vote_word(key), "plays": plays,
                       "outcome": _result_sentence(v.get("result"))})
-    moves = [{**m, "text": _event_line(m.get("event"), names)} for m in story.get("moves") or []]
+    moves = [{**m, "text": _event_line(m, names)} for m in story.get("moves") or []]
     return {**story, "votes": votes, "moves": moves}
 
 

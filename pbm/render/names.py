@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from engine.cards import EventTitle
-from pbm.humanize import duration
 from pbm.i18n import dates, glossary
-from pbm.i18n.translate import N_, _, current, is_korean
+from pbm.i18n.languages import SOURCE_LANGUAGE, folder_of, traits
+from pbm.i18n.translate import N_, _, current, pgettext
 from pbm.resources import templates_dir
 
 SHIP_NAMES = {"FD": "Flying Dutchman", "JR": "Jolly Roger"}
@@ -46,27 +46,33 @@ HELP_DIR = templates_dir() / "help"
 
 
 def help_file(name: str, *, sms: bool = False, lang: str | None = None) -> str:
-    """The HELP text ``name`` (``HELP_FILES``' value) as the reader reads it: the file
-    ``templates/help/<result>.txt``, i.e. ``<lang>/[sms/]<name>`` when that language has
-    it, else the English ``[sms/]<name>``; a topic without its own SMS text: the general
-    one. A third language is only files: ``templates/help/<lang>/...``."""
+    """The HELP text ``name`` (``HELP_FILES``' value) as the reader reads it, in the
+    reader's language when it has that text, else the general one in that language, else
+    English: the file ``templates/help/<result>.txt``. A language's own texts are the
+    ``help/[sms/]<name>.txt`` files of its folder (``pbm.i18n.languages``; the result is then
+    that file's absolute path without ``.txt``) or ``templates/help/<lang>/[sms/]<name>.txt``.
+    A topic without its own SMS text: the general one."""
     lang = lang or current()
     sub = "sms/" if sms else ""
-    for folder in ([f"{lang}/"] if lang != "en" else []) + [""]:
-        for stem in (name, "general"):
-            if (HELP_DIR / f"{folder}{sub}{stem}.txt").is_file():
-                return f"{folder}{sub}{stem}"
+    folder = folder_of(lang)
+    for stem in (name, "general"):
+        if folder is not None and (folder / "help" / f"{sub}{stem}.txt").is_file():
+            return str(folder / "help" / f"{sub}{stem}")
+        if lang != SOURCE_LANGUAGE and (HELP_DIR / lang / f"{sub}{stem}.txt").is_file():
+            return f"{lang}/{sub}{stem}"
+    for stem in (name, "general"):
+        if (HELP_DIR / f"{sub}{stem}.txt").is_file():
+            return f"{sub}{stem}"
     return f"{sub}general"
 
 
 def title_label(title: str) -> str:
-    """``"LETTER_OF_MARQUE"`` -> ``"Letter of Marque"`` (a Korean reader: the glossary's
-    "사략 허가증")."""
-    if is_korean():
-        try:
-            return glossary.event_name(title, "ko")
-        except KeyError:
-            pass
+    """``"LETTER_OF_MARQUE"`` -> ``"Letter of Marque"`` in the reader's language (the
+    glossary's word: "사략 허가증")."""
+    try:
+        return glossary.event_name(title, current())
+    except KeyError:
+        pass
     try:
         return EventTitle(title).label
     except ValueError:
@@ -74,41 +80,35 @@ def title_label(title: str) -> str:
 
 
 def game_word(section: str, key: str, english: str = "") -> str:
-    """A game term as the reader reads it: the glossary's Korean for a Korean reader, else
-    ``english`` (the word English messages have always used; the glossary's when empty)."""
-    if is_korean():
-        try:
-            return glossary.term(section, key, "ko")
-        except KeyError:
-            return english or key
-    return english or glossary.term(section, key, "en")
+    """A game term as the reader reads it: the glossary's word in the reader's language,
+    else ``english`` (the word English messages have always used; the glossary's when
+    empty)."""
+    if current() != SOURCE_LANGUAGE:
+        word = glossary.own_word(section, key, current())
+        if word is not None:
+            return word
+    return english or glossary.term(section, key, SOURCE_LANGUAGE)
 
 
 def command_words(command: str) -> str:
-    """A command as the reader writes it: English as it is; a Korean reader gets the
-    glossary's verb (``REVEAL 3`` -> ``공개 3``), which ``pbm.replies.korean`` reads back."""
-    if not is_korean():
-        return command
-    return " ".join(korean_word(word) for word in command.split(" "))
+    """A command as the reader writes it: as it is but for the word standing for a player's
+    name (``FORCE _ _ name``), or in a language whose reply reader reads its own words
+    (``Traits.own_command_words``), the glossary's verbs and the language's
+    ``command_words`` (``REVEAL 3`` -> ``공개 3``)."""
+    if not traits(current()).own_command_words:  # only the argument's name is a word
+        return " ".join(pgettext("command argument", "name") if word == "name" else word
+                        for word in command.split(" "))
+    return " ".join(own_word(word, current()) for word in command.split(" "))
 
 
-#: Words of commands the glossary has no action for, in a Korean reader's SMS.
-KOREAN_COMMAND_WORDS = {"MARQUE": "허가증", "FOUNTAIN": "샘", "ACCEPT": "수락", "TO": "→",
-                        "NONE": "없음", "BRITISH": "영국", "FRENCH": "프랑스", "name": "이름",
-                        "ATLANTIS": "아틀란티스", "JOIN": "참가", "DECLINE": "거절",
-                        "STATUS": "상태", "HELP": "도움말", "LOG": "기록",
-                        "STOP": "그만", "START": "재개", "SAY": "말:",
-                        "or": "또는"}  # "REVEAL 1 or REVEAL 5": the readings asked about
-
-
-def korean_word(word: str) -> str:
-    if word in KOREAN_COMMAND_WORDS:
-        return KOREAN_COMMAND_WORDS[word]
+def own_word(word: str, lang: str) -> str:
+    """One word of a command in ``lang``: its ``command_words``, else the glossary's verb
+    of that action, else the word as it is."""
+    words = traits(lang).command_words
+    if word in words:
+        return words[word]
     if word.isupper() and word.isalpha():
-        try:
-            return glossary.term("actions", word, "ko")
-        except KeyError:
-            return word
+        return glossary.own_word("actions", word, lang) or word
     return word
 
 
@@ -151,27 +151,20 @@ def format_deadline(deadline: datetime | None, time_zone: str,
         deadline = deadline.replace(tzinfo=UTC)
     local = deadline.astimezone(_zone(time_zone))
     utc = deadline.astimezone(UTC)
-    zone = local.tzname() or time_zone
-    if is_korean():  # Babel's Korean forms (pbm.i18n.dates): "12월 3일 (목) 오후 6:00 KST"
-        moment = dates.deadline_text(deadline, time_zone, "ko")
-        left = dates.time_left(deadline, now, "ko") if now is not None and deadline > (
-            now if now.tzinfo else now.replace(tzinfo=UTC)) else ""
-        return {
-            "local": moment,
-            "utc": dates.deadline_text(deadline, "UTC", "ko"),
-            "short": moment,
-            "same": "1" if local.utcoffset() == utc.utcoffset() else "",
-            "left": left,
-            "sentence": f"{moment}까지 답장" + (f" ({left})." if left else "."),
-        }
+    lang = current()
+    moment = dates.moment_text(deadline, time_zone, pgettext("date pattern", "EEE dd MMM HH:mm"),
+                               lang)
+    left = _left(deadline, now)
     return {
-        "local": f"{local:%a %d %b %Y, %H:%M} {zone}",
-        "utc": f"{utc:%a %d %b, %H:%M} UTC",
-        "short": f"{local:%a %d %b %H:%M} {zone}",
+        "local": dates.moment_text(deadline, time_zone,
+                                   pgettext("date pattern", "EEE dd MMM yyyy, HH:mm"), lang),
+        "utc": dates.moment_text(deadline, "UTC", pgettext("date pattern", "EEE dd MMM, HH:mm"),
+                                 lang),
+        "short": moment,
         "same": "1" if local.utcoffset() == utc.utcoffset() else "",
-        "left": _left(deadline, now),
-        "sentence": f"Reply by {local:%a %d %b %H:%M} {zone}"
-                    + (f", in {_left(deadline, now)}." if _left(deadline, now) else "."),
+        "left": left,
+        "sentence": (_("Reply by {moment}, in {left}.") if left else
+                     _("Reply by {moment}.")).format(moment=moment, left=left),
     }
 
 
@@ -182,4 +175,5 @@ def _left(deadline: datetime, now: datetime | None) -> str:
         now = now.replace(tzinfo=UTC)
     if deadline <= now:
         return ""
-    return duration(deadline - now)
+    return pgettext("time left", "{amount}").format(
+        amount=dates.length_text(deadline - now, current()) or _("less than a minute"))

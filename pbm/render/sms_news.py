@@ -4,19 +4,19 @@ ship codes spelled out ("(FD=Flying Dutchman)")."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbm.i18n.translate import _, is_korean
+from pbm.i18n.translate import _
 from pbm.render.gsm7 import (
-    SMS_MAX_KO_UNITS,
     SMS_MAX_SEPTETS,
     fit_choices,
     fit_sms,
     gsm7_septets,
     is_gsm7,
     to_gsm7,
+    ucs2_budget,
+    ucs2_reader,
     utf16_units,
 )
 from pbm.render.names import SHIP_NAMES, game_word, short_name
@@ -114,13 +114,11 @@ def said_by_prompt(model: Mapping[str, Any]) -> set[Any]:
 
 
 
-_SHIP_CODE = re.compile(r"(?<![A-Za-z])(FD|JR)(?![A-Za-z])")
-
-
 def ship_legend(text: str) -> str:
-    """``FD=Flying Dutchman, JR=Jolly Roger`` for the ship codes ``text`` uses without the
-    ship's name ("" if none)."""
-    used = dict.fromkeys(_SHIP_CODE.findall(text))
+    """``FD=Flying Dutchman, JR=Jolly Roger`` for the ship codes ``text`` uses (as a word of
+    its own) without the ship's name ("" if none)."""
+    words = "".join(c if c.isascii() and c.isalpha() else " " for c in text).split()
+    used = dict.fromkeys(w for w in words if w in SHIP_NAMES)
     names = {code: game_word("ships", code, SHIP_NAMES[code]) for code in used}
     return ", ".join(f"{code}={name}" for code, name in names.items() if name not in text)
 
@@ -133,6 +131,6 @@ def explain_ships(text: str) -> str:
     if not legend:
         return text
     longer = f"{text} ({legend})"
-    fits = utf16_units(longer) <= SMS_MAX_KO_UNITS if is_korean() else \
+    fits = utf16_units(longer) <= ucs2_budget() if ucs2_reader() else \
         is_gsm7(longer) and gsm7_septets(longer) <= SMS_MAX_SEPTETS
     return longer if fits else text

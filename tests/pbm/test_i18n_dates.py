@@ -29,7 +29,7 @@ def test_unknown_languages_and_zones_fall_back_to_english_and_utc() -> None:
 
 
 @pytest.mark.parametrize(("left", "ko", "en"), [
-    (timedelta(days=1, hours=20), "1일 20시간 남음", "in 1 day 20 hours"),
+    (timedelta(days=1, hours=20), "1일 20시간 남음", "in 44 hours"),  # days from 48 hours
     (timedelta(hours=3, minutes=5), "3시간 5분 남음", "in 3 hours 5 minutes"),
     (timedelta(days=2), "2일 남음", "in 2 days"),
     (timedelta(minutes=1), "1분 남음", "in 1 minute"),

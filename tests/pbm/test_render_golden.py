@@ -49,7 +49,7 @@ REVEAL_BLACK_SPOT = [  # seat 3 (Dmitri) revealed a Black Spot while on Tortuga
      "audience": None, "data": {"seat": 3, "source": "TORTUGA", "cause": "BLACK_SPOT"}},
     {"seq": 12, "kind": "vote_card.lost", "audience": None, "data": {"seat": 3, "lost": True},
      "text": "Dmitri was marooned on Tortuga again and lost a Vote card."},
-    {"seq": 13, "kind": "vote_card.lost", "audience": [3], "data": {"seat": 3, "card": 3},
+    {"seq": 13, "kind": "vote_card.lost", "audience": [3], "data": {"seat": 3, "card": 12},
      "text": "You lost the Vote card Torch / French / Skull."},
     {"seq": 14, "kind": "event.refilled", "audience": None, "data": {"position": 4},
      "text": "A new face-down Event card was laid at 4."},
@@ -136,10 +136,11 @@ def cases() -> dict[str, MessageContext]:
             done=["VOTE 1"], rejected=[], help=None, log=False,
             result={"events": [
                 {"seq": 20, "kind": "vote.cast", "text": "You played Cannon / British / Helm.",
-                 "audience": [3], "data": {"seat": 3, "cards": [1]}},
+                 "audience": [3], "data": {"seat": 3, "cards": [5]}},
                 {**VOTE_RESULT, "seq": 21, "text": "The Mutiny vote shows helm, helm, "
-                 "skull: the Mutiny fails.", "data": {**VOTE_RESULT["data"],
-                                                      "vote": "MUTINY", "caller": 3}}]}),
+                 "skull: the Mutiny fails.", "data": {
+                     **VOTE_RESULT["data"], "vote": "MUTINY", "caller": 3, "outcome": "FAILURE",
+                     "symbols": ["HELM", "HELM", "SKULL"]}}]}),
         "notice_marooned": _ctx(MessageKind.NOTICE, scenario("waiting"), headline_seq=31,
                                 headline="Ann was marooned from the Jolly Roger to Tortuga.",
                                 events=[{"seq": 30, "kind": "event.revealed", "audience": None,

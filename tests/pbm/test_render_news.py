@@ -12,7 +12,7 @@ from engine.simulate import random_game
 from pbm.messages import Channel, MessageContext, MessageKind
 from pbm.render import render
 from pbm.render.gsm7 import SMS_MAX_SEPTETS, gsm7_septets
-from pbm.render.news import CARDS, card_effect, news, plain
+from pbm.render.news import CARDS, card_effect, news
 from tests.fixtures.seatviews import scenario
 
 NOW = datetime(2025, 3, 3, 22, 0, tzinfo=UTC)
@@ -111,7 +111,9 @@ def test_a_gift_and_a_look_are_said_to_the_reader_not_about_them() -> None:
     assert [n["text"] for n in said] == [
         "You looked: card 1 is Albatross; card 3 is Spanish Armada."]
     assert len(said[0]["cards"]) == 2
-    assert plain("Bart looked at Event card(s) 2 and 4.") == "Bart looked at Event cards 2 and 4."
+    old_text = {"kind": "event.viewed", "audience": None, "data": {"seat": 1, "positions": [2, 4]},
+                "text": "Bart looked at Event card(s) 2 and 4."}  # told from its data
+    assert news([old_text], 0, names)[0]["text"] == "Bart looked at Event cards 2 and 4."
 
 
 def test_card_effects_come_from_the_engine_table_by_code_or_name() -> None:
