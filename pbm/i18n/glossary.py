@@ -58,6 +58,9 @@ def terms() -> dict[tuple[str, str], Term]:
     return found
 
 
+languages.forget_on_refresh(terms.cache_clear)
+
+
 def term(section: str, key: str, lang: str = "en") -> str:
     """``term("ranks", "CAPTAIN", "ko")`` -> ``"선장"``; KeyError for an unknown term."""
     return terms()[(section, key)].word(lang)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import gettext
 import os
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from functools import cache
 from pathlib import Path
@@ -123,11 +124,20 @@ def translations(lang: str) -> gettext.NullTranslations:
     return Translations.load(str(folder.parent), [folder.name], domain=DOMAIN)
 
 
+#: What else was read from the language folders, forgotten by :func:`refresh` too
+#: (registered by the modules that read them: :func:`forget_on_refresh`).
+_FORGET: list[Callable[[], None]] = []
+
+
+def forget_on_refresh(clear: Callable[[], None]) -> None:
+    """Call ``clear`` at every :func:`refresh` (a cache of something read from the folders)."""
+    _FORGET.append(clear)
+
+
 def refresh() -> None:
     """Forget the languages read (after ``LOCALE_PATH`` or a catalogue changed)."""
     _folders.cache_clear()
     traits.cache_clear()
     translations.cache_clear()
-    from pbm.i18n import glossary  # (it reads the language folders: imported when needed)
-
-    glossary.terms.cache_clear()
+    for clear in _FORGET:
+        clear()
