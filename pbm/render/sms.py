@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbm.i18n.translate import _, is_korean
+from pbm.message_payloads import GameStarted, Prompt, Reminder, Reply, asks_to_join
 from pbm.messages import MessageContext, MessageKind
 from pbm.render.email import TEMPLATES
 from pbm.render.gsm7 import (
@@ -158,7 +159,8 @@ def _sms_awaited(model: Mapping[str, Any], heads: Sequence[str]) -> str:
         options[-1:-1] = [reply + _sms_options(menu, 4, True, hand),
                           reply + _korean_verbs(menu)]
         head_alts = [awaited["sms_head"], awaited["sms_short"] or awaited["sms_head"][:40]]
-    started = bool(model["extra"].get("started"))  # "Game on!" says the game has begun
+    payload = model["ctx"].payload  # "Game on!" says the game has begun
+    started = isinstance(payload, Prompt | GameStarted) and payload.started
     said = said_by_prompt(model)
     lines = [line for line in model["recap"]["lines"] if line["seq"] not in said
              and not (started and line["kind"] == STARTED_KIND)]
@@ -190,16 +192,15 @@ def _sms_awaited(model: Mapping[str, Any], heads: Sequence[str]) -> str:
 
 def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
     """The SMS form: at most 2 GSM-7 segments, the game named, STATUS for the full picture."""
-    kind = ctx.kind
-    extra = model["extra"]
+    kind, payload = ctx.kind, ctx.payload
+    msg = model["msg"]
     game = short_game(ctx.game_name)
     head = _("Tortuga {game}:").format(game=game)
     awaited = model["awaited"]
     me = model["me"]
-    if kind is MessageKind.INVITATION or (
-            kind in (MessageKind.REMINDER, MessageKind.FINAL_WARNING) and extra.get("invitation")):
-        inviter = extra.get("inviter")
-        players = extra.get("players") or []
+    if asks_to_join(payload):
+        inviter = msg["inviter"]
+        players = msg["players"]
         who = _("{name} invites you").format(name=short_name(inviter, 20)) if inviter \
             else _("You are invited")
         size = _(" ({n} players)").format(n=len(players)) if players else ""
@@ -215,12 +216,12 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
             [_("HELP for how to play."), ""],
         ])
     if kind is MessageKind.TABLE_TALK:
-        speaker = short_name(str(extra.get("from") or _("A player")), 20)
+        speaker = short_name(str(msg["from"]), 20)
         return relay_sms(_("{head} {name} says:").format(head=head, name=speaker),
-                         str(extra.get("text", "")), _("Reply SAY text to answer all."),
+                         str(msg["text"]), _("Reply SAY text to answer all."),
                          _("(cut: LOG or email has it all)"))
     if kind is MessageKind.PAUSED:
-        reason = extra.get("reason") or _("the admin paused it")
+        reason = msg["reason"] or _("the admin paused it")
         return fit_sms([[head], [_("game paused ({reason}).").format(reason=reason),
                                  _("game paused.")],
                         [_("Nothing is awaited until it resumes.")]])
@@ -240,13 +241,13 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
                   }.get(kind, "")
         prefixes = [prefix]
         if me and (kind is MessageKind.GAME_STARTED or (
-                extra.get("started") and kind is MessageKind.PROMPT)):
+                isinstance(payload, Prompt) and payload.started)):
             # the first prompt of a seat that must act at once (the Captains placing the
             # starting treasure) carries the game-start facts: its team above all
             prefixes = [_sms_start(me), _sms_start(me, short=True)]
-        if kind in (MessageKind.REMINDER, MessageKind.FINAL_WARNING) and extra.get(
-                "if_silent_sms"):  # what is played for this decision if no reply comes
-            prefixes = [p + _(" No reply = {default}.").format(default=extra["if_silent_sms"])
+        if isinstance(payload, Reminder) and payload.if_silent_sms:
+            # what is played for this decision if no reply comes
+            prefixes = [p + _(" No reply = {default}.").format(default=payload.if_silent_sms)
                         for p in prefixes]
         folded = " ".join(model["folded"])
         return _sms_awaited(model, [" ".join(x for x in (head, folded, p) if x)
@@ -532,7 +533,8 @@ def _sms_messages(ctx: MessageContext, model: Mapping[str, Any]) -> list[str]:
 
 def _sms_reply(model: Mapping[str, Any], head: str, hint: bool = True) -> str:
     reply = model["reply"]
-    if model["extra"].get("brief"):  # many replies that did nothing: a short answer
+    payload = model["ctx"].payload
+    if isinstance(payload, Reply) and payload.brief:  # many replies that did nothing
         return fit_sms([[head], [_("Not understood, nothing changed.")],
                         [_("Reply a number from your last menu, STATUS for it again, or HELP."),
                          _("Reply STATUS or HELP.")]])

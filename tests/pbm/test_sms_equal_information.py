@@ -20,7 +20,7 @@ from pbm.render import render, sms_segments, to_gsm7
 from pbm.render.gsm7 import KO_SMS_PARTS
 from pbm.render.model import build_model
 from pbm.render.sms_news import said_by_prompt
-from tests.fixtures.messages import NOW, extra_for
+from tests.fixtures.messages import NOW, extra_for, make_context
 
 #: How each language says what did not fit.
 MORE = {"en": "+{n} more: NEWS", "ko": "+{n}개 더: 기록"}
@@ -52,7 +52,7 @@ def _prompts_with_news(n_players: int, seed: int
 
 def _context(state: engine.GameState, seat: int, events: list[dict[str, Any]],
              lang: str) -> MessageContext:
-    return MessageContext(
+    return make_context(
         kind=MessageKind.PROMPT, game_id=42, game_name="Nassau", seat=seat,
         player_name=state.names[seat], time_zone="UTC",
         seat_view=engine.view(state, seat).to_dict(), events=events,
