@@ -58,15 +58,8 @@ from pbm.render.names import (
     title_label,
 )
 from pbm.render.refusals import plain_reason
-from pbm.render.sms import (
-    SMS_RANK,
-    SMS_STATUS_PARTS,
-    SMS_SYMBOL,
-    sms_board,
-    sms_card,
-    sms_help,
-    sms_messages,
-)
+from pbm.render.sms import SMS_STATUS_PARTS, sms_help, sms_messages
+from pbm.render.sms_board import SMS_RANK, SMS_SYMBOL, sms_board, sms_card
 
 __all__ = [
     "HELP_FILES",

@@ -10,7 +10,8 @@ from dataclasses import asdict, replace
 from typing import Any
 
 from engine.events import DecisionKind
-from pbm.i18n.translate import N_, _, current, is_korean
+from pbm.i18n.languages import SOURCE_LANGUAGE, traits
+from pbm.i18n.translate import N_, _, current
 from pbm.message_payloads import (
     Common,
     GameOver,
@@ -73,7 +74,7 @@ def _vote_result(events: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
         if e.get("kind") == "vote.result":
             data = e.get("data") or {}
             counts = data.get("counts") or {}
-            if is_korean():  # the engine's sentence is English: the Korean one
+            if traits(current()).retells_events:  # the engine's sentence is English
 
                 said = news_ko.voice(e, None, {})
                 symbol = {k: game_word("symbols", k, k) for k in SYMBOL_NAMES}
@@ -341,7 +342,7 @@ def help_title(topic: Any) -> str:
     if topic is None:
         return ""
     text = str(topic)
-    if not is_korean():
+    if current() == SOURCE_LANGUAGE:  # as the player wrote it
         return text
     key = text.strip().upper()
     if key in _HELP_TITLES:
@@ -355,8 +356,8 @@ def help_title(topic: Any) -> str:
 
 def log_events(ctx: MessageContext, names: Mapping[int, str]) -> list[Mapping[str, Any]]:
     """The events LOG lists, each with its ``text`` in the reader's language (English: the
-    engine's sentences as they are; Korean: ``pbm.render.news_ko.log_line``)."""
-    if not is_korean():
+    engine's sentences as they are; a language that retells them: ``news_ko.log_line``)."""
+    if not traits(current()).retells_events:
         return list(ctx.events)
     return [{**e, "text": log_line(e, ctx.seat, names)} for e in ctx.events]
 
