@@ -72,10 +72,13 @@ def shows_events(payload: Payload) -> bool:
 _NO_FOLD = frozenset({MessageKind.REPLY, MessageKind.TABLE_TALK, MessageKind.INVITATION})
 
 
-def fold_into_next(session: Session, game_id: int, seat: int, **note: Any) -> None:
-    """Say ``note`` (``read_as``: how a reply was read; ``timed_out``: what was played at
+def fold_into_next(session: Session, game_id: int, seat: int, *, read_as: Sequence[str] = (),
+                   timed_out: str | None = None, timed_out_secret: bool = False) -> None:
+    """Say a note (``read_as``: how a reply was read; ``timed_out``: what was played at
     a deadline) in the next message this transaction writes to ``seat``, instead of in a
     message of its own. ``was_folded`` tells afterwards whether one carried it."""
+    note = Common(read_as=tuple(read_as), timed_out=timed_out,
+                  timed_out_secret=timed_out_secret)
     session.info.setdefault(FOLD_NOTES, {})[(game_id, seat)] = {"note": note, "used": False}
 
 
@@ -85,12 +88,13 @@ def was_folded(session: Session, game_id: int, seat: int) -> bool:
     return bool(entry and entry["used"])
 
 
-def _take_fold(session: Session, game_id: int, seat: int, kind: MessageKind) -> dict[str, Any]:
+def _take_fold(session: Session, game_id: int, seat: int, kind: MessageKind) -> Common | None:
     entry = session.info.get(FOLD_NOTES, {}).get((game_id, seat))
     if entry is None or entry["used"] or kind in _NO_FOLD:
-        return {}
+        return None
     entry["used"] = True
-    return dict(entry["note"])
+    note: Common = entry["note"]
+    return note
 
 
 def reply_address(seat: Seat) -> str:
@@ -354,11 +358,9 @@ def notify(
         return []
     assert game.id is not None
     question = question_of(state, seat.seat_index)
-    ctx = build_context(session, game, seat, player, payload, state=state, deadline=deadline,
-                        events=events, recap=recap, now=now)
     folded = _take_fold(session, game.id, seat.seat_index, payload.KIND)
-    ctx = replace(ctx, common=replace(ctx.common, question=question, read_as=tuple(
-        folded.get("read_as") or ()))) if folded or question is not None else ctx
+    ctx = build_context(session, game, seat, player, payload, state=state, deadline=deadline,
+                        events=events, recap=recap, now=now, question=question, folded=folded)
     rows = []
     for channel in channels:  # a key written before is skipped by its INSERT (``insert_once``)
         rows += _write(session, ctx, channel, game, seat, player, state, now,
@@ -562,8 +564,11 @@ def build_context(
     recap: bool = True,
     events: Sequence[GameEvent] | None = None,
     now: datetime | None = None,
+    question: str | None = None,
+    folded: Common | None = None,
 ) -> MessageContext:
-    """The ``MessageContext`` of one message to one seat (nothing is written)."""
+    """The ``MessageContext`` of one message to one seat (nothing is written): ``question``
+    the one it asks (``question_of``), ``folded`` the note it carries (``fold_into_next``)."""
     assert game.id is not None
     kind = payload.KIND
     if events is None:
@@ -579,7 +584,8 @@ def build_context(
         if kind in LEDGER_KINDS and state is not None else ()
     return MessageContext(
         payload=payload,
-        common=Common(reply_to=reply_address(seat), table_talk=folded_talk, vote_ledger=ledger),
+        common=replace(folded or Common(), reply_to=reply_address(seat), question=question,
+                       table_talk=folded_talk, vote_ledger=ledger),
         game_id=game.id,
         game_name=game.name,
         seat=seat.seat_index,

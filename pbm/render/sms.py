@@ -1,5 +1,10 @@
-"""The SMS form of a message: the menu in few characters, one text per kind, STATUS and
-LOG in two texts, the short HELP, and the answer to a reply; GSM-7, 2 segments each."""
+"""The SMS form of a message: one text per kind, STATUS and LOG in two, the short HELP and
+the answer to a reply; 2 segments each (GSM-7, or UCS-2 where the language says so).
+
+The wording of each kind is in ``templates/sms/<name>.txt`` (:func:`sms_words`: for each
+part of the text its wordings, longest first); this module chooses what to say and fits
+it (``fit_sms``: the longest wording that fits, parts in priority order), with the news
+(``sms_news``), the menu (``sms_menu``) and the board (``sms_board``)."""
 
 from __future__ import annotations
 
