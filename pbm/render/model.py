@@ -112,8 +112,7 @@ def template_fields(ctx: MessageContext, names: Mapping[int, str]) -> dict[str, 
     unmasking and the vote ledger in the reader's words (``mail_words``)."""
     p = ctx.payload
     msg: dict[str, Any] = dict.fromkeys(_TEMPLATE_FIELDS)
-    msg.update(players=[], timing={}, text="",
-               **{"from": p.speaker or _("A player") if isinstance(p, TableTalk) else ""})
+    msg.update(players=[], timing={}, speaker="", text="")
     if isinstance(p, Invitation):
         msg.update(inviter=p.inviter, message=p.message, players=[n for n in p.players if n],
                    timing={k: _hours_text(v) for k, v in asdict(p.timing).items() if v}
@@ -132,7 +131,7 @@ def template_fields(ctx: MessageContext, names: Mapping[int, str]) -> dict[str, 
     elif isinstance(p, SeatReplaced):
         msg.update(old_name=p.old_name, new_name=p.new_name)
     elif isinstance(p, TableTalk):
-        msg.update(text=p.text)
+        msg.update(speaker=p.speaker or _("A player"), text=p.text)
     elif isinstance(p, GameOver):
         msg.update(aborted=p.aborted, reason=p.reason, unmasking_chart=p.unmasking_chart,
                    unmasking=mail_words.story(p.unmasking, names) if p.unmasking else None)
@@ -480,7 +479,7 @@ def _headline(ctx: MessageContext, m: Mapping[str, Any]) -> str:
         new = p.new_name or _("A new player")
         return _("{new} takes over {old}'s seat").format(new=new, old=p.old_name or _("a seat"))
     if kind is MessageKind.TABLE_TALK:
-        return _("{name} says").format(name=m["msg"]["from"])
+        return _("{name} says").format(name=m["msg"]["speaker"])
     if isinstance(p, Reply):
         if m["answers"] and not (m["done"] or m["rejected"]):
             return settings_headline(list(p.answers))

@@ -128,7 +128,7 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
             players=msg["players"], again=kind is not MessageKind.INVITATION, game=game,
             deadline=model["deadline"], time_zone=model["time_zone"]).parts)
     if kind is MessageKind.TABLE_TALK:
-        said = sms_words("table_talk", head=head, speaker=short_name(str(msg["from"]), 20))
+        said = sms_words("table_talk", head=head, speaker=short_name(str(msg["speaker"]), 20))
         return relay_sms(said.said, str(msg["text"]), said.answer, said.cut)
     if kind is MessageKind.PAUSED:
         return fit_sms(sms_words("paused", head=head, reason=msg["reason"]).parts)
