@@ -14,7 +14,6 @@ from typing import Any
 
 from pbm.i18n import translate
 from pbm.i18n.languages import traits
-from pbm.i18n.translate import _
 from pbm.message_payloads import GameStarted, Prompt, Reminder, Reply, asks_to_join
 from pbm.messages import MessageContext, MessageKind
 from pbm.render.email import TEMPLATES, env_for
@@ -111,7 +110,7 @@ def sms_words(name: str, **values: Any) -> Any:
     module whose variables are the sentences (``parts``: for each part of the text its
     wordings, longest first, for ``fit_sms``)."""
     template = env_for(translate.current()).get_template(f"sms/{name}.txt")
-    return template.make_module(values)
+    return template.make_module(values) if values else template.module  # macros only
 
 
 def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
@@ -119,7 +118,7 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
     kind, payload = ctx.kind, ctx.payload
     msg = model["msg"]
     game = short_game(ctx.game_name)
-    head = _("Tortuga {game}:").format(game=game)
+    head = sms_words("common").head(game)
     awaited = model["awaited"]
     me = model["me"]
     if asks_to_join(payload):
@@ -180,8 +179,7 @@ def _sms_news(model: Mapping[str, Any], head: str) -> str:
     left_out = news_left_out(lines, model["table_talk"]) + model["recap"]["dropped"]
     heads = [[first]] if at is None else []
     top = len(heads) + 1
-    return fit_with_news([[head], *heads, *news, [_("NEWS/STATUS=more") if news else
-                                                 _("STATUS=full picture"), ""]],
+    return fit_with_news([[head], *heads, *news, [sms_words("common").more(bool(news)), ""]],
                          range(top, len(news) + top), left_out,
                          priority=[*range(top), len(news) + top, *[top + k for k in order]])
 
@@ -225,40 +223,35 @@ def _sms_status(model: Mapping[str, Any], head: str) -> list[str]:
              for w in (12, 8, 5)]
     n = SMS_STATUS_PARTS
     limit = SMS_MAX_SEPTETS  # a Korean reader's: SMS_MAX_KO_UNITS (fit_sms scales it)
-    first = fit_sms([[_("{head} (1/{n}) Turn {turn}.").format(
-                        head=head, n=n, turn=board_view["turn_number"])],
-                     [_("You are {team}.").format(team=me["loyalty_name"]) if me else ""],
-                     board], limit=limit)
-    secrets: list[list[str]] = [[_("{head} (2/{n})").format(head=head, n=n)]]
+    say = sms_words("picture")
+    first = fit_sms([[say.board_head(head, n, board_view["turn_number"])],
+                     [say.team(me["loyalty_name"]) if me else ""], board], limit=limit)
+    secrets: list[list[str]] = [[say.own_head(head, n)]]
     if me:
         hand = " ".join(f"{c['number']}={sms_card(c['sections'])}" for c in me["hand"])
-        secrets.append([_("Vote cards (top/mid/bottom): {hand}.").format(hand=hand) if hand
-                        else _("No Vote cards."),
-                        _("Cards: {hand}.").format(hand=hand) if hand else ""])
-        known = ", ".join(f"{p['position']}={p['title']}" for p in me["peeks"])
-        secrets.append([_("You know: {cards}.").format(cards=known) if known
-                        else _("You know no Event card.")])
+        secrets.append([say.hand(hand), say.short_hand(hand)])
+        secrets.append([say.known(", ".join(f"{p['position']}={p['title']}"
+                                            for p in me["peeks"]))])
         if me["kept"]:
-            secrets.append([_("In front of you: {cards}.").format(cards=", ".join(me["kept"])),
-                            ""])
+            secrets.append([say.kept(", ".join(me["kept"])), ""])
     awaited = model["awaited"]
     deadline = model["deadline"]
-    by = _(", by {when}").format(when=deadline["short"]) if deadline else ""
+    by = say.by(deadline["short"]) if deadline else ""
     if awaited:
         hand_map = vote_hand(model)
         awaited_now = awaited["sms_head"].rstrip(".:?!")
         secrets.append([f"{awaited_now}{by}.", f"{awaited_now[:60]}{by}."])
-        reply = _("Reply ")
+        reply = say.reply()
         secrets.append([reply + sms_options(awaited["menu"], None, False, hand_map),
                         reply + sms_options(awaited["menu"], 8, False, hand_map),
                         reply + sms_options(awaited["menu"], 6, True, hand_map),
-                        _("HELP TURN for the moves.")])
+                        say.no_menu()])
         if awaited["sms_info"]:
             secrets.append([awaited["sms_info"], ""])
     else:
-        secrets.append([_("Nothing is awaited from you now.") if board_view.get("vote")
+        secrets.append([say.nothing_awaited() if board_view.get("vote")
                         else to_gsm7(nothing_awaited(model["board"], sentence=True))])
-    secrets.append([_("LOG=recent history"), ""])
+    secrets.append([say.log(), ""])
     return [first, fit_sms(secrets, limit=limit)]
 
 
@@ -268,8 +261,7 @@ def sms_help_texts(topic: str) -> list[str]:
     cards = help_cards(topic)
     if len(cards) > 1:
         names = ", ".join(line.split(":", 1)[0] for line in cards)
-        return [sms_help(topic), _("Event cards: {names}. Reply HELP and a card's name for "
-                                   "what it does, e.g. HELP ALBATROSS.").format(names=names)]
+        return [sms_help(topic), sms_words("common").cards_help(names)]
     return [sms_help(topic)]
 
 
@@ -278,7 +270,7 @@ def sms_help(topic: str) -> str:
     that card's effect (HELP ALBATROSS, from the engine's card table)."""
     cards = help_cards(topic)
     if len(cards) == 1:
-        return _("{card} HELP CARDS=all cards").format(card=to_gsm7(cards[0]))
+        return str(sms_words("common").card_help(to_gsm7(cards[0])))
     name = HELP_FILES.get(topic.upper(), "general")
     path = TEMPLATES / "help" / f"{help_file(name, sms=True)}.txt"
     return path.read_text(encoding="utf-8").strip()
@@ -300,7 +292,7 @@ def _sms_log(model: Mapping[str, Any], head: str) -> list[str]:
             break
         messages.insert(0, " ".join(chunk))
     if not messages:
-        return [fit_sms([[head], [_("LOG: nothing has happened yet.")]])]
+        return [fit_sms([[head], [sms_words("common").no_log()]])]
     n = len(messages)
     log = _command_words("LOG")
     return [fit_sms([[f"{head} {log}{f' ({i + 1}/{n})' if n > 1 else ''}:"], [text]])
@@ -315,7 +307,7 @@ def sms_messages(ctx: MessageContext, model: Mapping[str, Any]) -> list[str]:
 
 
 def _sms_messages(ctx: MessageContext, model: Mapping[str, Any]) -> list[str]:
-    head = _("Tortuga {game}:").format(game=to_gsm7(short_game(ctx.game_name)))
+    head = sms_words("common").head(to_gsm7(short_game(ctx.game_name)))
     if ctx.kind is MessageKind.STATUS:
         return _sms_status(model, head)
     if ctx.kind is MessageKind.REPLY and (model["help"] is not None or model["show_log"]):
@@ -336,6 +328,7 @@ def _sms_reply(model: Mapping[str, Any], head: str, hint: bool = True) -> str:
     payload = model["ctx"].payload
     if isinstance(payload, Reply) and payload.brief:  # many replies that did nothing
         return fit_sms(sms_words("reply_brief", head=head).parts)
+    say = sms_words("reply")
     parts: list[list[str]] = [[head]]
     for answer in model["answers"]:
         # the answer without its asides in brackets first (where the language says so)
@@ -346,49 +339,45 @@ def _sms_reply(model: Mapping[str, Any], head: str, hint: bool = True) -> str:
         line["kind"] == "event.viewed" for line in model["outcome"]) else []
     if seen:
         cards = ", ".join(f"{c['position']}={c['title']}" for c in seen)
-        parts.append([_("You saw {cards} (only you know).").format(cards=cards)])
+        parts.append([say.saw(cards)])
     if model["done"]:
-        parts.append([_("Done: {moves}.").format(moves="; ".join(
-            _command_words(d) for d in model["done"]))])
+        parts.append([say.done("; ".join(_command_words(d) for d in model["done"]))])
     outcome, outcome_order, _ranks = news_parts(model["outcome"], limit=6)
     first_outcome = len(parts)
     parts += outcome
     for item in model["rejected"][:1]:
         reason = str(item["reason"]).rstrip(".")
         command = _command_words(str(item["command"]))
-        parts.append([_("Not done: {command}: {reason}.").format(command=command, reason=reason),
-                      _("Not done: {command}: {reason}.").format(
-                          command=command, reason=reason.split(". ")[-1]),
-                      _("Not done: {command}.").format(command=command)])
+        parts.append([say.not_done(command, reason),
+                      say.not_done(command, reason.split(". ")[-1]), say.not_done(command)])
     for reader_hint in model["hints"]:
         parts.append([reader_hint, ""])
     for item in reply["not_understood"][:1]:
         line = short_name(item["line"], 30)
-        did_you_mean = _(" Did you mean {suggestion}?").format(
-            suggestion=_command_words(str(item["suggestion"]))) if item.get("suggestion") else ""
-        parts.append([_('Not understood: "{line}".{hint}').format(line=line, hint=did_you_mean),
-                      _("Not understood.{hint}").format(hint=did_you_mean)])
+        did_you_mean = say.did_you_mean(_command_words(str(item["suggestion"]))) \
+            if item.get("suggestion") else ""
+        parts.append([say.not_understood(did_you_mean, line), say.not_understood(did_you_mean)])
     if reply["meta"] and not (model["done"] or model["rejected"] or reply["not_understood"]
                               or model["answers"]):
         names = ", ".join(_command_words(m["name"]) for m in reply["meta"])
-        parts.append([_("OK: {names}.").format(names=names)])
+        parts.append([say.ok(names)])
     awaited = model["awaited"]
     if awaited and awaited["kind"] == "ATLANTIS":  # optional: offered, never awaited
-        parts.append([_("Nothing awaited. You may reply ATLANTIS (optional)."), ""])
+        parts.append([say.atlantis(), ""])
     elif awaited:
         hand = vote_hand(model)
-        still = _("Still awaited: ")
+        still = say.still()
         options = [
             still + sms_options(awaited["menu"], None, False, hand),
             still + sms_options(awaited["menu"], 10, False, hand),
             still + sms_options(awaited["menu"], 6, True, hand),
-            _("Reply STATUS for your options."),
+            say.no_menu(),
         ]
         parts.append(options)
     elif len(parts) == 1 and not outcome:  # "ok", "thanks": nothing read, nothing asked
         parts.append([to_gsm7(nothing_awaited(model["board"], sentence=True)), ""])
     if hint:
-        parts.append([_("HELP=how to reply"), ""])
+        parts.append([say.help(), ""])
     if not outcome:
         return fit_sms(parts)
     # what the move did comes right after the rest that must be said (done, not done, the
