@@ -114,7 +114,8 @@ def sms_words(name: str, **values: Any) -> Any:
 
 
 def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
-    """The SMS form: at most 2 GSM-7 segments, the game named, STATUS for the full picture."""
+    """The one SMS of a message (STATUS has its own two: ``_sms_status``): at most 2
+    segments, the game named, STATUS for the full picture."""
     kind, payload = ctx.kind, ctx.payload
     msg = model["msg"]
     game = short_game(ctx.game_name)
@@ -133,7 +134,7 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
         return fit_sms(sms_words("paused", head=head, reason=msg["reason"]).parts)
     if kind is MessageKind.REPLY:
         return _sms_reply(model, head)
-    if awaited and kind in (MessageKind.PROMPT, MessageKind.STATUS, MessageKind.REMINDER,
+    if awaited and kind in (MessageKind.PROMPT, MessageKind.REMINDER,
                             MessageKind.FINAL_WARNING, MessageKind.RESUMED,
                             MessageKind.SEAT_REPLACED, MessageKind.GAME_STARTED,
                             MessageKind.NOTICE):
@@ -159,8 +160,6 @@ def _sms(ctx: MessageContext, model: Mapping[str, Any]) -> str:
         return _sms_game_over(model, head)
     if kind in (MessageKind.VOTE_RESULT, MessageKind.NOTICE):
         return _sms_news(model, head)
-    if kind is MessageKind.STATUS:
-        return fit_sms(sms_words("status", head=head, me=me).parts)
     return fit_sms(sms_words("other", head=head, headline=model["headline"]).parts)
 
 
