@@ -66,7 +66,7 @@ def _told(ctx: MessageContext, lang: str) -> dict[str, Any]:
     with reading(lang):  # to_gsm7 keeps Hangul for a Korean reader only
         model = build_model(ctx)
         deadline = model["deadline"]
-        forms = [deadline["sentence"], _("By {when}.").format(when=deadline["short"])]
+        forms = [deadline["sentence"], _("By %(when)s.") % {"when": deadline["short"]}]
         said = said_by_prompt(model)  # the prompt's head tells it
         lines = [line for line in model["recap"]["lines"] if line["kind"] != "table.talk"
                  and line["seq"] not in said]
