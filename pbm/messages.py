@@ -12,25 +12,10 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+from pbm.message_payloads import Common, MessageKind, Payload
 
-class MessageKind(StrEnum):
-    """Every kind of message a player can receive."""
-
-    INVITATION = "invitation"
-    GAME_STARTED = "game_started"
-    PROMPT = "prompt"  # a decision is awaited from this seat (turn, vote, choice, card)
-    NOTICE = "notice"  # something happened to this seat; nothing awaited
-    VOTE_RESULT = "vote_result"
-    REMINDER = "reminder"
-    FINAL_WARNING = "final_warning"
-    TIMED_OUT = "timed_out"
-    PAUSED = "paused"
-    RESUMED = "resumed"
-    SEAT_REPLACED = "seat_replaced"
-    TABLE_TALK = "table_talk"
-    REPLY = "reply"  # the answer to a player's reply: done / not understood / still awaited
-    STATUS = "status"  # the full picture, on request
-    GAME_OVER = "game_over"
+__all__ = ["Channel", "MessageContext", "MessageKind", "RenderedMessage", "board_content_id",
+           "board_image_key"]
 
 
 class Channel(StrEnum):
@@ -40,17 +25,17 @@ class Channel(StrEnum):
     SMS = "sms"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class MessageContext:
     """Everything a template may use for one recipient. Never another seat's secrets.
 
+    ``payload`` is what this kind of message carries (``pbm.message_payloads``: its class
+    gives the ``kind``); ``common`` what any kind may carry (reply address, folded talk).
     ``seat_view`` is ``engine.view(state, seat).to_dict()`` (None before the game starts);
     ``events`` are the ``to_dict()`` forms of engine events whose audience includes this seat.
-    ``extra`` carries kind-specific data (pause reason, what was played on timeout, the
-    relayed SAY text, the parse report of a reply, ...), documented in ``pbm.render``.
     """
 
-    kind: MessageKind
+    payload: Payload
     game_id: int
     game_name: str
     seat: int | None
@@ -59,9 +44,13 @@ class MessageContext:
     seat_view: dict[str, Any] | None = None
     events: list[dict[str, Any]] = field(default_factory=list)
     deadline: datetime | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    common: Common = field(default_factory=Common)
     now: datetime | None = None  # when the message is written: the time left to a deadline
     language: str = "en"  # the reader's language (``Player.language``): "en" or "ko"
+
+    @property
+    def kind(self) -> MessageKind:
+        return self.payload.KIND
 
 
 @dataclass(frozen=True)

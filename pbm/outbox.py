@@ -6,9 +6,9 @@ renders it with ``pbm.render.render`` for the player's channel, stores the board
 once per game version, and inserts ``OutboundMessage`` rows keyed by a dedupe key (the same
 decision is never prompted twice). After commit the caller enqueues ``pending_outbox_ids``.
 
-``MessageContext.extra`` follows the contract documented in ``pbm.render``; in addition
-every message carries ``seat_number`` (1-based), ``seats`` ([{seat, number, name}]) and
-``decision_ids`` (the seat's open decision ids, when it has one).
+What each kind of message carries is its payload (``pbm.message_payloads``); the outbox
+adds the common part (``Common``: the reply address, folded SAY messages and notes, the
+question asked, the vote ledger).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import functools
 import json
 import secrets
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -28,6 +29,7 @@ import engine
 from pbm import render, txcache, vote_ledger
 from pbm.config import get_settings
 from pbm.deadlines import calendar
+from pbm.message_payloads import Common, Payload, Reply, Said, asks_to_join, leaves_game
 from pbm.messages import Channel, MessageContext, MessageKind, RenderedMessage
 from pbm.models import (
     Game,
@@ -42,7 +44,6 @@ from pbm.models import (
 from pbm.outbox_pictures import store_board_image
 from pbm.outbox_rows import insert_once, new_row
 from pbm.session_keys import FOLD_NOTES
-from pbm.txcache import seats_of
 
 #: Kinds whose email shows the seat's own vote ledger (``pbm.vote_ledger``).
 LEDGER_KINDS = frozenset({MessageKind.PROMPT, MessageKind.STATUS})
@@ -53,16 +54,16 @@ RECAP_KINDS = frozenset(kind for kind, sections in render.SECTIONS.items()
                         if "recap" in sections)
 
 
-def shows_events(kind: MessageKind, extra: dict[str, Any] | None = None) -> bool:
-    """True if a message of ``kind`` lists its context's events to the seat: its recap,
-    or a REPLY's LOG (mirrors ``pbm.render`` sections; a test keeps the two in step)."""
-    extra = extra or {}
-    if kind in (MessageKind.REMINDER, MessageKind.FINAL_WARNING) and extra.get("invitation"):
+def shows_events(payload: Payload) -> bool:
+    """True if a message with ``payload`` lists its context's events to the seat: its
+    recap, or a REPLY's LOG (mirrors ``pbm.render`` sections; a test keeps the two in step)."""
+    kind = payload.KIND
+    if kind in (MessageKind.REMINDER, MessageKind.FINAL_WARNING) and asks_to_join(payload):
         return False  # an invitation reminder: no game news
-    if kind is MessageKind.SEAT_REPLACED and extra.get("you_were_replaced"):
+    if kind is MessageKind.SEAT_REPLACED and leaves_game(payload):
         return False
-    if kind is MessageKind.REPLY:
-        return bool(extra.get("log"))
+    if isinstance(payload, Reply):
+        return payload.log
     return kind in RECAP_KINDS
 
 
@@ -70,10 +71,13 @@ def shows_events(kind: MessageKind, extra: dict[str, Any] | None = None) -> bool
 _NO_FOLD = frozenset({MessageKind.REPLY, MessageKind.TABLE_TALK, MessageKind.INVITATION})
 
 
-def fold_into_next(session: Session, game_id: int, seat: int, **note: Any) -> None:
-    """Say ``note`` (``read_as``: how a reply was read; ``timed_out``: what was played at
+def fold_into_next(session: Session, game_id: int, seat: int, *, read_as: Sequence[str] = (),
+                   timed_out: str | None = None, timed_out_secret: bool = False) -> None:
+    """Say a note (``read_as``: how a reply was read; ``timed_out``: what was played at
     a deadline) in the next message this transaction writes to ``seat``, instead of in a
     message of its own. ``was_folded`` tells afterwards whether one carried it."""
+    note = Common(read_as=tuple(read_as), timed_out=timed_out,
+                  timed_out_secret=timed_out_secret)
     session.info.setdefault(FOLD_NOTES, {})[(game_id, seat)] = {"note": note, "used": False}
 
 
@@ -83,12 +87,13 @@ def was_folded(session: Session, game_id: int, seat: int) -> bool:
     return bool(entry and entry["used"])
 
 
-def _take_fold(session: Session, game_id: int, seat: int, kind: MessageKind) -> dict[str, Any]:
+def _take_fold(session: Session, game_id: int, seat: int, kind: MessageKind) -> Common | None:
     entry = session.info.get(FOLD_NOTES, {}).get((game_id, seat))
     if entry is None or entry["used"] or kind in _NO_FOLD:
-        return {}
+        return None
     entry["used"] = True
-    return dict(entry["note"])
+    note: Common = entry["note"]
+    return note
 
 
 def reply_address(seat: Seat) -> str:
@@ -196,10 +201,6 @@ def _events_statement(with_ledger: bool = False) -> Any:
             .order_by(col(GameEvent.seq)))
 
 
-def player_list(session: Session, game_id: int) -> list[dict[str, Any]]:
-    """[{seat, number, name}] of a game's seats, in seat order."""
-    return [{"seat": s.seat_index, "number": s.seat_index + 1, "name": p.display_name}
-            for s, p in seats_of(session, game_id)]
 
 
 def notify(
@@ -207,13 +208,12 @@ def notify(
     game: Game,
     seat: Seat,
     player: Player,
-    kind: MessageKind,
+    payload: Payload,
     *,
     now: datetime,
     dedupe: str,
     state: engine.GameState | None = None,
     deadline: datetime | None = None,
-    extra: dict[str, Any] | None = None,
     recap: bool = True,
     events: Sequence[GameEvent] | None = None,
     announced: Sequence[GameEvent] = (),
@@ -225,18 +225,17 @@ def notify(
     pause a PAUSED message is about), never past an unseen event it did not show: that one
     stays in the next recap. Returns the rows added (none if already there).
     """
-    channels = _channels(player, kind)
+    channels = _channels(player, payload.KIND)
     if not channels:
         return []
     assert game.id is not None
     question = question_of(state, seat.seat_index)
-    extra = _extra_with_fold_and_question(session, game.id, seat.seat_index, kind, question,
-                                          extra)
-    ctx = build_context(session, game, seat, player, kind, state=state, deadline=deadline,
-                        extra=extra, events=events, recap=recap, now=now)
+    folded = _take_fold(session, game.id, seat.seat_index, payload.KIND)
+    ctx = build_context(session, game, seat, player, payload, state=state, deadline=deadline,
+                        events=events, recap=recap, now=now, question=question, folded=folded)
     rows = []
     for channel in channels:  # a key written before is skipped by its INSERT (``insert_once``)
-        rows += _write(session, ctx, channel, game, seat, player, state, extra, now,
+        rows += _write(session, ctx, channel, game, seat, player, state, now,
                        question=question, dedupe=f"{dedupe}:{channel.value}")
     if not rows:  # every channel's message was written before
         return []
@@ -254,19 +253,6 @@ def _channels(player: Player, kind: MessageKind) -> list[Channel]:
     return channels
 
 
-def _extra_with_fold_and_question(session: Session, game_id: int, seat: int, kind: MessageKind,
-                                  question: str | None,
-                                  extra: dict[str, Any] | None) -> dict[str, Any] | None:
-    """``extra`` with a note folded in for this seat (``fold_into_next``) and the question
-    the message asks (``question_of``)."""
-    folded = _take_fold(session, game_id, seat, kind)
-    if folded:
-        extra = {**folded, **(extra or {})}
-    if question is not None:
-        extra = {**(extra or {}), "question": question}
-    return extra
-
-
 def _thread_ids(game_id: int, seat: Seat, channel: Channel) -> tuple[str | None, str | None]:
     """(Message-ID, In-Reply-To) of an email: one thread per (game, seat), rooted at its
     first email (the seat's thread fields are set; nothing for an SMS)."""
@@ -282,8 +268,8 @@ def _thread_ids(game_id: int, seat: Seat, channel: Channel) -> tuple[str | None,
 
 
 def _write(session: Session, ctx: MessageContext, channel: Channel, game: Game, seat: Seat,
-           player: Player, state: engine.GameState | None, extra: dict[str, Any] | None,
-           now: datetime, *, question: str | None, dedupe: str) -> list[OutboundMessage]:
+           player: Player, state: engine.GameState | None, now: datetime, *,
+           question: str | None, dedupe: str) -> list[OutboundMessage]:
     """Render the message for one channel and write its rows (none if ``dedupe`` was
     written before): an email's extra parts with it, a STATUS's second text after it."""
     assert game.id is not None
@@ -321,9 +307,9 @@ def _write(session: Session, ctx: MessageContext, channel: Channel, game: Game, 
     rows = [row]
     if channel is Channel.EMAIL:  # calendar events, pictures other than the board
         _add_parts(session, row, game, seat, player, kind, rendered, now,
-                   leaving=bool((extra or {}).get("you_were_replaced")),
-                   calendar_answer=any("CALENDAR" in str(a)
-                                       for a in (extra or {}).get("answers") or ()))
+                   leaving=leaves_game(ctx.payload),
+                   calendar_answer=isinstance(ctx.payload, Reply) and any(
+                       "CALENDAR" in a for a in ctx.payload.answers))
     if channel is Channel.SMS:  # a STATUS may take a second text, sent right after
         for i, body in enumerate(rendered.sms_more, start=2):
             more = OutboundMessage(**{**row.model_dump(exclude={"id"}),
@@ -337,7 +323,7 @@ def _mark_told(session: Session, game_id: int, seat: Seat, ctx: MessageContext, 
                announced: Sequence[GameEvent], whole_recap: bool, now: datetime) -> None:
     """The seat has been told the events the message shows and those it announced; a
     prompt's time is remembered."""
-    shown = {e["seq"] for e in ctx.events} if shows_events(ctx.kind, ctx.extra) else set()
+    shown = {e["seq"] for e in ctx.events} if shows_events(ctx.payload) else set()
     seat.last_event_seq = told_through(session, game_id, seat, shown | {
         e.seq for e in announced}, whole_recap=bool(shown) and whole_recap)
     if ctx.kind in {MessageKind.PROMPT, MessageKind.REMINDER, MessageKind.FINAL_WARNING}:
@@ -443,36 +429,35 @@ def build_context(
     game: Game,
     seat: Seat,
     player: Player,
-    kind: MessageKind,
+    payload: Payload,
     *,
     state: engine.GameState | None = None,
     deadline: datetime | None = None,
-    extra: dict[str, Any] | None = None,
     recap: bool = True,
     events: Sequence[GameEvent] | None = None,
     now: datetime | None = None,
+    question: str | None = None,
+    folded: Common | None = None,
 ) -> MessageContext:
-    """The ``MessageContext`` of one message to one seat (nothing is written)."""
+    """The ``MessageContext`` of one message to one seat (nothing is written): ``question``
+    the one it asks (``question_of``), ``folded`` the note it carries (``fold_into_next``)."""
     assert game.id is not None
+    kind = payload.KIND
     if events is None:
         events = events_for(session, game.id, seat.seat_index, after=seat.last_event_seq,
                             ledger=kind in LEDGER_KINDS and state is not None) \
             if recap else []
-    data: dict[str, Any] = {
-        "seat_number": seat.seat_index + 1,
-        "reply_to": reply_address(seat),
-        "seats": player_list(session, game.id),
-    }
     talk = [json.loads(e.data_json) for e in events if e.kind == ServiceEventKind.TABLE_TALK]
     talk = [said for said in talk if said.get("seat") != seat.seat_index]  # not one's own words
-    if talk and kind is not MessageKind.TABLE_TALK and not hears_talk_live(player):
-        data["table_talk"] = [{"name": said.get("name", ""), "text": said.get("text", "")}
-                              for said in talk]
-    data.update(extra or {})
-    if kind in LEDGER_KINDS and state is not None and "vote_ledger" not in data:
-        data["vote_ledger"] = vote_ledger.ledger(session, game.id, seat.seat_index)
+    folded_talk = tuple(Said(name=said.get("name", ""), text=said.get("text", ""))
+                        for said in talk) \
+        if talk and kind is not MessageKind.TABLE_TALK and not hears_talk_live(player) else ()
+    ledger = tuple(vote_ledger.ledger(session, game.id, seat.seat_index)) \
+        if kind in LEDGER_KINDS and state is not None else ()
     return MessageContext(
-        kind=kind,
+        payload=payload,
+        common=replace(folded or Common(), reply_to=reply_address(seat), question=question,
+                       table_talk=folded_talk, vote_ledger=ledger),
         game_id=game.id,
         game_name=game.name,
         seat=seat.seat_index,
@@ -481,7 +466,6 @@ def build_context(
         seat_view=engine.view(state, seat.seat_index).to_dict() if state is not None else None,
         events=[event_dict(e) for e in events],
         deadline=deadline,
-        extra=data,
         now=now,
         language=player.language or "en",
     )

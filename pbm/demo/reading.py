@@ -86,11 +86,13 @@ def _korean(msgid: str) -> str:
 
 
 def _phrase(msgid: str, **groups: str) -> re.Pattern[str]:
-    """A regular expression of the Korean form of ``msgid``, its ``{fields}`` as groups."""
+    """A regular expression of the Korean form of ``msgid``, its fields (``{name}`` in
+    Python's sentences, ``%(name)s`` in the templates') as groups."""
     pattern = re.escape(_korean(msgid).strip())
     for name, group in groups.items():
-        pattern = pattern.replace(re.escape("{" + name + "}"), group)
-    return re.compile(re.sub(r"\\\{\w+\\\}", ".*?", pattern))
+        for spelled in ("{" + name + "}", f"%({name})s"):
+            pattern = pattern.replace(re.escape(spelled), group)
+    return re.compile(re.sub(r"\\\{\w+\\\}|%\\\(\w+\\\)s", ".*?", pattern))
 
 
 def english_words(display: str) -> str:
@@ -234,9 +236,9 @@ def _offered(text: str) -> str | None:
 
 
 def _rejected_ko(text: str) -> bool:
-    markers = [_korean(m).split("{")[0].strip(" .:(") for m in (
+    markers = [re.split(r"\{|%\(", _korean(m))[0].strip(" .:(") for m in (
         "NOT UNDERSTOOD (nothing was changed by these)", "NOT DONE (nothing was changed by these)",
-        "Nothing was changed", "Not understood.{hint}", "Not done: {command}.")]
+        "Nothing was changed", "Not understood.%(hint)s", "Not done: %(command)s.")]
     return any(m and m in text for m in markers)
 
 
@@ -244,13 +246,13 @@ def _korean_reading(reading: Reading, text: str, headline: str) -> Reading:
     """What a Korean reader adds to the English reading of ``text``."""
     suggestion = reading.suggestion
     if suggestion is None:
-        found = _phrase(" Did you mean {suggestion}?", suggestion=r"(.+?)").search(text)
+        found = _phrase(" Did you mean %(suggestion)s?", suggestion=r"(.+?)").search(text)
         suggestion = english_words(found.group(1).strip()) if found else None
     loyalty = reading.loyalty
     if loyalty is None:
         teams = {_team_ko(t): t for t in ("British", "French", "Dutch")}
         found = re.search(re.escape(_korean("Loyalty:")) + r"\s*(\S+?)[:.,\s]", text) or \
-            _phrase("You are {team}.", team=r"(\S+)").search(text)
+            _phrase("You are %(team)s.", team=r"(\S+)").search(text)
         loyalty = teams.get(found.group(1)) if found else None
     over = _korean("Game over")
     return Reading(
@@ -369,9 +371,9 @@ def _read_korean_sms(body: str, names: Sequence[str]) -> Reading:
     turn = _korean("Your turn{step}.").split("{")[0]
     if not options and (turn in body or "Your turn" in body):
         options = [Option(1, "REVEAL _"), Option(2, "VIEW _ _")]
-    suggestion = _phrase(" Did you mean {suggestion}?", suggestion=r"(.+?)").search(body)
+    suggestion = _phrase(" Did you mean %(suggestion)s?", suggestion=r"(.+?)").search(body)
     loyalty = None
-    team = _phrase("You are {team}.", team=r"(\S+)").search(body)
+    team = _phrase("You are %(team)s.", team=r"(\S+)").search(body)
     if team:
         loyalty = {_team_ko(t): t for t in ("British", "French", "Dutch")}.get(team.group(1))
     headline = body.split(":", 1)[1].strip() if ":" in body else body

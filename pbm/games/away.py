@@ -14,10 +14,9 @@ from sqlmodel import Session, col, select
 from pbm import deadlines, outbox
 from pbm.games.base import due_at_of, load_state, lock_game, policy_of, record_events, service_event
 from pbm.humanize import local_time, rough_span
-from pbm.messages import MessageKind
+from pbm.message_payloads import Notice
 from pbm.models import Game, GameStatus, Player, Seat, ServiceEventKind
 from pbm.replies import reasons as R
-from pbm.replies.parse_types import stored_reason
 from pbm.txcache import seats_of
 
 #: Games whose seats an AWAY / BACK concerns.
@@ -124,10 +123,8 @@ def _tell_table(session: Session, game: Game, seat: Seat, player: Player, now: d
     for other, other_player in seats_of(session, game.id):  # type: ignore[arg-type]
         if other.seat_index == seat.seat_index:
             continue
-        outbox.notify(session, game, other, other_player, MessageKind.NOTICE, now=now,
+        outbox.notify(session, game, other, other_player,
+                      Notice(headline=sentence(other_player.time_zone)), now=now,
                       state=state, events=events, announced=events,
                       deadline=due_at_of(session, game.id, other.seat_index),  # type: ignore[arg-type]
-                      dedupe=f"g{game.id}:s{other.seat_index}:{what}:{events[0].seq}",
-                      extra={"headline": stored_reason(sentence(other_player.time_zone)),
-                             "decision_ids": [d for d in [
-                                 state.decision_id(other.seat_index)] if d] if state else []})
+                      dedupe=f"g{game.id}:s{other.seat_index}:{what}:{events[0].seq}")

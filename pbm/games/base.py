@@ -23,6 +23,7 @@ from sqlmodel.sql.expression import Select
 import engine
 from pbm import deadlines, txcache
 from pbm.deadlines import INVITATION, TimingPolicy
+from pbm.message_payloads import Timing
 from pbm.models import (
     CommandLog,
     Deadline,
@@ -468,6 +469,7 @@ def hold_new_deadlines(session: Session, game: Game, created: list[Deadline],
                 seat.away_until if held else now)  # type: ignore[arg-type]
 
 
-def timing_extra(policy: TimingPolicy) -> dict[str, float]:
-    return {"action_hours": policy.hours_for("ACTION"), "vote_hours": policy.hours_for("VOTE"),
-            "other_hours": policy.hours_for("CHOOSE"), "away_hours": policy.away_hours}
+def timing_of(policy: TimingPolicy) -> Timing:
+    """How long a game's players get per decision, as its invitation says."""
+    return Timing(action_hours=policy.hours_for("ACTION"), vote_hours=policy.hours_for("VOTE"),
+                  other_hours=policy.hours_for("CHOOSE"), away_hours=policy.away_hours)

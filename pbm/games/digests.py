@@ -11,7 +11,8 @@ from sqlmodel import Session, col, func, select
 
 from pbm import deadlines, outbox
 from pbm.games.base import due_at_of, get_game, load_state, lock_game, policy_of, seat_of
-from pbm.messages import Channel, MessageKind
+from pbm.message_payloads import Notice
+from pbm.messages import Channel
 from pbm.models import (
     Game,
     GameEvent,
@@ -100,10 +101,9 @@ def _send_digest(session: Session, game_id: int, seat_index: int, now: datetime)
     else:
         headline = stored_reason(DIGEST_NOTICE(game=game.name))
     rows = outbox.notify(
-        session, game, seat, player, MessageKind.NOTICE, now=now, events=unseen,
+        session, game, seat, player, Notice(headline=headline, digest=True), now=now,
+        events=unseen,
         state=None if sms_only else state,  # an SMS digest is the news, not the prompt again
         deadline=due_at_of(session, game_id, seat_index),
-        dedupe=f"g{game_id}:s{seat_index}:digest:{unseen[-1].seq}",
-        extra={"headline": headline, "digest": True,
-               "decision_ids": [d for d in [state.decision_id(seat_index)] if d]})
+        dedupe=f"g{game_id}:s{seat_index}:digest:{unseen[-1].seq}")
     return [r.id for r in rows if r.id is not None]

@@ -31,10 +31,10 @@ from pbm.games.base import (
     seats_of,
     service_event,
     sync_deadlines,
-    timing_extra,
+    timing_of,
 )
 from pbm.games.players import PlayerSpec, check_distinct, new_token, upsert_player
-from pbm.messages import MessageKind
+from pbm.message_payloads import GameOver, GameStarted, Invitation, Notice, Prompt
 from pbm.models import (
     Deadline,
     DeadlineStatus,
@@ -47,7 +47,6 @@ from pbm.models import (
     Seat,
     ServiceEventKind,
 )
-from pbm.replies.parse_types import stored_reason
 from pbm.replies.reasons import ALREADY_JOINED, ALREADY_STARTED, LEFT_OUT
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 9
@@ -118,11 +117,11 @@ def invite(session: Session, game_id: int, *, now: datetime) -> Result:
         if seat.invitation_status in {InvitationStatus.JOINED, InvitationStatus.DECLINED}:
             continue
         rows = outbox.notify(
-            session, game, seat, player, MessageKind.INVITATION, now=now,
-            dedupe=f"g{game_id}:s{seat.seat_index}:invitation:{seat.reply_token}",
+            session, game, seat, player, Invitation(
+                players=tuple(p.display_name for _, p in seats_of(session, game_id)),
+                respond_by_hours=policy.invitation_hours, timing=timing_of(policy)),
+            now=now, dedupe=f"g{game_id}:s{seat.seat_index}:invitation:{seat.reply_token}",
             deadline=now + timedelta(hours=policy.invitation_hours),
-            extra={"players": [p.display_name for _, p in seats_of(session, game_id)],
-                   "respond_by_hours": policy.invitation_hours, "timing": timing_extra(policy)},
         )
         if rows:
             sent.append(seat.seat_index)
@@ -243,13 +242,14 @@ def start(session: Session, game_id: int, *, now: datetime, force: bool = False)
     notified = []
     for seat, player in seats:
         decision = state.decision_id(seat.seat_index)
+        payload: Prompt | GameStarted
         if decision is not None:
-            kind, dedupe = MessageKind.PROMPT, f"g{game_id}:s{seat.seat_index}:prompt:{decision}"
+            payload, dedupe = Prompt(started=True), \
+                f"g{game_id}:s{seat.seat_index}:prompt:{decision}"
         else:
-            kind, dedupe = MessageKind.GAME_STARTED, f"g{game_id}:s{seat.seat_index}:started"
-        outbox.notify(session, game, seat, player, kind, now=now, dedupe=dedupe, state=state,
-                      deadline=due_at_of(session, game_id, seat.seat_index), announced=started,
-                      extra={"started": True, "decision_ids": [decision] if decision else []})
+            payload, dedupe = GameStarted(started=True), f"g{game_id}:s{seat.seat_index}:started"
+        outbox.notify(session, game, seat, player, payload, now=now, dedupe=dedupe, state=state,
+                      deadline=due_at_of(session, game_id, seat.seat_index), announced=started)
         notified.append(seat.seat_index)
     return make_result(session, game, None, ok=True, state=state, notified=notified,
                        message=f"{game.name} started with {playing}"
@@ -269,9 +269,10 @@ def _leave_out(session: Session, game: Game, seats: list[tuple[Seat, Player]], n
                          f"a game needs {MIN_PLAYERS}; wait for JOINs or replace seats")
     names = ", ".join(p.display_name for _, p in playing)
     for seat, player in out:
-        outbox.notify(session, game, seat, player, MessageKind.NOTICE, now=now, recap=False,
-                      dedupe=f"g{game.id}:s{seat.seat_index}:left_out:{seat.reply_token}",
-                      extra={"headline": stored_reason(LEFT_OUT(game=game.name, names=names))})
+        outbox.notify(session, game, seat, player, Notice(
+                          headline=LEFT_OUT(game=game.name, names=names)),
+                      now=now, recap=False,
+                      dedupe=f"g{game.id}:s{seat.seat_index}:left_out:{seat.reply_token}")
     renumber = {s.seat_index: new for new, (s, _) in enumerate(playing)}
     left_out = {s.seat_index for s, _ in out}
     for seat, _ in out:
@@ -302,17 +303,15 @@ def finish_game(session: Session, game: Game, state: engine.GameState, now: date
     game.status = GameStatus.FINISHED
     game.finished_at = now
     session.add(game)
-    score = engine.score(state).to_dict()
     story = unmasking.story(session, game.id)  # told now that the game is over
     chart = unmasking.chart_png(story["treasure"])  # an inline image part (cid:), by email
     notified = []
     for seat, player in seats_of(session, game.id):
-        outbox.notify(session, game, seat, player, MessageKind.GAME_OVER, now=now,
-                      dedupe=f"g{game.id}:s{seat.seat_index}:game_over", state=state,
-                      extra={"aborted": False, "reason": state.end_reason, "score": score,
-                             "unmasking": story,
-                             "unmasking_chart": unmasking.chart_cid(game.id),
-                             "inline_images": [(unmasking.chart_cid(game.id), chart)]})
+        outbox.notify(session, game, seat, player, GameOver(
+                          reason=state.end_reason, unmasking=story,
+                          unmasking_chart=unmasking.chart_cid(game.id),
+                          inline_images=((unmasking.chart_cid(game.id), chart),)),
+                      now=now, dedupe=f"g{game.id}:s{seat.seat_index}:game_over", state=state)
         notified.append(seat.seat_index)
     return notified
 
@@ -344,8 +343,6 @@ def abort(session: Session, game_id: int, reason: str, *, now: datetime) -> Resu
         ServiceEventKind.GAME_ABORTED, f"The game was stopped: {reason}")], now=now)
     state = load_state(game) if game.state_json else None
     for seat, player in seats_of(session, game_id):
-        outbox.notify(session, game, seat, player, MessageKind.GAME_OVER, now=now, state=state,
-                      dedupe=f"g{game_id}:s{seat.seat_index}:game_over",
-                      extra={"aborted": True, "reason": reason,
-                             "score": engine.score(state).to_dict() if state else None})
+        outbox.notify(session, game, seat, player, GameOver(aborted=True, reason=reason),
+                      now=now, state=state, dedupe=f"g{game_id}:s{seat.seat_index}:game_over")
     return make_result(session, game, None, ok=True, state=state, message=f"{game.name} aborted")

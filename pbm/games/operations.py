@@ -27,17 +27,26 @@ from pbm.games.base import (
     seats_of,
     service_event,
     sync_deadlines,
-    timing_extra,
+    timing_of,
 )
 from pbm.games.lifecycle import invite
 from pbm.games.players import PlayerSpec, new_token, upsert_player
 from pbm.games.reminders import send_reminder
 from pbm.humanize import duration
 from pbm.hygiene import clean_text
+from pbm.message_payloads import (
+    Invitation,
+    Notice,
+    Paused,
+    Resumed,
+    SeatReplaced,
+    Status,
+    TableTalk,
+    payload_for,
+)
 from pbm.messages import Channel, MessageContext, MessageKind, RenderedMessage
 from pbm.models import Deadline, GameStatus, InvitationStatus, ServiceEventKind
 from pbm.render import format_deadline
-from pbm.replies.parse_types import stored_reason
 from pbm.replies.reasons import (
     AWAITED_DECISION,
     AWAITED_INVITATION,
@@ -72,9 +81,9 @@ def pause(session: Session, game_id: int, reason: str, *, now: datetime) -> Resu
                            now=now)
     state = load_state(game) if game.state_json else None
     for seat, player in seats_of(session, game_id):
-        outbox.notify(session, game, seat, player, MessageKind.PAUSED, now=now, state=state,
+        outbox.notify(session, game, seat, player, Paused(reason=reason), now=now, state=state,
                       dedupe=f"g{game_id}:s{seat.seat_index}:paused:{events[0].seq}",
-                      extra={"reason": reason}, announced=events)
+                      announced=events)
     return make_result(session, game, None, ok=True, state=state, message=f"{game.name} paused")
 
 
@@ -102,12 +111,11 @@ def resume(session: Session, game_id: int, *, now: datetime) -> Result:
                            now=now)
     state = load_state(game) if game.state_json else None
     for seat, player in seats_of(session, game_id):
-        outbox.notify(session, game, seat, player, MessageKind.RESUMED, now=now, state=state,
+        outbox.notify(session, game, seat, player, Resumed(
+                          paused_hours=round(paused_for.total_seconds() / 3600, 2)),
+                      now=now, state=state,
                       dedupe=f"g{game_id}:s{seat.seat_index}:resumed:{events[0].seq}",
-                      deadline=due_at_of(session, game_id, seat.seat_index), announced=events,
-                      extra={"paused_hours": round(paused_for.total_seconds() / 3600, 2),
-                             "decision_ids": [d for d in [state.decision_id(seat.seat_index)]
-                                              if d] if state else []})
+                      deadline=due_at_of(session, game_id, seat.seat_index), announced=events)
     return make_result(session, game, None, ok=True, state=state,
                        message=f"{game.name} resumed after {_hours(paused_for)}")
 
@@ -140,13 +148,11 @@ def extend(session: Session, game_id: int, hours: float, *, now: datetime,
                 continue
             seat_row, player = seat_of(session, game_id, deadline.seat)
             outbox.notify(
-                session, game, seat_row, player, MessageKind.NOTICE, now=now, recap=False,
-                deadline=deadline.due_at,
+                session, game, seat_row, player,
+                Notice(headline=_more_time_text(deadline, hours, player.time_zone)),
+                now=now, recap=False, deadline=deadline.due_at,
                 dedupe=f"g{game_id}:s{deadline.seat}:extended:{deadline.id}:"
-                       f"{deadline.due_at.isoformat()}",
-                extra={"headline": stored_reason(_more_time_text(deadline, hours,
-                                                                 player.time_zone)),
-                       "extended_hours": hours})
+                       f"{deadline.due_at.isoformat()}")
             notified.append(deadline.seat)
     return make_result(session, game, seat, ok=True, notified=notified,
                        message=f"{len(moved)} deadline(s) of {game.name} moved "
@@ -186,12 +192,11 @@ def replace_seat(session: Session, game_id: int, seat_index: int, spec: PlayerSp
            for s, p in seats_of(session, game_id) if s.seat_index != seat_index):
         raise InvalidRequest(f"another player in {game.name} is already called {spec.name!r}")
     state = load_state(game) if game.state_json else None
-    outbox.notify(session, game, seat, old, MessageKind.NOTICE, now=now, recap=False,
-                  state=state,
-                  dedupe=f"g{game_id}:s{seat_index}:replaced:{seat.reply_token}",
-                  extra={"headline": stored_reason(TAKEN_OVER(name=new.display_name,
-                                                              game=game.name)),
-                         "you_were_replaced": True})
+    outbox.notify(session, game, seat, old, Notice(
+                      headline=TAKEN_OVER(name=new.display_name, game=game.name),
+                      you_were_replaced=True),
+                  now=now, recap=False, state=state,
+                  dedupe=f"g{game_id}:s{seat_index}:replaced:{seat.reply_token}")
     seat.replaced_player_ids = ",".join(x for x in [seat.replaced_player_ids, str(old.id)] if x)
     seat.player_id = new.id  # type: ignore[assignment]
     seat.reply_token = new_token()
@@ -221,19 +226,16 @@ def replace_seat(session: Session, game_id: int, seat_index: int, spec: PlayerSp
         if other.seat_index == seat_index:
             if state is None:
                 continue  # before the start the newcomer is simply invited
-            outbox.notify(session, game, other, player, MessageKind.SEAT_REPLACED, now=now,
+            outbox.notify(session, game, other, player,
+                          SeatReplaced(old_name=old.display_name, briefing=True), now=now,
                           state=state, events=briefing_events,
                           dedupe=f"g{game_id}:s{seat_index}:briefing:{seat.reply_token}",
-                          deadline=due_at_of(session, game_id, seat_index),
-                          extra={"previous_player": old.display_name, "briefing": True,
-                                 "decision_ids": [d for d in [state.decision_id(seat_index)]
-                                                  if d]})
+                          deadline=due_at_of(session, game_id, seat_index))
             other.last_event_seq = event.seq
         else:
-            outbox.notify(session, game, other, player, MessageKind.NOTICE, now=now,
+            outbox.notify(session, game, other, player, Notice(headline=text), now=now,
                           state=state, recap=False, events=[event],
-                          dedupe=f"g{game_id}:s{other.seat_index}:replaced:{event.seq}",
-                          extra={"headline": text})
+                          dedupe=f"g{game_id}:s{other.seat_index}:replaced:{event.seq}")
     if state is None and game.status == GameStatus.INVITING:
         invite(session, game_id, now=now)
     game.updated_at = now
@@ -271,11 +273,10 @@ def say(session: Session, game_id: int, seat_index: int, text: str | Sequence[st
         if other.seat_index == seat_index:
             continue
         if not outbox.hears_talk_live(player):
-            continue  # folded into its next message (extra["table_talk"])
-        outbox.notify(session, game, other, player, MessageKind.TABLE_TALK, now=now,
-                      events=talk, dedupe=f"g{game_id}:s{other.seat_index}:talk:{event.seq}",
-                      extra={"from": speaker.display_name,
-                             "from_seat_number": seat_index + 1, "text": text})
+            continue  # folded into its next message (``Common.table_talk``)
+        outbox.notify(session, game, other, player,
+                      TableTalk(speaker=speaker.display_name, text=text), now=now,
+                      events=talk, dedupe=f"g{game_id}:s{other.seat_index}:talk:{event.seq}")
         notified.append(other.seat_index)
     message = "relayed to the table" + (f" (cut to {SAY_LIMIT} characters)" if cut else "")
     return make_result(session, game, seat_index, ok=True, done=["SAY"], notified=notified,
@@ -288,7 +289,7 @@ def status(session: Session, game_id: int, seat_index: int, *, now: datetime,
     game = lock_game(session, game_id)
     seat, player = seat_of(session, game_id, seat_index)
     state = load_state(game) if game.state_json else None
-    outbox.notify(session, game, seat, player, MessageKind.STATUS, now=now, state=state,
+    outbox.notify(session, game, seat, player, Status(), now=now, state=state,
                   dedupe=f"g{game_id}:s{seat_index}:status:{dedupe or now.isoformat()}",
                   deadline=due_at_of(session, game_id, seat_index))
     return make_result(session, game, seat_index, ok=True, state=state, done=["STATUS"],
@@ -306,12 +307,12 @@ def preview(session: Session, game_id: int, seat_index: int, channel: Channel | 
     kind = MessageKind.PROMPT if decision else MessageKind.STATUS
     if game.status in {GameStatus.CREATED, GameStatus.INVITING}:
         kind = MessageKind.INVITATION
+    payload = Invitation(respond_by_hours=policy_of(game).invitation_hours,
+                         timing=timing_of(policy_of(game))) \
+        if kind is MessageKind.INVITATION else payload_for(kind)
     ctx = outbox.build_context(
-        session, game, seat, player, kind, state=state,
+        session, game, seat, player, payload, state=state,
         deadline=due_at_of(session, game.id, seat_index),  # type: ignore[arg-type]
-        extra={"decision_ids": [decision] if decision else [],
-               "respond_by_hours": policy_of(game).invitation_hours,
-               "timing": timing_extra(policy_of(game))},
     )
     channels = outbox.channels_for(player)
     chosen = channel or (channels[0] if channels else Channel.EMAIL)

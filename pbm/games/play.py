@@ -28,6 +28,7 @@ from pbm.games.base import (
     write_state,
 )
 from pbm.games.lifecycle import finish_game
+from pbm.message_payloads import Notice, Payload, Prompt, VoteResult
 from pbm.messages import MessageKind
 from pbm.models import CommandLog, Game, GameEvent, GameStatus
 from pbm.replies.reasons import (
@@ -188,15 +189,14 @@ def _after_change(session: Session, game: Game, pre: engine.GameState, post: eng
             kind, dedupe = MessageKind.NOTICE, f"notice:v{post.version}"
         else:
             continue
-        extra: dict[str, Any] = {"decision_ids": [decision] if decision else []}
+        payload: Payload = Prompt()
         if kind is MessageKind.NOTICE:  # said in the seat's words, with its cause
             first = next(e for e in events if _concerns(e, s))
-            extra["headline"] = first.text
-            extra["headline_seq"] = first.seq
+            payload = Notice(headline=first.text, headline_seq=first.seq)
         if kind is MessageKind.VOTE_RESULT:
-            extra["result"] = outbox.event_dict(vote_results[-1])
-        outbox.notify(session, game, seat, player, kind, now=now,
+            payload = VoteResult(result=outbox.event_dict(vote_results[-1]))
+        outbox.notify(session, game, seat, player, payload, now=now,
                       dedupe=f"g{game.id}:s{s}:{dedupe}", state=post,
-                      deadline=due_at_of(session, game.id, s), extra=extra)
+                      deadline=due_at_of(session, game.id, s))
         notified.append(s)
     return notified

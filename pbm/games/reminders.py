@@ -12,7 +12,7 @@ import engine
 from pbm import deadlines, outbox
 from pbm.deadlines import INVITATION, TimingPolicy
 from pbm.games.base import load_state, lock_game, policy_of, seat_of
-from pbm.messages import MessageKind
+from pbm.message_payloads import FinalWarning, Reminder
 from pbm.models import Deadline, DeadlineStatus, GameStatus
 
 
@@ -36,16 +36,14 @@ def send_reminder(session: Session, deadline: Deadline, now: datetime,
         session.add(deadline)
         return
     final = deadlines.is_final_warning(deadline, policy)
-    kind = MessageKind.FINAL_WARNING if final else MessageKind.REMINDER
-    outbox.notify(session, game, seat, player, kind, now=now, state=state,
+    silent, silent_sms = _if_silent(state, deadline.seat, policy)
+    payload = (FinalWarning if final else Reminder)(
+        policy=policy.on_timeout, invitation=deadline.kind == INVITATION,
+        grace_hours=policy.grace_hours, if_silent=silent, if_silent_sms=silent_sms)
+    outbox.notify(session, game, seat, player, payload, now=now, state=state,
                   deadline=deadline.due_at,
                   dedupe=f"g{game.id}:s{deadline.seat}:remind:{deadline.id}:"
-                         f"{deadline.reminders_sent}",
-                  extra={"decision_kind": deadline.kind, "policy": policy.on_timeout,
-                         "invitation": deadline.kind == INVITATION,
-                         "decision_ids": [deadline.decision_key],
-                         "grace_hours": policy.grace_hours,
-                         **_if_silent(state, deadline.seat, policy)})
+                         f"{deadline.reminders_sent}")
     (report.final_warnings if final else report.reminders).append(deadline.id)  # type: ignore[arg-type]
     deadline.reminders_sent += 1
     deadline.next_reminder_at = deadlines.next_reminder(
@@ -54,9 +52,10 @@ def send_reminder(session: Session, deadline: Deadline, now: datetime,
 
 
 def _if_silent(state: engine.GameState | None, seat: int, policy: TimingPolicy
-               ) -> dict[str, str]:
-    """What a reminder says is played for this very decision if the seat stays silent."""
+               ) -> tuple[str | None, str | None]:
+    """What a reminder says is played for this very decision if the seat stays silent
+    (in full, and short for an SMS); None when nothing is."""
     if state is None or policy.on_timeout != "default":
-        return {}
-    return {"if_silent": engine.describe_default(state, seat),
-            "if_silent_sms": engine.describe_default(state, seat, short=True)}
+        return None, None
+    return (engine.describe_default(state, seat),
+            engine.describe_default(state, seat, short=True))

@@ -17,7 +17,7 @@ from pbm.deadlines import INVITATION
 from pbm.games.base import due_at_of, load_state, lock_game, policy_of, seat_of, seats_of
 from pbm.games.operations import pause
 from pbm.games.play import submit
-from pbm.messages import MessageKind
+from pbm.message_payloads import Notice, TimedOut
 from pbm.models import Deadline, DeadlineStatus, Game, GameEvent, GameStatus
 
 
@@ -70,11 +70,10 @@ def handle_expired(session: Session, deadline: Deadline, now: datetime,
         assert notice is not None
         data = json.loads(notice.data_json or "{}")
         told.update(text=notice.text, played=data.get("command"), why=data.get("why"))
-        outbox.notify(session, game, silent_seat, player, MessageKind.TIMED_OUT,
+        outbox.notify(session, game, silent_seat, player,
+                      TimedOut(played=told["played"], why=told["why"]),
                       now=now, state=post, deadline=due_at_of(session, game_id, silent_index),
-                      dedupe=f"g{game.id}:s{deadline.seat}:timeout:{deadline.id}",
-                      extra={"played": told["played"], "why": told["why"],
-                             "decision_kind": deadline.kind})
+                      dedupe=f"g{game.id}:s{deadline.seat}:timeout:{deadline.id}")
 
     result = submit(session, game.id, deadline.seat, engine.Timeout(),
                     origin=deadlines.TIMEOUT_ORIGIN, now=now, decision_id=deadline.decision_key,
@@ -91,11 +90,10 @@ def handle_expired(session: Session, deadline: Deadline, now: datetime,
     for other, other_player in seats_of(session, game_id):
         if other.seat_index == deadline.seat or other.seat_index in result.notified:
             continue  # told first, or its new message carries the news in its recap
-        outbox.notify(session, game, other, other_player, MessageKind.NOTICE, now=now,
-                      state=after, deadline=due_at_of(session, game_id, other.seat_index),
-                      dedupe=f"g{game.id}:s{other.seat_index}:timeout:{deadline.id}",
-                      extra={"headline": told["text"], "who": player.display_name,
-                             "who_seat_number": deadline.seat + 1})
+        outbox.notify(session, game, other, other_player, Notice(headline=told["text"]),
+                      now=now, state=after,
+                      deadline=due_at_of(session, game_id, other.seat_index),
+                      dedupe=f"g{game.id}:s{other.seat_index}:timeout:{deadline.id}")
     seat_count = len(seats_of(session, game_id))
     if game.status == GameStatus.RUNNING and deadlines.is_stalled(session, game_id, seat_count):
         _pause_stalled(session, game, deadline, now, report)

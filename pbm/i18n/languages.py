@@ -56,6 +56,21 @@ class Traits:
     own_command_words: bool = False
     #: The words of commands the glossary has no action for, in this language.
     command_words: dict[str, str] = field(default_factory=dict)
+    #: A prompt by SMS fits its menu before its headline (else the headline first).
+    sms_menu_first: bool = False
+    #: A prompt by SMS spells out FD/JR before its news (else after it).
+    sms_legend_first: bool = False
+    #: A prompt by SMS tries shorter menus (4-letter names, then numbers and verbs only)
+    #: before it gives up the menu for "Reply STATUS".
+    sms_terse_menus: bool = False
+    #: How an SMS marks the section of a Vote card a vote counts: ``"capitals"``
+    #: (``TORCH/Brit/Skull``) or ``"brackets"`` (for a script without capitals).
+    sms_card_mark: str = "capitals"
+    #: An answer too long for an SMS is first tried without its asides in brackets.
+    sms_drop_asides: bool = False
+    #: The engine's (English) event sentences are retold in this language's words
+    #: (``pbm.render.news_ko``): the vote result, the LOG.
+    retells_events: bool = False
 
 
 def locale_dirs() -> tuple[Path, ...]:

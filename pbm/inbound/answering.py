@@ -14,6 +14,7 @@ from sqlmodel import Session, col
 from pbm import deadlines, games, outbox, txcache
 from pbm.config import Settings
 from pbm.inbound.storage import EMAIL, InboundRow
+from pbm.message_payloads import Reply
 from pbm.messages import MessageKind
 from pbm.models import CommandLog, Game, OutboundMessage, OutboundStatus, Player, Seat
 from pbm.outbox import alert_admin
@@ -136,23 +137,13 @@ def write_reply(session: Session, game: Game, seat: Seat, player: Player, row: I
     state = games.load_state(game) if game.state_json else None
     open_ones = [d for d in deadlines.open_deadlines(session, game.id, seat=seat.seat_index)
                  if d.kind != deadlines.INVITATION]
-    extra: dict[str, Any] = {
-        "reply": parsed.to_dict(),
-        "done": outcome.done or [],
-        "rejected": outcome.rejected or [],
-        "help": outcome.help,
-        "log": outcome.log,
-        "answers": outcome.answers or [],
-    }
-    if outcome.result is not None:
-        extra["result"] = outcome.result
-    if brief:
-        extra["brief"] = True
     # "undo", "sorry I meant 2" are lines no command reads: only then is the last move told
     last = _last_applied(session, game.id, seat.seat_index) \
         if parsed.not_understood or parsed.ignored else None
-    if last:
-        extra["last_applied"] = last
+    payload = Reply(reply=parsed.to_dict(), done=tuple(outcome.done or ()),
+                    rejected=tuple(outcome.rejected or ()), help=outcome.help,
+                    log=outcome.log, answers=tuple(outcome.answers or ()),
+                    result=outcome.result, brief=brief, last_applied=last or None)
     events = None
     if outcome.log:
         public = [e for e in outbox.events_for(session, game.id, seat.seat_index, limit=None)
@@ -164,9 +155,9 @@ def write_reply(session: Session, game: Game, seat: Seat, player: Player, row: I
     announced = [e for e in outbox.events_for(session, game.id, seat.seat_index,
                                               after=seat.last_event_seq, limit=None)
                  if e.seq in said] if said and not outcome.log else []
-    outbox.notify(session, game, seat, player, MessageKind.REPLY, now=now, state=state,
+    outbox.notify(session, game, seat, player, payload, now=now, state=state,
                   dedupe=f"g{game.id}:s{seat.seat_index}:reply:in{row.id}{suffix}",
-                  deadline=open_ones[0].due_at if open_ones else None, extra=extra,
+                  deadline=open_ones[0].due_at if open_ones else None,
                   events=events, announced=announced)
 
 

@@ -10,47 +10,13 @@ board picture ``cid:<board_content_id>``: :func:`board_png` draws it from the *p
 only, so the service renders it once per game version and reuses it;
 ``RenderedMessage.board_image_key`` is set exactly when the HTML shows the picture.
 
-``ctx.extra`` keys, by ``MessageKind`` (all optional; "a | b" = either name works):
-
-- every kind: ``reply_to`` (str) the reply address, shown in the footer; ``players``
-  (list of ``{"seat", "number", "name"}`` or of names); ``table_talk`` (list of
-  ``{"name", "text"}``) SAY messages folded into this message (SMS-only players).
-- ``INVITATION`` (``seat_view`` None): ``inviter`` (str), ``message`` (a note from the
-  organiser), ``respond_by_hours`` (float), ``timing`` (``{"action_hours", "vote_hours",
-  "other_hours"}``: how long players get per decision); ``ctx.deadline`` = answer by.
-- ``GAME_STARTED`` / ``PROMPT`` / ``STATUS``: nothing more (``events`` = the recap,
-  ``deadline`` = when the decision is due); ``started`` (bool) marks the first prompt of
-  the game (it then also lists the seats); ``vote_ledger`` (``pbm.vote_ledger``: the
-  seat's own last votes, shown by email only).
-- ``NOTICE``: ``headline`` (str) what happened to this seat, else the latest event.
-- ``VOTE_RESULT``: ``result`` (the ``vote.result`` event dict), else found in ``events``.
-- ``REMINDER`` / ``FINAL_WARNING``: ``invitation`` (bool: a reminder to JOIN or DECLINE),
-  ``policy`` = ``"default"`` (a safe default is played at the deadline, the default) or
-  ``"pause"`` (the game pauses and the admin is told); ``if_silent`` / ``if_silent_sms``
-  what is played for this decision if no answer comes (``engine.describe_default``).
-- ``TIMED_OUT``: ``played`` (canonical command played; None when it is a secret, e.g. a
-  vote card), ``you`` (bool: it was this seat's decision, default True), ``who`` (name of
-  the seat that timed out); ``paused`` (bool) when the policy paused the game instead;
-  ``why`` (str) why that default favours no team.
-- ``PAUSED``: ``reason``; ``RESUMED``: ``reason``, ``paused_hours``.
-- ``SEAT_REPLACED``: ``old_name | previous_player``, ``new_name``, ``briefing`` (bool: this
-  is the newcomer's briefing pack: secrets, board, recent history in ``events``),
-  ``you_were_replaced`` (bool: to the player who leaves).
-- ``TABLE_TALK``: ``from_name | from`` (speaker, required), ``text`` (required).
-- ``REPLY``: ``reply`` (``ReplyResult.to_dict()``), ``done`` (list of str applied, in
-  display form), ``rejected`` (list of ``{"command", "reason"}``: well formed but refused);
-  without those two, ``result`` (``pbm.games.Result.to_dict()``) supplies them;
-  ``help`` (topic str, "" for general help; None for no help) and ``log`` (bool: list
-  ``events`` as the recent public history).
-- ``GAME_OVER``: ``aborted`` (bool), ``reason`` (str); the public view carries the winner
-  and every loyalty; ``unmasking`` (``pbm.unmasking.story``), ``unmasking_chart`` (the
-  chart's Content-ID) and ``inline_images`` ([(Content-ID, PNG)]: pictures the HTML shows
-  as ``cid:``, returned in ``RenderedMessage.inline_images``).
+What each kind of message carries is its payload: ``pbm.message_payloads``.
 """
 
 from __future__ import annotations
 
 from pbm.i18n import translate
+from pbm.message_payloads import GameOver
 from pbm.messages import Channel, MessageContext, RenderedMessage, board_content_id
 from pbm.render import shared
 from pbm.render.board import awaited_model, board_key_of, board_model, board_png, me_model
@@ -92,15 +58,8 @@ from pbm.render.names import (
     title_label,
 )
 from pbm.render.refusals import plain_reason
-from pbm.render.sms import (
-    SMS_RANK,
-    SMS_STATUS_PARTS,
-    SMS_SYMBOL,
-    sms_board,
-    sms_card,
-    sms_help,
-    sms_messages,
-)
+from pbm.render.sms import SMS_STATUS_PARTS, sms_help, sms_messages
+from pbm.render.sms_board import SMS_RANK, SMS_SYMBOL, sms_board, sms_card
 
 __all__ = [
     "HELP_FILES",
@@ -176,7 +135,8 @@ def _render(ctx: MessageContext, channel: Channel) -> RenderedMessage:
     key = board_key_of(ctx)
     if key is None or f'src="cid:{board_content_id(key)}"' not in html:
         key = None  # no picture shown: none carried (no stray attachment)
-    pictures = tuple((str(cid), bytes(png)) for cid, png in ctx.extra.get("inline_images") or ()
+    images = ctx.payload.inline_images if isinstance(ctx.payload, GameOver) else ()
+    pictures = tuple((cid, png) for cid, png in images
                      if f'src="cid:{cid}"' in html)  # the unmasking chart (pbm.unmasking)
     return RenderedMessage(subject=subject, text=text, html=html, board_image_key=key,
                            inline_images=pictures)

@@ -21,6 +21,7 @@ from jinja2 import (
 
 from pbm.i18n import translate
 from pbm.i18n.languages import languages, locale_dirs, translations
+from pbm.message_payloads import GameOver, Prompt, Reply, SeatReplaced, asks_to_join
 from pbm.messages import MessageContext, MessageKind
 from pbm.render.folding import FoldGettext
 from pbm.render.names import command_words
@@ -122,29 +123,28 @@ SECTIONS: dict[MessageKind, tuple[str, ...]] = {
 
 
 def sections_of(ctx: MessageContext, model: Mapping[str, Any]) -> tuple[str, ...]:
-    """The email sections of this message (``SECTIONS``, adjusted by ``extra``)."""
-    extra = model["extra"]
-    kind = ctx.kind
-    if kind in (MessageKind.REMINDER, MessageKind.FINAL_WARNING) and extra.get("invitation"):
+    """The email sections of this message (``SECTIONS``, adjusted by its payload)."""
+    kind, payload = ctx.kind, ctx.payload
+    if kind in (MessageKind.REMINDER, MessageKind.FINAL_WARNING) and asks_to_join(payload):
         return ("invitation",)
-    if kind is MessageKind.SEAT_REPLACED:
-        if extra.get("you_were_replaced"):
+    if isinstance(payload, SeatReplaced):
+        if payload.you_were_replaced:
             return ("left",)
-        if not (extra.get("briefing", True) and model["me"]):
+        if not (payload.briefing and model["me"]):
             return ("recap", "awaited")
     if kind is MessageKind.TIMED_OUT and not model["timed_out_you"]:
         return ("recap", "awaited", "board")
     sections = SECTIONS.get(kind, ())
-    if kind is MessageKind.GAME_OVER and extra.get("unmasking"):  # pbm.unmasking
+    if isinstance(payload, GameOver) and payload.unmasking:  # pbm.unmasking
         sections = (*sections[:1], "unmasking", *sections[1:])
-    if kind is MessageKind.REPLY and extra.get("brief"):  # a person who keeps failing
+    if isinstance(payload, Reply) and payload.brief:  # a person who keeps failing
         return ("reply",)
     if kind is MessageKind.REPLY and model["answers"]:
         sections = ("answers", *sections)
-    if extra.get("vote_ledger") and "board" in sections:  # pbm.vote_ledger, before the board
+    if ctx.common.vote_ledger and "board" in sections:  # pbm.vote_ledger, before the board
         at = sections.index("board")
         sections = (*sections[:at], "ledger", *sections[at:])
-    if kind is MessageKind.PROMPT and extra.get("started"):
+    if isinstance(payload, Prompt) and payload.started:
         sections = ("started", *sections)
     if model["me"] is None:
         sections = tuple(x for x in sections if x not in ("secrets", "started", "replaced"))

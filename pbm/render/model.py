@@ -1,15 +1,32 @@
-"""The message model one template render sees: ``ctx.extra`` normalised, the recap,
-the vote result, refusals in player words, folded notes, the headline and inbox preview."""
+"""The message model one template render sees: the payload's fields as the templates show
+them (``msg``), the recap, the vote result, refusals in player words, folded notes, the
+headline and inbox preview."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import asdict, replace
 from typing import Any
 
 from engine.events import DecisionKind
-from pbm.i18n.translate import N_, _, current, is_korean
+from pbm.i18n.languages import SOURCE_LANGUAGE, traits
+from pbm.i18n.translate import N_, _, current
+from pbm.message_payloads import (
+    Common,
+    GameOver,
+    Invitation,
+    Notice,
+    Paused,
+    Reminder,
+    Reply,
+    Resumed,
+    SeatReplaced,
+    TableTalk,
+    TimedOut,
+    VoteResult,
+    asks_to_join,
+)
 from pbm.messages import MessageContext, MessageKind, board_content_id, board_image_key
 from pbm.render import mail_words, news_ko
 from pbm.render.board import awaited_model, board_model, me_model
@@ -57,7 +74,7 @@ def _vote_result(events: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
         if e.get("kind") == "vote.result":
             data = e.get("data") or {}
             counts = data.get("counts") or {}
-            if is_korean():  # the engine's sentence is English: the Korean one
+            if traits(current()).retells_events:  # the engine's sentence is English
 
                 said = news_ko.voice(e, None, {})
                 symbol = {k: game_word("symbols", k, k) for k in SYMBOL_NAMES}
@@ -82,51 +99,59 @@ def _vote_result(events: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
     return None
 
 
-#: Optional ``extra`` keys the templates read (missing ones are None).
-_OPTIONAL_EXTRA = (
-    "inviter", "message", "respond_by", "reason", "policy", "paused", "paused_hours",
-    "new_name", "briefing", "you_were_replaced", "aborted", "headline", "invitation", "who",
-    "played", "help", "log", "reply", "done", "rejected", "table_talk", "reply_to", "result",
-    "started", "you", "answers", "read_as", "timed_out", "timed_out_secret", "headline_seq",
-    "brief", "last_applied",
+#: The payload fields the section templates read (``msg``; None where a kind has none).
+_TEMPLATE_FIELDS = (
+    "inviter", "message", "respond_by", "reason", "policy", "if_silent", "grace", "why",
+    "paused", "paused_for", "old_name", "new_name", "aborted", "unmasking", "unmasking_chart",
+    "vote_ledger",
 )
 
 
-def _player_names(players: Any) -> list[str]:
-    names = []
-    for p in players or []:
-        names.append(str(p.get("name", "")) if isinstance(p, Mapping) else str(p))
-    return [n for n in names if n]
+def template_fields(ctx: MessageContext, names: Mapping[int, str]) -> dict[str, Any]:
+    """What the section templates show of the payload (``msg``): durations as text, the
+    unmasking and the vote ledger in the reader's words (``mail_words``)."""
+    p = ctx.payload
+    msg: dict[str, Any] = dict.fromkeys(_TEMPLATE_FIELDS)
+    msg.update(players=[], timing={}, speaker="", text="")
+    if isinstance(p, Invitation):
+        msg.update(inviter=p.inviter, message=p.message, players=[n for n in p.players if n],
+                   timing={k: _hours_text(v) for k, v in asdict(p.timing).items() if v}
+                   if p.timing else {},
+                   respond_by=_hours_text(p.respond_by_hours) if p.respond_by_hours else None)
+    elif isinstance(p, Reminder):
+        msg.update(policy=p.policy, if_silent=p.if_silent,
+                   grace=_hours_text(p.grace_hours) if p.grace_hours else None)
+    elif isinstance(p, TimedOut):
+        msg.update(why=p.why, paused=p.paused)
+    elif isinstance(p, Paused):
+        msg.update(reason=p.reason)
+    elif isinstance(p, Resumed):
+        msg.update(reason=p.reason,
+                   paused_for=_hours_text(p.paused_hours) if p.paused_hours else None)
+    elif isinstance(p, SeatReplaced):
+        msg.update(old_name=p.old_name, new_name=p.new_name)
+    elif isinstance(p, TableTalk):
+        msg.update(speaker=p.speaker or _("A player"), text=p.text)
+    elif isinstance(p, GameOver):
+        msg.update(aborted=p.aborted, reason=p.reason, unmasking_chart=p.unmasking_chart,
+                   unmasking=mail_words.story(p.unmasking, names) if p.unmasking else None)
+    if ctx.common.vote_ledger:
+        msg["vote_ledger"] = mail_words.ledger(list(ctx.common.vote_ledger))
+    return msg
 
 
-def _normalise_extra(ctx: MessageContext) -> dict[str, Any]:
-    """``ctx.extra`` with the aliases folded in (see the module docstring)."""
-    extra = dict.fromkeys(_OPTIONAL_EXTRA)
-    extra.update(ctx.extra)
-    extra["players"] = _player_names(extra.get("players"))
-    extra["from"] = str(extra.get("from_name") or extra.get("from") or _("A player"))
-    extra["text"] = str(extra.get("text") or "")
-    extra["old_name"] = extra.get("old_name") or extra.get("previous_player")
-    timing = extra.get("timing") or {}
-    extra["timing"] = {k: _hours_text(v) for k, v in timing.items() if v}
-    if extra.get("respond_by_hours"):
-        extra["respond_by"] = _hours_text(extra["respond_by_hours"])
-    extra["paused_for"] = _hours_text(extra["paused_hours"]) if extra.get("paused_hours") else None
-    extra["grace"] = _hours_text(extra["grace_hours"]) if extra.get("grace_hours") else None
-    if extra.get("you") is None:
-        extra["you"] = True
-    result = extra.get("result")
-    if ctx.kind is MessageKind.REPLY and isinstance(result, Mapping):
-        # The service's own Result (``pbm.games.Result.to_dict()``), when no parse report.
-        view = ctx.seat_view
-        if extra.get("done") is None:
-            extra["done"] = [display_command(str(c), view) for c in result.get("done") or []]
-        if extra.get("rejected") is None:
-            extra["rejected"] = [
-                {"command": display_command(str(r.get("command", "")), view),
-                 "reason": r.get("why") or str(r.get("reason", ""))}
-                for r in result.get("not_done") or []]
-    return extra
+def _reply_moves(ctx: MessageContext, reply: Reply) -> tuple[list[Any], list[Any]]:
+    """(done, rejected) of a REPLY: as given, else from the service's own ``Result``."""
+    result, view = reply.result, ctx.seat_view
+    done: list[Any] = list(reply.done or ())
+    rejected: list[Any] = list(reply.rejected or ())
+    if reply.done is None and result is not None:
+        done = [display_command(str(c), view) for c in result.get("done") or []]
+    if reply.rejected is None and result is not None:
+        rejected = [{"command": display_command(str(r.get("command", "")), view),
+                     "reason": r.get("why") or str(r.get("reason", ""))}
+                    for r in result.get("not_done") or []]
+    return done, rejected
 
 
 def _hours_text(amount: Any) -> str:
@@ -158,12 +183,14 @@ def build_model(ctx: MessageContext) -> dict[str, Any]:
         ctx = replace(ctx, events=events)
     view = ctx.seat_view
     public = view["public"] if view else None
-    extra = _normalise_extra(ctx)
-    reply = extra.get("reply") or {}
-    result_event = extra.get("result") if ctx.kind is MessageKind.VOTE_RESULT else None
+    payload, common = ctx.payload, ctx.common
+    asked = payload if isinstance(payload, Reply) else Reply()
+    reply = asked.reply
+    done, rejected = _reply_moves(ctx, asked)
+    result_event = payload.result if isinstance(payload, VoteResult) else None
     names = {p["seat"]: p["name"] for p in public["players"]} if public else {}
     explained: set[str] = set()  # Event cards explained once per message (pbm.render.news)
-    outcome = _outcome(ctx, extra, names, explained)
+    outcome = _outcome(ctx, names, explained)
     outcome_seqs = {line["seq"] for line in outcome}
     if isinstance(result_event, Mapping) and result_event.get("audience") is not None:
         result_event = None
@@ -172,7 +199,7 @@ def build_model(ctx: MessageContext) -> dict[str, Any]:
         "kind": ctx.kind.value,
         "game": ctx.game_name,
         "player": ctx.player_name,
-        "extra": extra,
+        "msg": template_fields(ctx, names),
         "marker": _marker(),
         "lang": current(),
         "board": board_model(public, view) if public else None,
@@ -190,7 +217,7 @@ def build_model(ctx: MessageContext) -> dict[str, Any]:
         "outcome": outcome,
         "vote_result": _vote_result(
             [*ctx.events, result_event] if isinstance(result_event, Mapping) else ctx.events),
-        "table_talk": list(extra.get("table_talk") or []),
+        "table_talk": [{"name": t.name, "text": t.text} for t in common.table_talk],
         "reply": {
             "understood": reply.get("understood") or [],
             "meta": reply.get("meta") or [],
@@ -199,27 +226,30 @@ def build_model(ctx: MessageContext) -> dict[str, Any]:
             "questions": [x for x in reply.get("ignored") or [] if is_question(str(x))],
             "ignored": [x for x in reply.get("ignored") or [] if not is_question(str(x))],
         },
-        "done": [say_done(d) for d in extra.get("done") or []],
-        "rejected": list(extra.get("rejected") or []),
-        "help": extra.get("help"),
-        "help_file": None if extra.get("help") is None
-        else help_file(HELP_FILES.get(str(extra["help"]).upper(), "general")),
-        "help_cards": help_cards(extra.get("help")),
-        "help_title": help_title(extra.get("help")),
-        "show_log": bool(extra.get("log")),
+        "done": [say_done(d) for d in done],
+        "rejected": rejected,
+        "help": asked.help,
+        "help_file": None if asked.help is None
+        else help_file(HELP_FILES.get(asked.help.upper(), "general")),
+        "help_cards": help_cards(asked.help),
+        "help_title": help_title(asked.help),
+        "show_log": asked.log,
         "log_events": log_events(ctx, names),
-        "reply_to": extra.get("reply_to"),
-        "question": extra.get("question"),  # the footer's "Ref: Q12.3" (pbm.inbound.answered)
-        "played": display_command(str(extra["played"]), view) if extra.get("played") else None,
-        "timed_out_you": bool(extra.get("you", True)),
+        "reply_to": common.reply_to,
+        "question": common.question,  # the footer's "Ref: Q12.3" (pbm.inbound.answered)
+        "played": display_command(payload.played, view)
+        if isinstance(payload, TimedOut) and payload.played else None,
+        "timed_out_you": payload.you if isinstance(payload, TimedOut) else True,
         # settings (pbm.player_settings), in the reader's words (pbm.render.setting_words)
-        "answers": [say_answer(a) for a in extra.get("answers") or []],
+        "answers": [say_answer(a) for a in asked.answers],
         "subject": subject_for(ctx.game_name),  # one-tap mailto: buttons reply in thread
     }
     model["viewed"] = viewed_cards(model) if ctx.kind is MessageKind.REPLY else []
     model["ending"] = ending(ctx.events, ctx.seat, names, model["board"]) if (
-        ctx.kind is MessageKind.GAME_OVER and not extra.get("aborted")) else None
-    _in_reader_words(ctx, model, names)
+        isinstance(payload, GameOver) and not payload.aborted) else None
+    board = model["board"]
+    if board and board.get("end_reason"):  # the service's English, in the reader's words
+        board["end_reason"] = _(str(board["end_reason"]))
     if ctx.kind is MessageKind.REPLY:
         model["rejected"] = [
             {**r, "reason": plain_reason(str(r["command"]), r["reason"], view,
@@ -238,9 +268,9 @@ def build_model(ctx: MessageContext) -> dict[str, Any]:
                 {**n, "suggestion": None} for n in model["reply"]["not_understood"]]
     else:
         model["hints"] = []
-    model["folded"] = _folded_notes(extra, view)
+    model["folded"] = _folded_notes(common, view)
     awaited = model["awaited"]  # the Event row's cards answer REVEAL n with one tap
-    model["reveal_taps"] = bool(extra.get("reply_to") and awaited and any(
+    model["reveal_taps"] = bool(common.reply_to and awaited and any(
         o.verb == "REVEAL" for o in awaited["menu"]))
     model["headline"] = _headline(ctx, model)
     model["preview"] = _preview(model)
@@ -269,7 +299,8 @@ def reply_hints(model: Mapping[str, Any]) -> list[str]:
     awaited = model["awaited"]
     hints = []
     if _FINAL.search(text):
-        last = model["extra"].get("last_applied")
+        payload = model["ctx"].payload
+        last = payload.last_applied if isinstance(payload, Reply) else None
         hints.append((_("Your last move, {last}, was applied and is final: the rules allow no "
                         "take-backs.").format(last=command_words(str(last))) if last else
                       _("A move once applied is final: the rules allow no take-backs."))
@@ -311,7 +342,7 @@ def help_title(topic: Any) -> str:
     if topic is None:
         return ""
     text = str(topic)
-    if not is_korean():
+    if current() == SOURCE_LANGUAGE:  # as the player wrote it
         return text
     key = text.strip().upper()
     if key in _HELP_TITLES:
@@ -325,18 +356,18 @@ def help_title(topic: Any) -> str:
 
 def log_events(ctx: MessageContext, names: Mapping[int, str]) -> list[Mapping[str, Any]]:
     """The events LOG lists, each with its ``text`` in the reader's language (English: the
-    engine's sentences as they are; Korean: ``pbm.render.news_ko.log_line``)."""
-    if not is_korean():
+    engine's sentences as they are; a language that retells them: ``news_ko.log_line``)."""
+    if not traits(current()).retells_events:
         return list(ctx.events)
     return [{**e, "text": log_line(e, ctx.seat, names)} for e in ctx.events]
 
 
-def _outcome(ctx: MessageContext, extra: Mapping[str, Any], names: Mapping[int, str],
+def _outcome(ctx: MessageContext, names: Mapping[int, str],
              explained: set[str]) -> list[dict[str, Any]]:
     """What the reader's own move did, for the answer to it (REPLY): the events of the
     applied commands that this seat may see (``Result.events``), the reader's own first."""
-    result = extra.get("result")
-    if ctx.kind is not MessageKind.REPLY or not isinstance(result, Mapping):
+    result = ctx.payload.result if isinstance(ctx.payload, Reply) else None
+    if result is None:
         return []
     events = [e for e in result.get("events") or [] if isinstance(e, Mapping) and (
         e.get("audience") is None or ctx.seat in (e.get("audience") or ()))]
@@ -356,31 +387,17 @@ def _marker() -> str:
     return f"{REPLY_MARKER.removesuffix(' ---')} · {words} ---"
 
 
-def _in_reader_words(ctx: MessageContext, model: dict[str, Any],
-                     names: Mapping[int, str]) -> None:
-    """What the service wrote in English, in the reader's language (``mail_words``): the
-    unmasking, the vote ledger and the end reason (English: as written)."""
-    extra = model["extra"]
-    if extra.get("unmasking"):
-        extra["unmasking"] = mail_words.story(extra["unmasking"], names)
-    if extra.get("vote_ledger"):
-        extra["vote_ledger"] = mail_words.ledger(extra["vote_ledger"])
-    board = model["board"]
-    if board and board.get("end_reason"):
-        board["end_reason"] = _(str(board["end_reason"]))
-
-
-def _folded_notes(extra: Mapping[str, Any], view: Mapping[str, Any] | None) -> list[str]:
+def _folded_notes(common: Common, view: Mapping[str, Any] | None) -> list[str]:
     """Sentences folded in from what would have been a message of its own (an
     acknowledgement, a timeout notice): see ``pbm.outbox.fold_into_next``."""
     notes = []
-    if extra.get("timed_out"):
-        played = _("a Vote card") if extra.get("timed_out_secret") else \
-            command_words(display_command(str(extra["timed_out"]), view))
+    if common.timed_out:
+        played = _("a Vote card") if common.timed_out_secret else \
+            command_words(display_command(common.timed_out, view))
         notes.append(_("Time ran out: {played} was played for you.").format(played=played))
-    if extra.get("read_as"):
+    if common.read_as:
         notes.append(_("We read your reply as {commands}.").format(commands="; ".join(
-            command_words(str(c)) for c in extra["read_as"])))
+            command_words(c) for c in common.read_as)))
     return notes
 
 
@@ -399,11 +416,9 @@ def _preview(model: Mapping[str, Any]) -> str:
 
 
 def _headline(ctx: MessageContext, m: Mapping[str, Any]) -> str:
-    kind = ctx.kind
+    kind, p = ctx.kind, ctx.payload
     awaited = m["awaited"]
-    extra = m["extra"]
-    if kind is MessageKind.INVITATION or (
-            kind in (MessageKind.REMINDER, MessageKind.FINAL_WARNING) and extra.get("invitation")):
+    if asks_to_join(p):
         prefix = {MessageKind.REMINDER: _("Reminder: "),
                   MessageKind.FINAL_WARNING: _("Last call: ")}.get(kind, "")
         return prefix + _("You are invited to play Tortuga 1667: game {game}").format(
@@ -417,31 +432,31 @@ def _headline(ctx: MessageContext, m: Mapping[str, Any]) -> str:
         return prefix + str(awaited["headline"])
     if kind is MessageKind.STATUS:
         return _("Nothing is awaited from you right now")
-    if kind is MessageKind.NOTICE:
+    if isinstance(p, Notice):
         said = [line for line in m["recap"]["lines"]  # a card told with its effect: both
-                if extra.get("headline_seq") is not None
-                and extra["headline_seq"] in (line["seq"], line.get("cause_seq"))]
+                if p.headline_seq is not None
+                and p.headline_seq in (line["seq"], line.get("cause_seq"))]
         if said:  # the event in the reader's words (``pbm.render.news``)
             return str(said[0]["text"]).rstrip(".")
         lines = m["recap"]["lines"]
-        if extra.get("digest") and current() != "en" and lines:  # counted, then the latest
+        if p.digest and current() != "en" and lines:  # counted, then the latest
             return _("{count} new events; latest: {latest}").format(
                 count=len(lines), latest=str(lines[-1]["text"]).rstrip("."))
-        if extra.get("headline"):  # a notice the service wrote, in the reader's words
-            told = say_notice(extra["headline"])
+        if p.headline:  # a notice the service wrote, in the reader's words
+            told = say_notice(p.headline)
             if told is not None:
                 return told
             if current() == "en" or not lines:
-                return english(extra["headline"])
+                return english(p.headline)
             return str(lines[-1]["text"]).rstrip(".")  # the event it tells, as news says it
         return m["recap"]["lines"][-1]["text"] if m["recap"]["lines"] else _(
             "News from your game")
     if kind is MessageKind.VOTE_RESULT:
         vr = m["vote_result"]
         return vr["text"] if vr else _("The vote is over")
-    if kind is MessageKind.TIMED_OUT:
-        if not m["timed_out_you"]:
-            who = extra.get("who") or _("A player")
+    if isinstance(p, TimedOut):
+        if not p.you:
+            who = p.who or _("A player")
             if m["played"]:
                 return _("{who} ran out of time: {move} was played for them").format(
                     who=who, move=command_words(str(m["played"])))
@@ -449,27 +464,26 @@ def _headline(ctx: MessageContext, m: Mapping[str, Any]) -> str:
         if m["played"]:
             return _("Time ran out: {move} was played for you").format(
                 move=command_words(str(m["played"])))
-        if extra.get("paused"):
+        if p.paused:
             return _("Time ran out: the game is paused")
         return _("Time ran out: a default answer was played for you")
     if kind is MessageKind.PAUSED:
         return _("Game {game} is paused").format(game=ctx.game_name)
     if kind is MessageKind.RESUMED:
         return _("Game {game} is running again").format(game=ctx.game_name)
-    if kind is MessageKind.SEAT_REPLACED:
-        if extra.get("you_were_replaced"):
+    if isinstance(p, SeatReplaced):
+        if p.you_were_replaced:
             return _("You have left game {game}").format(game=ctx.game_name)
-        if extra.get("briefing", m["me"] is not None) and m["me"]:
+        if p.briefing and m["me"]:
             return _("Welcome aboard: you take over a seat in game {game}").format(
                 game=ctx.game_name)
-        new = extra.get("new_name") or _("A new player")
-        return _("{new} takes over {old}'s seat").format(
-            new=new, old=extra.get("old_name") or _("a seat"))
+        new = p.new_name or _("A new player")
+        return _("{new} takes over {old}'s seat").format(new=new, old=p.old_name or _("a seat"))
     if kind is MessageKind.TABLE_TALK:
-        return _("{name} says").format(name=extra.get("from", _("A player")))
-    if kind is MessageKind.REPLY:
+        return _("{name} says").format(name=m["msg"]["speaker"])
+    if isinstance(p, Reply):
         if m["answers"] and not (m["done"] or m["rejected"]):
-            return settings_headline([english(a) for a in extra.get("answers") or []])
+            return settings_headline([english(a) for a in p.answers])
         if m["viewed"]:
             return _("You saw {cards}").format(cards=_(" and ").join(
                 _("card {n}: {title}").format(n=c["position"], title=c["title"])
@@ -477,14 +491,14 @@ def _headline(ctx: MessageContext, m: Mapping[str, Any]) -> str:
         if m["done"]:
             return _("Done: {moves}").format(moves="; ".join(command_words(d)
                                                             for d in m["done"]))
-        if extra.get("brief"):
+        if p.brief:
             return _("Still not understood: nothing was changed")
         if m["rejected"] or m["reply"]["not_understood"]:
             return _("Nothing was changed")
         return _("Your reply")
-    if kind is MessageKind.GAME_OVER:
+    if isinstance(p, GameOver):
         board = m["board"]
-        if extra.get("aborted"):
+        if p.aborted:
             return _("The game was stopped")
         if board and board["winner_name"]:
             return _("Game over: the {team} win").format(team=board["winner_name"])

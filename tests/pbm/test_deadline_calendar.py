@@ -18,6 +18,7 @@ from sqlalchemy.engine import Engine
 import engine
 from pbm import db, games, player_settings
 from pbm.deadlines import calendar, sweep
+from pbm.message_payloads import Reply
 from pbm.models import Deadline, DeadlineStatus, OutboundMessage, OutboundPart
 from tests.pbm.conftest import new_game, rows, state_of, submit
 
@@ -212,8 +213,7 @@ def test_calendar_off_cancels_the_events_the_player_holds_in_its_answer(
         seat_row, player = games.seat_of(session, game_id, seat)
         answer = player_settings.apply(session, player, "CALENDAR OFF", now)
         games.outbox.notify(session, games.get_game(session, game_id), seat_row, player,
-                            games.MessageKind.REPLY, now=now, dedupe="off",
-                            extra={"answers": [answer]})
+                            Reply(answers=(answer,)), now=now, dedupe="off")
     db.run_transaction(off, eng)
 
     [answer] = [r for r in seat_rows(eng, game_id, seat) if r.kind == "reply"]
@@ -231,8 +231,7 @@ def answer_setting(eng: Engine, game_id: int, seat: int, line: str, now: datetim
         seat_row, player = games.seat_of(session, game_id, seat)
         answer = player_settings.apply(session, player, line, now)
         games.outbox.notify(session, games.get_game(session, game_id), seat_row, player,
-                            games.MessageKind.REPLY, now=now, dedupe=line,
-                            extra={"answers": [answer]})
+                            Reply(answers=(answer,)), now=now, dedupe=line)
     db.run_transaction(work, eng)
 
 

@@ -17,7 +17,7 @@ from pbm.i18n import glossary
 from pbm.i18n.translate import reading
 from pbm.models import OutboundMessage
 from pbm.render.names import SYMBOL_NAMES, game_word
-from pbm.render.sms import sms_card
+from pbm.render.sms_board import sms_card
 from tests.pbm.conftest import rows, state_of
 
 SEAT_WORDS = {"en": "seat {n}", "ko": "{n}번 자리"}

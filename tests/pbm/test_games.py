@@ -14,7 +14,7 @@ import engine
 from pbm import db, games
 from pbm import outbox as outbox_module
 from pbm.deadlines import TimingPolicy
-from pbm.messages import MessageKind
+from pbm.message_payloads import GameOver
 from pbm.models import (
     BoardImage,
     CommandLog,
@@ -93,7 +93,7 @@ def test_a_five_player_game_runs_from_invitation_to_the_end_with_one_prompt_per_
     with db.session_scope(eng, write=False) as session:
         g = session.get(Game, game_id)
         for seat, player in games.seats_of(session, game_id):
-            ctx = outbox_module.build_context(session, g, seat, player, MessageKind.GAME_OVER,
+            ctx = outbox_module.build_context(session, g, seat, player, GameOver(),
                                               state=final)
             public = ctx.seat_view["public"]
             assert public["loyalties"] == [x.value for x in final.loyalties]
@@ -328,7 +328,7 @@ def test_table_talk_is_relayed_by_email_and_folded_into_the_next_sms(
     assert "Trust me, mates" in talk[0].text
     with db.session_scope(eng, write=False) as session:
         ctx, _ = games.preview(session, game_id, 2)
-    assert ctx.extra["table_talk"][0]["text"].startswith("Trust me, mates")
+    assert ctx.common.table_talk[0].text.startswith("Trust me, mates")
     empty = db.run_transaction(lambda s: games.say(s, game_id, 1, "   ", now=now), eng)
     assert not empty.ok
 

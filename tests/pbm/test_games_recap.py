@@ -11,6 +11,7 @@ from sqlmodel import Session
 
 import engine
 from pbm import db, games, outbox, render
+from pbm.message_payloads import Reply, payload_for
 from pbm.messages import Channel, MessageKind
 from pbm.models import GameEvent, OutboundMessage, Seat
 from tests.pbm.conftest import new_game, rows, state_of, submit
@@ -103,9 +104,8 @@ def test_a_reply_marks_as_told_only_the_history_its_log_lists(eng: Engine,
             seat_row, player = games.seat_of(session, game_id, seat)
             shown = [e for e in outbox.events_for(session, game_id, seat, limit=None)
                      if e.audience is None][-15:] if log else None
-            outbox.notify(session, game, seat_row, player, MessageKind.REPLY, now=now,
-                          state=games.load_state(game), dedupe=key, events=shown,
-                          extra={"log": log, "done": ["SAY hello"]})
+            outbox.notify(session, game, seat_row, player, Reply(log=log, done=("SAY hello",)),
+                          now=now, state=games.load_state(game), dedupe=key, events=shown)
 
         db.run_transaction(work, eng)
 
@@ -124,8 +124,8 @@ def test_a_reply_marks_as_told_only_the_history_its_log_lists(eng: Engine,
 
 EXTRA: dict[MessageKind, dict[str, Any]] = {
     MessageKind.NOTICE: {"headline": "Something happened to you."},
-    MessageKind.TABLE_TALK: {"from": "Player 1", "text": "ahoy"},
-    MessageKind.REPLY: {"done": ["SAY ahoy"]},
+    MessageKind.TABLE_TALK: {"speaker": "Player 1", "text": "ahoy"},
+    MessageKind.REPLY: {"done": ("SAY ahoy",)},
     MessageKind.PAUSED: {"reason": "lunch"},
     MessageKind.RESUMED: {"paused_hours": 1},
     MessageKind.GAME_OVER: {"aborted": True, "reason": "stopped"},
@@ -149,8 +149,8 @@ def test_the_service_knows_which_messages_show_their_events(eng: Engine,
         seat, player = games.seat_of(session, game_id, 0)
         state = games.load_state(game)
         for kind, extra in VARIANTS:
-            ctx = outbox.build_context(session, game, seat, player, kind, extra=extra,
+            ctx = outbox.build_context(session, game, seat, player, payload_for(kind, **extra),
                                        state=None if kind is MessageKind.INVITATION else state,
                                        events=[news])
             text = flat(render.render(ctx, Channel.EMAIL).text)
-            assert (news.text in text) == outbox.shows_events(kind, ctx.extra), (kind, extra)
+            assert (news.text in text) == outbox.shows_events(ctx.payload), (kind, extra)

@@ -31,7 +31,7 @@ from pbm.replies import read_sms_reply
 from pbm.replies import reasons as R
 from pbm.replies.changes import final_action_reason
 from pbm.replies.korean import to_english
-from tests.fixtures.messages import context_for, simulated_states
+from tests.fixtures.messages import context_for, simulated_states, with_fields
 from tests.pbm.test_render_korean import HANGUL, english_words
 from tests.pbm.test_render_sms import asked_seats
 
@@ -114,10 +114,9 @@ def _help_reply(topic: str, lang: str, state: Any = None, seat: int = 0):  # typ
     if state is None:
         state, seat = next(asked_seats(4, 2001, rename=False))
     ctx = context_for(MessageKind.REPLY, state, seat, [])
-    extra = dict(ctx.extra)
-    extra.update(reply={"understood": [], "meta": [], "not_understood": [], "ignored": []},
-                 done=[], rejected=[], help=topic, log=False)
-    return dataclasses.replace(ctx, extra=extra, language=lang,
+    ctx = with_fields(ctx, reply={"understood": [], "meta": [], "not_understood": [],
+                                  "ignored": []}, done=[], rejected=[], help=topic, log=False)
+    return dataclasses.replace(ctx, language=lang,
                                time_zone="Asia/Seoul" if lang == "ko" else ctx.time_zone), state
 
 
@@ -201,11 +200,9 @@ def test_refusals_of_real_commands_are_said_in_korean() -> None:
                     inner = exc.why.params.get("reason")
                     seen.add(f"{exc.why.code} {getattr(inner, 'code', '')}")
             ctx = korean(context_for(MessageKind.REPLY, state, seat, []))
-            extra = dict(ctx.extra)
-            extra.update(reply={"understood": [], "meta": [], "not_understood": [],
-                                "ignored": []}, done=[], rejected=rejected, help=None,
-                         log=False)
-            ctx = dataclasses.replace(ctx, extra=extra)
+            ctx = with_fields(ctx, reply={"understood": [], "meta": [], "not_understood": [],
+                                          "ignored": []}, done=[], rejected=rejected,
+                              help=None, log=False)
             email = render(ctx, Channel.EMAIL)
             sms = render(ctx, Channel.SMS).sms or ""
             assert leaks(sms, list(state.names)) == [], (leaks(sms, list(state.names)), sms)
@@ -240,10 +237,8 @@ def test_parser_explanations_to_a_korean_player_are_korean() -> None:
                     assert bad.line == text or not HANGUL.search(bad.line) or \
                         bad.line in text, (bad.line, text)  # told back as written
                 ctx = korean(context_for(MessageKind.REPLY, state, seat, []))
-                extra = dict(ctx.extra)
-                extra.update(reply=parsed.to_dict(), done=[], rejected=[], help=None,
-                             log=False)
-                ctx = dataclasses.replace(ctx, extra=extra)
+                ctx = with_fields(ctx, reply=parsed.to_dict(), done=[], rejected=[],
+                                  help=None, log=False)
                 sms = render(ctx, Channel.SMS).sms or ""
                 names = [*state.names, text]
                 assert leaks(sms, names) == [], (text, leaks(sms, names), sms)
@@ -378,10 +373,8 @@ def test_log_in_korean_by_email_and_sms() -> None:
     state = steps[40].state
     events = [e for step in steps[:41] for e in step.events]
     ctx = korean(context_for(MessageKind.REPLY, state, 1, events))
-    extra = dict(ctx.extra)
-    extra.update(reply={"understood": [], "meta": [], "not_understood": [], "ignored": []},
-                 done=[], rejected=[], help=None, log=True)
-    ctx = dataclasses.replace(ctx, extra=extra)
+    ctx = with_fields(ctx, reply={"understood": [], "meta": [], "not_understood": [],
+                                  "ignored": []}, done=[], rejected=[], help=None, log=True)
     sms = render(ctx, Channel.SMS)
     texts = [t for t in (sms.sms, *sms.sms_more) if t]
     assert any("기록" in t for t in texts)

@@ -20,7 +20,7 @@ from pbm.models import OutboundMessage
 from pbm.render import render
 from pbm.render.setting_words import say_answer, say_notice
 from pbm.replies import reasons as R
-from tests.fixtures.messages import context_for, simulated_states
+from tests.fixtures.messages import context_for, simulated_states, with_fields
 from tests.pbm.conftest import new_game, rows
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
@@ -67,9 +67,8 @@ def test_every_answer_to_a_setting_is_korean_by_email_and_sms(eng: Engine,
     base = dataclasses.replace(
         context_for(MessageKind.REPLY, state, 1, []), language="ko", time_zone="Asia/Seoul")
     for line, answer in zip(LINES, answers, strict=True):
-        ctx = dataclasses.replace(base, extra={
-            **base.extra, "reply": {}, "rejected": [], "done": [], "help": None,
-            "log": False, "answers": [answer]})
+        ctx = with_fields(base, reply={}, rejected=[], done=[], help=None, log=False,
+                          answers=(answer,))
         email = render(ctx, Channel.EMAIL)
         sms = render(ctx, Channel.SMS).sms or ""
         with reading("ko"):

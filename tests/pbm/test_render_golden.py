@@ -19,6 +19,7 @@ from PIL import Image
 
 from pbm.messages import Channel, MessageContext, MessageKind
 from pbm.render import board_png, render
+from tests.fixtures.messages import make_context
 from tests.fixtures.seatviews import scenario
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
@@ -75,11 +76,12 @@ def _ctx(kind: MessageKind, view: dict[str, Any] | None, **extra: Any) -> Messag
     seat = view["seat"] if view else 0
     name = view["name"] if view else "Ann"
     visible = [e for e in events if e["audience"] is None or seat in e["audience"]]
-    return MessageContext(kind=kind, game_id=7, game_name="Nassau", seat=seat,
-                          player_name=name, time_zone="America/New_York", seat_view=view,
-                          events=visible, deadline=DEADLINE, now=NOW,
-                          extra={"reply_to": "play+Zq7tK2mB9x@tortuga.example",
-                                 "players": PLAYERS, **extra})
+    if kind is MessageKind.INVITATION:
+        extra["players"] = tuple(p["name"] for p in PLAYERS)
+    return make_context(kind, {"reply_to": "play+Zq7tK2mB9x@tortuga.example", **extra},
+                        game_id=7, game_name="Nassau", seat=seat,
+                        player_name=name, time_zone="America/New_York", seat_view=view,
+                        events=visible, deadline=DEADLINE, now=NOW)
 
 
 def cases() -> dict[str, MessageContext]:
@@ -107,7 +109,7 @@ def cases() -> dict[str, MessageContext]:
         "resumed": _ctx(MessageKind.RESUMED, turn, paused_hours=26.5, events=[]),
         "seat_replaced": _ctx(MessageKind.SEAT_REPLACED, turn, old_name="Long John",
                               new_name="Ann", briefing=True),
-        "table_talk": _ctx(MessageKind.TABLE_TALK, scenario("waiting"), from_name="Cleo",
+        "table_talk": _ctx(MessageKind.TABLE_TALK, scenario("waiting"), speaker="Cleo",
                            text="Trust me, I'm <b>British</b> & proud!", events=[]),
         "reply": _ctx(MessageKind.REPLY, scenario("shoot"), events=[],
                       reply={"understood": [], "meta": [],

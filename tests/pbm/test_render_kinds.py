@@ -8,9 +8,10 @@ from datetime import UTC, datetime
 import pytest
 
 import engine
-from pbm.messages import Channel, MessageContext, MessageKind, board_content_id
+from pbm.message_payloads import Common, Reply
+from pbm.messages import Channel, MessageKind, board_content_id
 from pbm.render import format_deadline, render
-from tests.fixtures.messages import context_for, simulated_states
+from tests.fixtures.messages import context_for, make_context, simulated_states, with_fields
 from tests.fixtures.seatviews import scenario
 from tests.pbm.test_render_golden import cases
 
@@ -92,7 +93,7 @@ def test_a_reply_lists_what_was_not_understood_with_a_suggestion_and_what_is_awa
 
 @pytest.mark.parametrize("topic", ["", "VOTE", "ATTACK", "TURN", "CARDS", "SAY", "NONSENSE"])
 def test_help_renders_for_every_topic(topic: str) -> None:
-    ctx = replace(cases()["reply_done_help"], extra={"help": topic, "reply": {}})
+    ctx = replace(cases()["reply_done_help"], payload=Reply(help=topic), common=Common())
     text = render(ctx, Channel.EMAIL).text
     assert "HELP" in text and len(text) > 300
 
@@ -107,9 +108,11 @@ def test_messages_without_a_game_state_render() -> None:
     for kind in (MessageKind.INVITATION, MessageKind.PAUSED, MessageKind.RESUMED,
                  MessageKind.TABLE_TALK, MessageKind.REMINDER, MessageKind.GAME_OVER,
                  MessageKind.SEAT_REPLACED, MessageKind.REPLY):
-        ctx = MessageContext(kind=kind, game_id=1, game_name="Tiny", seat=0,
-                             player_name="Ann", extra={"invitation": True, "from_name": "Bo",
-                                                       "text": "hi", "you_were_replaced": True})
+        given = {MessageKind.REMINDER: {"invitation": True},
+                 MessageKind.TABLE_TALK: {"speaker": "Bo", "text": "hi"},
+                 MessageKind.SEAT_REPLACED: {"you_were_replaced": True}}.get(kind, {})
+        ctx = make_context(kind=kind, game_id=1, game_name="Tiny", seat=0,
+                           player_name="Ann", extra=given)
         for channel in Channel:
             rendered = render(ctx, channel)
             assert rendered.text and "Tiny" in rendered.subject
@@ -125,7 +128,7 @@ def test_the_email_asks_for_replies_above_the_marker_only_when_something_is_awai
 
 def test_the_atlantis_standing_order_is_offered_to_its_owner() -> None:
     view = scenario("waiting_atlantis")
-    ctx = MessageContext(kind=MessageKind.STATUS, game_id=1, game_name="N", seat=2,
+    ctx = make_context(kind=MessageKind.STATUS, game_id=1, game_name="N", seat=2,
                          player_name="Cleo", seat_view=view)
     text = render(ctx, Channel.EMAIL).text
     assert "ATLANTIS" in text and "1 = ATLANTIS" in text
@@ -135,7 +138,7 @@ def test_a_timed_out_seat_is_told_what_was_played_and_the_others_only_when_publi
     state = next(s.state for s in simulated_states(4, 8) if s.index > 10 and not s.state.over)
     you = context_for(MessageKind.TIMED_OUT, state, 1, [])
     assert "was played for you" in render(you, Channel.EMAIL).text
-    other = replace(you, extra={**you.extra, "you": False, "who": "Ann", "played": None})
+    other = with_fields(you, you=False, who="Ann", played=None)
     text = render(other, Channel.EMAIL).text
     assert "Ann ran out of time" in text and "played for them" not in text
 

@@ -24,7 +24,7 @@ from pbm import unmasking, vote_ledger
 from pbm.messages import Channel, MessageContext, MessageKind
 from pbm.render import SMS_MAX_KO_UNITS, render, utf16_units
 from pbm.render.email import SECTIONS
-from tests.fixtures.messages import context_for, simulated_states
+from tests.fixtures.messages import context_for, simulated_states, with_fields
 from tests.pbm.test_render_korean import english_words
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
@@ -64,8 +64,8 @@ def check_korean(text: str, names: list[str], what: object) -> None:
 
 
 def korean(ctx: MessageContext, **extra: Any) -> MessageContext:
-    return dataclasses.replace(ctx, language="ko", time_zone="Asia/Seoul",
-                               extra={**ctx.extra, **extra})
+    return dataclasses.replace(with_fields(ctx, **extra), language="ko",
+                               time_zone="Asia/Seoul")
 
 
 def _steps(n: int, seed: int) -> tuple[list[Any], list[tuple[int, list[engine.Event], Any]]]:

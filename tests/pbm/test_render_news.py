@@ -13,6 +13,7 @@ from pbm.messages import Channel, MessageContext, MessageKind
 from pbm.render import render
 from pbm.render.gsm7 import SMS_MAX_SEPTETS, gsm7_septets
 from pbm.render.news import CARDS, card_effect, news
+from tests.fixtures.messages import make_context
 from tests.fixtures.seatviews import scenario
 
 NOW = datetime(2025, 3, 3, 22, 0, tzinfo=UTC)
@@ -25,7 +26,7 @@ def _reply(view: dict[str, Any] | None, seat: int, done: list[str],
         "done": done, "rejected": [], "help": None, "log": False,
         "result": {"events": events}}
     base.update(extra)
-    return MessageContext(kind=MessageKind.REPLY, game_id=1, game_name="Nassau", seat=seat,
+    return make_context(kind=MessageKind.REPLY, game_id=1, game_name="Nassau", seat=seat,
                           player_name="P", seat_view=view, events=[], extra=base,
                           deadline=NOW + timedelta(hours=44), now=NOW)
 
@@ -142,7 +143,7 @@ def test_pass_undo_and_what_are_my_options_are_answered_with_help() -> None:
 def test_deadlines_are_a_sentence_with_the_time_left() -> None:
     view = scenario("turn")
     assert view is not None
-    ctx = MessageContext(kind=MessageKind.PROMPT, game_id=1, game_name="Nassau",
+    ctx = make_context(kind=MessageKind.PROMPT, game_id=1, game_name="Nassau",
                          seat=view["seat"], player_name="P", seat_view=view,
                          time_zone="Europe/Berlin", deadline=NOW + timedelta(hours=44),
                          now=NOW)

@@ -21,7 +21,7 @@ from pbm.render import (
     utf16_units,
 )
 from pbm.replies.words import fold, name_key
-from tests.fixtures.messages import simulated_states
+from tests.fixtures.messages import make_context, simulated_states
 from tests.pbm.test_render_golden import cases
 
 #: Decision kinds and engine words a refusal must not show the player.
@@ -29,9 +29,9 @@ ENGINE_WORDS = re.compile(r"\b(ACTION|LETTER_OF_MARQUE|answers|is asked for)\b")
 
 
 def _reply(view: dict, **extra: object) -> MessageContext:
-    return MessageContext(kind=MessageKind.REPLY, game_id=3, game_name="Nassau",
-                          seat=view["seat"], player_name=view["name"], seat_view=view,
-                          extra=dict(extra))
+    return make_context(kind=MessageKind.REPLY, game_id=3, game_name="Nassau",
+                        seat=view["seat"], player_name=view["name"], seat_view=view,
+                        extra=dict(extra))
 
 
 def _states() -> list[tuple[engine.GameState, int]]:
@@ -67,7 +67,7 @@ def test_the_answer_to_view_names_both_cards_by_email_and_by_sms() -> None:
     assert email.text.startswith(f"You saw card {a}: {titles[0]} and card {b}: {titles[1]}")
     assert f"You saw {a}={titles[0]}, {b}={titles[1]}" in sms
     # ... and the cards stay listed under the cards you know, in STATUS and in the prompt
-    status = render(MessageContext(kind=MessageKind.STATUS, game_id=3, game_name="Nassau",
+    status = render(make_context(kind=MessageKind.STATUS, game_id=3, game_name="Nassau",
                                    seat=seat, player_name="x", seat_view=view), Channel.SMS)
     assert f"You know: {a}={titles[0]}, {b}={titles[1]}" in " ".join(
         [status.sms or "", *status.sms_more])
@@ -103,7 +103,7 @@ def test_sms_status_gives_the_whole_picture_in_two_texts_of_two_segments() -> No
     checked = 0
     for state, seat in _states()[::7]:
         view = engine.view(state, seat)
-        ctx = MessageContext(kind=MessageKind.STATUS, game_id=3, game_name="Nassau",
+        ctx = make_context(kind=MessageKind.STATUS, game_id=3, game_name="Nassau",
                              seat=seat, player_name=view.name, seat_view=view.to_dict())
         rendered = render(ctx, Channel.SMS)
         texts = [rendered.sms or "", *rendered.sms_more]
@@ -155,7 +155,7 @@ def test_help_and_log_answer_by_sms_in_short_form() -> None:
         assert not any("OK: HELP" in t for t in texts)
     events = [{"kind": "event.revealed", "text": f"Ann revealed card {i}.", "audience": None}
               for i in range(1, 40)]
-    ctx = MessageContext(kind=MessageKind.REPLY, game_id=3, game_name="Nassau",
+    ctx = make_context(kind=MessageKind.REPLY, game_id=3, game_name="Nassau",
                          seat=view["seat"], player_name="Ann", seat_view=view, events=events,
                          extra={"log": True, "reply": {"meta": [{"name": "LOG"}]}})
     rendered = render(ctx, Channel.SMS)
@@ -201,14 +201,14 @@ def test_a_question_on_a_line_of_its_own_is_never_listed_as_a_greeting() -> None
 
     from pbm.messages import Channel, MessageKind
     from pbm.render import render
-    from tests.fixtures.messages import context_for, simulated_states
+    from tests.fixtures.messages import context_for, fields_of, simulated_states, with_fields
 
     state = list(simulated_states(4, 5))[6].state
     ctx = context_for(MessageKind.REPLY, state, 0, [])
-    extra = {**ctx.extra, "reply": {**ctx.extra["reply"],
-                                    "ignored": ["What does the Albatross do?", "Cheers"]}}
+    questioned = with_fields(ctx, reply={**fields_of(ctx)["reply"],
+                                         "ignored": ["What does the Albatross do?", "Cheers"]})
     for lang, heading in (("en", "YOUR QUESTIONS"), ("ko", "질문 (")):
-        text = render(dataclasses.replace(ctx, extra=extra, language=lang), Channel.EMAIL).text
+        text = render(dataclasses.replace(questioned, language=lang), Channel.EMAIL).text
         asked = text.index(heading)
         assert asked < text.index('"What does the Albatross do?"'), text
         ignored = text[text.index("IGNORED" if lang == "en" else "무시"):]

@@ -3,7 +3,6 @@ every prompt of thousands of random game states (engine.simulate) and 2 to 9 pla
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import re
 from collections.abc import Iterator
@@ -23,7 +22,7 @@ from pbm.render import (
     to_gsm7,
 )
 from pbm.render.names import short_game
-from tests.fixtures.messages import context_for, simulated_states
+from tests.fixtures.messages import context_for, simulated_states, with_fields
 
 PROMPT_KINDS = {"PLACE", "ACTION", "VOTE", "CHOOSE", "LETTER_OF_MARQUE", "SHOOT", "GIVE",
                 "TAKE", "FOUNTAIN"}
@@ -176,12 +175,11 @@ def _reply_sms(state: engine.GameState, *, suggestion: str | None,
     """The SMS answer to a reply with one line not understood (a suggestion or none) and
     nothing else: with HELP asked, the reply SMS comes first and the help after it."""
     ctx = context_for(MessageKind.REPLY, state, 0)
-    extra = dict(ctx.extra)
-    extra.update(reply={"understood": [], "meta": [], "ignored": [],
-                        "not_understood": [{"line": "atack now!", "reason": "not a command",
-                                            "suggestion": suggestion}]},
-                 done=[], rejected=[], help="" if help_asked else None, log=False)
-    rendered = render(dataclasses.replace(ctx, extra=extra), Channel.SMS)
+    rendered = render(with_fields(
+        ctx, reply={"understood": [], "meta": [], "ignored": [],
+                    "not_understood": [{"line": "atack now!", "reason": "not a command",
+                                        "suggestion": suggestion}]},
+        done=[], rejected=[], help="" if help_asked else None, log=False), Channel.SMS)
     assert rendered.sms is not None
     return rendered.sms, rendered.sms_more
 

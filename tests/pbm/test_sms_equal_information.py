@@ -20,7 +20,7 @@ from pbm.render import render, sms_segments, to_gsm7
 from pbm.render.gsm7 import KO_SMS_PARTS
 from pbm.render.model import build_model
 from pbm.render.sms_news import said_by_prompt
-from tests.fixtures.messages import NOW, extra_for
+from tests.fixtures.messages import NOW, extra_for, make_context
 
 #: How each language says what did not fit.
 MORE = {"en": "+{n} more: NEWS", "ko": "+{n}개 더: 기록"}
@@ -53,7 +53,7 @@ def prompts_with_news(n_players: int, seed: int
 def prompt_context(state: engine.GameState, seat: int, events: list[dict[str, Any]],
                    lang: str) -> MessageContext:
     """The context of ``seat``'s prompt in ``state``, telling ``events``, in ``lang``."""
-    return MessageContext(
+    return make_context(
         kind=MessageKind.PROMPT, game_id=42, game_name="Nassau", seat=seat,
         player_name=state.names[seat], time_zone="UTC",
         seat_view=engine.view(state, seat).to_dict(), events=events,
@@ -67,7 +67,7 @@ def _told(ctx: MessageContext, lang: str) -> dict[str, Any]:
     with reading(lang):  # to_gsm7 keeps Hangul for a Korean reader only
         model = build_model(ctx)
         deadline = model["deadline"]
-        forms = [deadline["sentence"], _("By {when}.").format(when=deadline["short"])]
+        forms = [deadline["sentence"], _("By %(when)s.") % {"when": deadline["short"]}]
         said = said_by_prompt(model)  # the prompt's head tells it
         lines = [line for line in model["recap"]["lines"] if line["kind"] != "table.talk"
                  and line["seq"] not in said]

@@ -13,7 +13,6 @@ and in Korean, is checked line by line against the events it tells.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from typing import Any
 
@@ -23,6 +22,7 @@ from pbm.render import render, to_gsm7
 from pbm.render.model import build_model
 from pbm.render.news import caused_pairs, news
 from pbm.render.sms_news import said_by_prompt
+from tests.fixtures.messages import with_fields
 from tests.pbm.test_sms_equal_information import prompt_context, prompts_with_news
 
 NEVER = re.compile(r"Provisional|provisional rule|임시 규칙|\bYou (was|has|is)\b|"
@@ -77,8 +77,7 @@ def _notice(ctx: MessageContext) -> MessageContext | None:
             or (e["kind"] == "pawn.marooned" and (e.get("data") or {}).get("seat") == ctx.seat)]
     if not mine:
         return None
-    return dataclasses.replace(ctx, kind=MessageKind.NOTICE,
-                               extra={**ctx.extra, "headline_seq": mine[-1]["seq"]})
+    return with_fields(ctx, MessageKind.NOTICE, headline_seq=mine[-1]["seq"])
 
 
 def test_every_message_tells_each_event_once_and_in_the_order_it_happened() -> None:

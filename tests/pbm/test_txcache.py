@@ -22,7 +22,7 @@ from engine.simulate import random_command
 from pbm import db, deadlines, games, inbound, outbox, outbox_pictures, render, txcache
 from pbm.config import reset_settings
 from pbm.games.base import next_seq, write_state
-from pbm.messages import MessageKind
+from pbm.message_payloads import Status
 from pbm.models import (
     BoardImage,
     CommandLog,
@@ -141,7 +141,7 @@ def test_a_message_written_before_is_not_written_again_and_leaves_the_seat_as_it
     def status(session: Any) -> tuple[list[int], tuple[Any, ...], list[int]]:
         game = games.lock_game(session, game_id)
         seat, player = games.seat_of(session, game_id, 1)
-        written = outbox.notify(session, game, seat, player, MessageKind.STATUS,
+        written = outbox.notify(session, game, seat, player, Status(),
                                 now=now + timedelta(hours=1), dedupe="test-status",
                                 state=games.load_state(game))
         marks = (seat.last_event_seq, seat.thread_message_id, seat.thread_started,
@@ -215,6 +215,7 @@ with Session(sa.create_engine("sqlite://")) as session:  # no engine of pbm.db b
         print("refused")
 
 from pbm import db
+from pbm.message_payloads import Status
 
 with Session(db.make_engine("sqlite://")) as session:
     session.connection()
@@ -363,7 +364,7 @@ def test_a_told_seat_with_other_changes_pending_is_left_to_the_flush(eng: Engine
     def status(session: Any) -> tuple[int, bool]:
         game = games.lock_game(session, game_id)
         seat, player = games.seat_of(session, game_id, 1)
-        assert outbox.notify(session, game, seat, player, MessageKind.STATUS,
+        assert outbox.notify(session, game, seat, player, Status(),
                              now=now + timedelta(hours=1), dedupe="test-status",
                              state=games.load_state(game))
         seat.away_used_seconds = 60  # pending beside the told marks

@@ -45,7 +45,7 @@ def prompt(tmp_path: Path) -> tuple[str, dict, str, str]:
         ctx, rendered = games.preview(session, game_id, decision.seat, Channel.EMAIL)
     db.dispose_engines()
     assert rendered.html is not None and ctx.seat_view is not None
-    return rendered.html, ctx.seat_view, str(ctx.extra["reply_to"]), render.subject_for(
+    return rendered.html, ctx.seat_view, str(ctx.common.reply_to), render.subject_for(
         "harbour")
 
 
