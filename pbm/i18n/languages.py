@@ -68,9 +68,6 @@ class Traits:
     sms_card_mark: str = "capitals"
     #: An answer too long for an SMS is first tried without its asides in brackets.
     sms_drop_asides: bool = False
-    #: The engine's (English) event sentences are retold in this language's words
-    #: (``pbm.render.news_ko``): the vote result, the LOG.
-    retells_events: bool = False
 
 
 def locale_dirs() -> tuple[Path, ...]:

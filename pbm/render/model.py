@@ -10,7 +10,7 @@ from dataclasses import asdict, replace
 from typing import Any
 
 from engine.events import DecisionKind
-from pbm.i18n.languages import SOURCE_LANGUAGE, traits
+from pbm.i18n.languages import SOURCE_LANGUAGE
 from pbm.i18n.translate import N_, _, current
 from pbm.message_payloads import (
     Common,
@@ -28,7 +28,7 @@ from pbm.message_payloads import (
     asks_to_join,
 )
 from pbm.messages import MessageContext, MessageKind, board_content_id, board_image_key
-from pbm.render import mail_words, news_ko
+from pbm.render import event_lines, mail_words
 from pbm.render.board import awaited_model, board_model, me_model
 from pbm.render.ending import ending
 from pbm.render.names import (
@@ -41,8 +41,7 @@ from pbm.render.names import (
     subject_for,
     title_label,
 )
-from pbm.render.news import CARDS, all_cards_lines, card_effect, card_line, news
-from pbm.render.news_ko import log_line
+from pbm.render.news import CARDS, all_cards_lines, card_effect, card_line, news, voice
 from pbm.render.reasons import say_done, say_note, say_reason
 from pbm.render.refusals import plain_reason
 from pbm.render.setting_words import english, say_answer, say_notice
@@ -74,9 +73,8 @@ def _vote_result(events: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
         if e.get("kind") == "vote.result":
             data = e.get("data") or {}
             counts = data.get("counts") or {}
-            if traits(current()).retells_events:  # the engine's sentence is English
-
-                said = news_ko.voice(e, None, {})
+            if current() != SOURCE_LANGUAGE:  # the engine's sentence is English
+                said = voice(e, None, {})
                 symbol = {k: game_word("symbols", k, k) for k in SYMBOL_NAMES}
                 return {
                     "text": said[1] if said else "",
@@ -356,10 +354,10 @@ def help_title(topic: Any) -> str:
 
 def log_events(ctx: MessageContext, names: Mapping[int, str]) -> list[Mapping[str, Any]]:
     """The events LOG lists, each with its ``text`` in the reader's language (English: the
-    engine's sentences as they are; a language that retells them: ``news_ko.log_line``)."""
-    if not traits(current()).retells_events:
+    engine's sentences as they are; any other: ``pbm.render.event_lines``)."""
+    if current() == SOURCE_LANGUAGE:
         return list(ctx.events)
-    return [{**e, "text": log_line(e, ctx.seat, names)} for e in ctx.events]
+    return [{**e, "text": event_lines.line(e, ctx.seat, names).text} for e in ctx.events]
 
 
 def _outcome(ctx: MessageContext, names: Mapping[int, str],

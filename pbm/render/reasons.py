@@ -34,7 +34,8 @@ from engine import reasons as engine_reasons
 from engine.reasons import Reason, as_reason
 from pbm.i18n import glossary
 from pbm.i18n.dates import length_text
-from pbm.i18n.translate import N_, _, current
+from pbm.i18n.languages import SOURCE_LANGUAGE, traits
+from pbm.i18n.translate import N_, _, current, pgettext
 from pbm.render.names import command_words
 from pbm.replies import reasons as reply_reasons
 
@@ -96,8 +97,6 @@ _CONVERT: dict[str, Callable[[str], str]] = {
 
 #: Babel patterns of a moment without its year, and of a weekday and clock, by language
 #: (a language without one reads the English words).
-_MOMENT_PATTERNS = {"ko": "M월 d일 (E) a h:mm"}
-_CLOCK_PATTERNS = {"ko": "EEEE a h:mm"}
 
 def _at(value: str) -> tuple[datetime, str]:
     """A moment parameter (``pbm.replies.reasons.moment``) in its reader's zone."""
@@ -105,14 +104,18 @@ def _at(value: str) -> tuple[datetime, str]:
     return datetime.fromisoformat(when).astimezone(ZoneInfo(zone)), zone
 
 
-def say_moment(words: str, at: str, patterns: dict[str, str] = _MOMENT_PATTERNS) -> str:
-    """A moment in the reader's language ("3월 3일 (월) 오후 2:00 CET"); ``words`` (English)
-    for a language without a pattern."""
-    lang = current()
-    if lang not in patterns or not at:
+def say_moment(words: str, at: str, clock: bool = False) -> str:
+    """A moment in the reader's language ("3월 3일 (월) 오후 2:00 CET"; ``clock``: a weekday
+    and a time, "월요일 오후 2:00 CET"); ``words`` (the English the moment was stored with)
+    for an English reader. The CLDR patterns are catalogue entries, as in
+    ``pbm.i18n.dates``."""
+    if current() == SOURCE_LANGUAGE or not at:
         return words
     local, _zone = _at(at)
-    return f"{format_datetime(local, patterns[lang], locale=lang)} {local.tzname()}"
+    pattern = pgettext("date pattern", "EEE HH:mm") if clock else \
+        pgettext("date pattern", "EEE dd MMM HH:mm")
+    moment = format_datetime(local, pattern, locale=traits(current()).cldr_locale)
+    return f"{moment} {local.tzname()}"
 
 
 def say_span(words: str, span_seconds: int | str) -> str:
@@ -130,7 +133,7 @@ def _moments(params: Mapping[str, Any]) -> dict[str, str]:
             out[name] = say_moment(str(params[name]), str(params.get(f"{name}_at", "")))
     if "now" in params:
         out["now"] = say_moment(str(params["now"]), str(params.get("now_at", "")),
-                                _CLOCK_PATTERNS)
+                                clock=True)
     if "span" in params and "span_seconds" in params:
         out["span"] = say_span(str(params["span"]), params["span_seconds"])
     return out

@@ -22,10 +22,10 @@ from pbm.i18n.cards import CARD_EFFECTS
 from pbm.i18n.translate import _, reading  # _: gettext's conventional public name
 from pbm.inbound.applying import SETTLED
 from pbm.messages import Channel, MessageKind
-from pbm.render import SMS_MAX_KO_UNITS, news_ko, render, sms_segments, utf16_units
+from pbm.render import SMS_MAX_KO_UNITS, event_lines, render, sms_segments, utf16_units
 from pbm.render.gsm7 import KO_SMS_PARTS
 from pbm.render.names import HELP_FILES, help_file
-from pbm.render.news import card_line
+from pbm.render.news import card_line, voice
 from pbm.render.reasons import UNKNOWN, say_reason
 from pbm.replies import read_sms_reply
 from pbm.replies import reasons as R
@@ -332,8 +332,8 @@ def test_every_engine_event_kind_has_its_own_korean_sentence() -> None:
         fallback = _("Something happened in the game.")
         for kind, keys in kinds.items():
             data = {k: 0 for k in keys}
-            line = news_ko.log_line({"kind": kind, "data": data, "text": "English"}, 0,
-                                    {0: "민준", 1: "서연"})
+            line = event_lines.line({"kind": kind, "data": data, "text": "English"}, 0,
+                                    {0: "민준", 1: "서연"}).text
             assert line != fallback and HANGUL.search(line), kind
             assert "English" not in line
 
@@ -355,11 +355,11 @@ def test_news_and_log_of_real_games_read_in_korean() -> None:
                     for reader in range(n):
                         if not event.visible_to(reader):
                             continue
-                        line = news_ko.log_line(data, reader, seats)
+                        line = event_lines.line(data, reader, seats).text
                         assert line != fallback and HANGUL.search(line), data
                         assert leaks(line, list(names)) == [], (line, data)
                         assert "None" not in line and "{" not in line, (line, data)
-                        said = news_ko.voice(data, reader, seats,
+                        said = voice(data, reader, seats,
                                              [e.to_dict() for e in step.events])
                         if said is not None:
                             assert said[1] == line or said[1], data

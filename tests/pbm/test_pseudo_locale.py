@@ -35,9 +35,8 @@ from pbm.messages import Channel, MessageContext, MessageKind
 from pbm.render import reasons as reason_table
 from pbm.render import render
 from pbm.render.names import HELP_DIR
-from pbm.render.sms import SMS_RANK, SMS_SYMBOL
 from pbm.replies.quote_patterns import REPLY_MARKER
-from tests.fixtures.messages import context_for, simulated_states
+from tests.fixtures.messages import context_for, fields_of, simulated_states
 from tests.pbm.test_render_golden import cases
 
 PSEUDO = "en-XA"
@@ -138,7 +137,7 @@ def _html_text(page: str) -> str:
 def _their_words(ctx: MessageContext) -> set[str]:
     """Words the message quotes rather than says: names, what players and admins wrote."""
     said: list[str] = [ctx.game_name, ctx.player_name]
-    extra = ctx.extra
+    extra = fields_of(ctx)
 
     def add(value: Any) -> None:
         if isinstance(value, str):
@@ -150,8 +149,8 @@ def _their_words(ctx: MessageContext) -> set[str]:
             for item in value:
                 add(item)
 
-    for key in ("players", "inviter", "message", "from_name", "text", "old_name", "new_name",
-                "who"):
+    for key in ("players", "inviter", "message", "speaker", "text", "old_name", "new_name",
+                "who", "table_talk"):
         add(extra.get(key))
     if ctx.kind is MessageKind.PAUSED:
         add(extra.get("reason"))
@@ -200,50 +199,8 @@ def test_the_pseudo_locale_is_a_folder_of_data(pseudo_locale: Path) -> None:
     assert pseudo("Reply by") in text
 
 
-#: Escapes whose source is a module this test does not own yet, each with how to know
-#: its lines. The test fails when one of them no longer escapes (remove it then).
-KNOWN = {
-    "model": "pbm/render/model.py: LOG and the vote result tell the engine's English "
-             "sentence unless is_korean() (log_events, _vote_result): should ask "
-             "pbm.render.event_lines for every language but English",
-    "sms": "pbm/render/sms.py: SMS_SYMBOL / SMS_RANK abbreviations are English Python "
-           "tables (Korean has SMS_SYMBOL_KO / SMS_RANK_KO): should be catalogue entries",
-}
-
-
-def _engine_strings(ctx: MessageContext) -> list[str]:
-    """The engine's English strings a message could quote: events' texts and data."""
-    out: list[str] = []
-
-    def add(value: Any) -> None:
-        if isinstance(value, str) and len(value) > 3:
-            out.append(value)
-        elif isinstance(value, Mapping):
-            for item in value.values():
-                add(item)
-        elif isinstance(value, (list, tuple)):
-            for item in value:
-                add(item)
-
-    add(list(ctx.events))
-    add(ctx.extra.get("result"))
-    return out
-
-
-def _source(word: str, channel: str, said: Mapping[str, str], ctx: MessageContext) -> str | None:
-    """Which :data:`KNOWN` source ``word`` escaped from in ``said[channel]``, if any."""
-    flat = " ".join(said[channel].split())
-    if any(word in s and " ".join(s.split()).strip(" .") in flat for s in _engine_strings(ctx)):
-        return "model"
-    if channel == "sms" and any(word in w for w in (*SMS_SYMBOL.values(),
-                                                    *SMS_RANK.values())):
-        return "sms"
-    return None
-
-
 def test_every_message_kind_renders_with_no_english_left(pseudo_locale: Path) -> None:
     found: dict[str, set[str]] = {}
-    known: dict[str, set[str]] = {}
     kinds: set[MessageKind] = set()
     for name, ctx in every_context():
         kinds.add(ctx.kind)
@@ -252,13 +209,10 @@ def test_every_message_kind_renders_with_no_english_left(pseudo_locale: Path) ->
         own = _their_words(ctx)
         for channel, text in translated.items():
             for word in escaped(english[channel], text, own):
-                source = _source(word, channel, translated, ctx)
-                (known.setdefault(source, set()) if source else
-                 found.setdefault(word, set())).add(f"{name}:{channel}:{word}")
+                found.setdefault(word, set()).add(f"{name}:{channel}:{word}")
     assert kinds == set(MessageKind)
     report = {w: sorted(where)[:3] for w, where in sorted(found.items())}
     assert not found, f"{len(found)} English words escaped translation: {report}"
-    assert set(known) == set(KNOWN), f"fixed at the source? remove from KNOWN: {known.keys()}"
 
 
 def reason_texts() -> list[tuple[str, str]]:
@@ -297,21 +251,7 @@ def test_every_reason_renders_with_no_english_left(pseudo_locale: Path) -> None:
     with reading(PSEUDO):
         said = reason_texts()
     assert len(said) >= 100
-    known: set[str] = set()
-    moment = _words(_REASON_SAMPLES["until"]["until"])
     for english, translated in said:
         for word in escaped(english, translated, _words("Ann Nassau")):
-            if word in moment:  # KNOWN_REASONS["moments"]
-                known.add("moments")
-                continue
             found.setdefault(word, []).append(translated)
     assert not found, f"{len(found)} English words escaped translation: {found}"
-    assert known == set(KNOWN_REASONS), f"fixed at the source? remove from KNOWN_REASONS: {known}"
-
-
-#: Escapes in reasons whose source this test does not own yet (it fails once they are gone).
-KNOWN_REASONS = {
-    "moments": "pbm/render/reasons.py: a moment's pattern is a Python dict keyed by language "
-               "(_MOMENT_PATTERNS, {'ko': ...}); another language reads the English words "
-               "('Mon 03 Mar'): should be pgettext('date pattern', ...) as in pbm.i18n.dates",
-}
