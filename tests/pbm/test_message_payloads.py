@@ -81,7 +81,6 @@ def test_the_korean_sms_forms_come_from_its_traits() -> None:
     english, korean = languages.traits("en"), languages.traits("ko")
     assert (english.sms_card_mark, korean.sms_card_mark) == ("capitals", "brackets")
     assert not english.sms_menu_first and korean.sms_menu_first
-    assert not english.retells_events and korean.retells_events
     with translate.reading("en"):
         assert sms_card(CARD, mark="middle") == "Cannon/BRIT/Skull"
     with translate.reading("ko"):
