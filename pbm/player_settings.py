@@ -28,7 +28,7 @@ from sqlmodel import Session
 
 from pbm import games
 from pbm.humanize import local_time
-from pbm.i18n.languages import language_named
+from pbm.i18n.languages import language_named, traits
 from pbm.messages import Channel
 from pbm.models import Player
 from pbm.replies import reasons as R
@@ -276,8 +276,8 @@ def apply(session: Session, player: Player, text: str, now: datetime) -> str:
             raise SettingError(R.LANG_TAKES(cmd="LANG"))
         player.language = language
         session.add(player)
-        return (R.LANG_KO if language == "ko" else R.LANG_EN)(
-            setting=f"LANG {language.upper()}")
+        return R.LANG_SET(setting=f"LANG {language.upper()}",
+                          language=traits(language).own_name or language)
     raise SettingError(R.NOT_A_SETTING(value=verb, example="SETTINGS"))
 
 

@@ -36,6 +36,8 @@ class Traits:
     A field's default is English's; ``language.toml`` names only what differs.
     """
 
+    #: The language's name in its own words (the answer to ``LANG``; else its code).
+    own_name: str = ""
     #: The names a player may write after ``LANG`` for this language (lower case).
     names: tuple[str, ...] = ()
     #: How an SMS in this language is counted: ``"gsm7"`` (septets) or ``"ucs2"``.

@@ -75,11 +75,6 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return translations(_current.get()).ngettext(singular, plural, n)
 
 
-def is_korean() -> bool:
-    """True while writing for a Korean reader (UCS-2 SMS budgets, Korean word order)."""
-    return _current.get() == "ko"
-
-
 def install_jinja(env: Any, lang: str) -> None:
     """Jinja2's i18n extension on ``env`` with the catalogue of ``lang`` (newstyle:
     ``{{ _("Reply %(n)s", n=3) }}`` formats after translating)."""

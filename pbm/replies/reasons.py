@@ -179,8 +179,9 @@ TALK_OFF = ReasonCode("answer.talk_off",
 CALENDAR_ON = ReasonCode("answer.calendar_on",
                          N_("{setting}: each prompt carries its deadline as a calendar event."))
 CALENDAR_OFF = ReasonCode("answer.calendar_off", N_("{setting}: no more calendar events."))
-LANG_EN = ReasonCode("answer.lang_en", N_("{setting}: your messages come in English from now on."))
-LANG_KO = ReasonCode("answer.lang_ko", N_("{setting}: your messages come in Korean from now on."))
+#: ``language``: the chosen language's own name (its ``Traits.own_name``).
+LANG_SET = ReasonCode("answer.lang", N_(
+    "{setting}: your messages come in {language} from now on."))
 #: The SETTINGS answer: ``{setting}: {items}.``, the items ``SETTING`` joined by ``JOINED``.
 SUMMARY = ReasonCode("answer.summary", N_("{setting}: {items}."))
 SETTING = ReasonCode("answer.setting", N_("{setting} {value}"))
