@@ -437,7 +437,8 @@ TELLERS: dict[str, Teller] = {
     "timeout.played": lambda d, c: (c.you("timeout.played"), c.who, False),
     "seat.away": lambda d, c: ("seat.away", c.who, _seat_known(c)),
     "seat.back": lambda d, c: ("seat.back", c.who, _seat_known(c)),
-    "table.talk": lambda d, c: ("table.talk", {}),
+    "table.talk": lambda d, c: ("table.talk", {"name": str(d["name"]), "text": str(d["text"])})
+    if d.get("name") and d.get("text") else ("table.talk/unknown", {}),
 }
 
 
@@ -458,10 +459,12 @@ def line(event: Mapping[str, Any], reader: int | None, names: Mapping[int, str],
     complete = bool(said[2]) if len(said) > 2 else True
     if key in ("seat.away", "seat.back") and not (
             isinstance(context.seat, int) and context.seat in names):
-        key, values = "table.talk", {}
+        key, values = "table.talk/unknown", {}
     sentence = values.pop("_text", None) or _(LINES[key])
     text = fill(sentence, **values)
-    return Line(key, text[:1].upper() + text[1:], complete and not context.words.unknown)
+    if key != "table.talk":  # what a player said is quoted as written
+        text = text[:1].upper() + text[1:]
+    return Line(key, text, complete and not context.words.unknown)
 
 
 def joined(cause: Mapping[str, Any], effect: Mapping[str, Any], reader: int | None,

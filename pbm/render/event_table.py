@@ -143,7 +143,8 @@ LINES: dict[str, str] = {
     "timeout.played/you": N_("You ran out of time: a safe default was played for you."),
     "seat.away": N_("{who} is away."),
     "seat.back": N_("{who} is back."),
-    "table.talk": N_("A player spoke to the table."),
+    "table.talk": N_("{name}: {text}"),  # SAY: who spoke and their words, as written
+    "table.talk/unknown": N_("A player spoke to the table."),
     "other": N_("Something happened in the game."),
     # a card and what it did, one sentence (``pbm.render.news.caused_pairs``)
     "joined/LETTER_OF_MARQUE": N_("{who} used a Letter of Marque to move {target} from "

@@ -150,3 +150,16 @@ def test_deadlines_are_a_sentence_with_the_time_left() -> None:
     email = render(ctx, Channel.EMAIL)
     assert email.text.splitlines()[0].endswith("Reply by Wed 05 Mar 19:00 CET, in 44 hours.")
     assert ", in 44 hours" in (render(ctx, Channel.SMS).sms or "")
+
+
+def test_table_talk_in_the_news_names_the_speaker_and_quotes_their_words() -> None:
+    """A SAY told in a recap is who spoke and what they wrote, as written, in every
+    language (not "a player spoke")."""
+    from pbm.i18n.translate import reading
+    from pbm.render import event_lines
+
+    talk = {"kind": "table.talk", "data": {"seat": 4, "name": "esme", "text": "Trust me, mates"}}
+    for lang in ("en", "ko"):
+        with reading(lang):
+            assert event_lines.line(talk, 0, {0: "Anne", 4: "esme"}).text == \
+                "esme: Trust me, mates", lang
