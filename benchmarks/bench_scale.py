@@ -17,7 +17,7 @@ at, plus a minute per round), since its deadlines are placed relative to it.
 
 Every round times, on both databases, in an order rotated every round:
 
-- ``sweep idle``: ``pbm.deadlines.sweep.sweep_deadlines`` with nothing due;
+- ``sweep idle``: ``pbm.sweep.sweep_deadlines`` with nothing due;
 - ``sweep 10 due``: the same after 10 random games' reminders were made due (untimed): 10
   reminders rendered and written (with a board picture each);
 - ``submit``: ``pbm.games.submit`` of one random legal decision of a live game (one per
@@ -52,8 +52,7 @@ import engine
 from benchmarks import bulk_games, query_plans
 from benchmarks.ratios import fmt_ratio, interleaved, per_round_ratio, print_times, quantile
 from engine.simulate import random_command
-from pbm import db, games
-from pbm.deadlines import sweep
+from pbm import db, games, sweep
 
 DEFAULT_SERVER = "postgresql://postgres@127.0.0.1:5432/postgres"
 STEP = timedelta(minutes=1)

@@ -225,7 +225,7 @@ class GameOver(Payload):
     KIND = MessageKind.GAME_OVER
     aborted: bool = False
     reason: str | None = None
-    unmasking: JSON | None = None  # ``pbm.unmasking.story``
+    unmasking: JSON | None = None  # ``pbm.games.unmasking.story``
     unmasking_chart: str | None = None  # the chart's Content-ID
     inline_images: tuple[tuple[str, bytes], ...] = ()  # (Content-ID, PNG) the HTML shows
 

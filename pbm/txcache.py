@@ -3,7 +3,7 @@
 Applying one reply reads the same things many times over: the game's seats and players
 (every message lists them), its open deadlines (every message shows one), the locked game
 row, the next command and event numbers, whether this version's board picture is stored.
-``pbm.games``, ``pbm.outbox`` and ``pbm.deadlines.sweep`` remember these in ``session.info`` under
+``pbm.games``, ``pbm.outbox`` and ``pbm.sweep`` remember these in ``session.info`` under
 keys such as ``("seats", game_id)`` and read them from there until the transaction ends.
 
 The memo stays true to the database because everything it holds is a row object of this

@@ -22,10 +22,10 @@ from sqlalchemy.orm.exc import StaleDataError
 from pbm import alerts, health, inbound, metrics
 from pbm.config import Settings, get_settings
 from pbm.db import get_engine, is_conflict, run_transaction, session_scope
-from pbm.deadlines.sweep import sweep_deadlines as sweep
 from pbm.logs import context
 from pbm.models import InboundMessage, Processed, ProcessResult
 from pbm.ratelimit import OutboundLimiter
+from pbm.sweep import sweep_deadlines as sweep
 from workers.app import (
     TASK_CHECK_ALERTS,
     TASK_HEARTBEAT,

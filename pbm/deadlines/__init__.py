@@ -1,8 +1,8 @@
 """Deadlines for days-long play: the timing policy, quiet hours, when reminders fall due,
-the deadline rows of open decisions and the stall guard (the sweep is ``pbm.deadlines.sweep``).
+the deadline rows of open decisions and the stall guard (the sweep is ``pbm.sweep``).
 
 Every pending decision has a ``Deadline`` row: ``pbm.games`` opens, moves and closes them
-with the functions here as the game changes; ``pbm.deadlines.sweep.sweep_deadlines`` acts on those
+with the functions here as the game changes; ``pbm.sweep.sweep_deadlines`` acts on those
 that come due. Reminders wait out the player's quiet hours; deadlines never do. Everything
 takes ``now``.
 """

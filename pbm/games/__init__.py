@@ -1,6 +1,6 @@
 """The game service, THE ONLY WAY A GAME CHANGES: this package's names are its whole API
-(callers import ``pbm.games`` and nothing below it; only ``pbm.unmasking``, which the game's
-end calls, reads through the lookups of ``base`` and ``audit``, which sit below that call).
+(callers import ``pbm.games`` and nothing below it, but ``unmasking``: the whole story of a
+finished game, which the game's end tells and the renderer and the tests read).
 
 Every function takes an open ``Session`` and does its work inside it: it locks the game
 row (``SELECT ... FOR UPDATE`` on PostgreSQL; SQLite's write transactions are serialised

@@ -13,8 +13,9 @@ from datetime import datetime, timedelta
 from sqlmodel import Session, select
 
 import engine
-from pbm import deadlines, outbox, unmasking
+from pbm import deadlines, outbox
 from pbm.deadlines import INVITATION, TimingPolicy
+from pbm.games import unmasking
 from pbm.games.base import (
     InvalidRequest,
     Result,

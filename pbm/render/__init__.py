@@ -137,6 +137,6 @@ def _render(ctx: MessageContext, channel: Channel) -> RenderedMessage:
         key = None  # no picture shown: none carried (no stray attachment)
     images = ctx.payload.inline_images if isinstance(ctx.payload, GameOver) else ()
     pictures = tuple((cid, png) for cid, png in images
-                     if f'src="cid:{cid}"' in html)  # the unmasking chart (pbm.unmasking)
+                     if f'src="cid:{cid}"' in html)  # the unmasking chart (pbm.games.unmasking)
     return RenderedMessage(subject=subject, text=text, html=html, board_image_key=key,
                            inline_images=pictures)

@@ -135,7 +135,7 @@ def sections_of(ctx: MessageContext, model: Mapping[str, Any]) -> tuple[str, ...
     if kind is MessageKind.TIMED_OUT and not model["timed_out_you"]:
         return ("recap", "awaited", "board")
     sections = SECTIONS.get(kind, ())
-    if isinstance(payload, GameOver) and payload.unmasking:  # pbm.unmasking
+    if isinstance(payload, GameOver) and payload.unmasking:  # pbm.games.unmasking
         sections = (*sections[:1], "unmasking", *sections[1:])
     if isinstance(payload, Reply) and payload.brief:  # a person who keeps failing
         return ("reply",)

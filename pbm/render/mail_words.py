@@ -1,5 +1,5 @@
 """The email sections built from what the service computed in English, told again in the
-reader's language (issue 24): the unmasking (``pbm.unmasking.story``), the vote ledger
+reader's language (issue 24): the unmasking (``pbm.games.unmasking.story``), the vote ledger
 (``pbm.vote_ledger.ledger``), the game's end reason and lengths of time.
 
 The service computes these once per game (the story) or per seat (the ledger) with English

@@ -255,7 +255,7 @@ def test_prompt_vote_notice_and_game_over_emails_show_the_board_in_chromium(
                     }).map(a => a.textContent)""")
                     assert outside == [], (name, width, outside)
                     if name == "game_over":  # the chart's labels read on a phone
-                        from pbm.unmasking import CHART_LABEL_PX
+                        from pbm.games.unmasking import CHART_LABEL_PX
 
                         natural, shown = page.eval_on_selector(
                             'img[alt^="Treasure per team"]',

@@ -84,7 +84,7 @@ def test_a_forced_start_of_a_game_never_invited_seats_everyone(
 def test_the_sweep_starts_a_game_whose_every_seat_joined_but_never_started(
     eng: Engine, now: datetime
 ) -> None:
-    from pbm.deadlines.sweep import sweep_deadlines
+    from pbm.sweep import sweep_deadlines
 
     game_id = new_game(eng, now, 3, start=False)
     with db.session_scope(eng) as session:  # every JOIN stored, the start lost (a crash)

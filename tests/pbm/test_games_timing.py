@@ -13,8 +13,8 @@ from sqlmodel import Session
 
 import engine
 from pbm import db, deadlines, games
+from pbm import sweep as deadline_sweep
 from pbm.deadlines import TimingPolicy
-from pbm.deadlines import sweep as deadline_sweep
 from pbm.models import (
     CommandLog,
     Deadline,

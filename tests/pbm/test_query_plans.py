@@ -26,9 +26,8 @@ import sqlalchemy as sa
 import engine
 from benchmarks import bulk_games, query_plans
 from engine.simulate import random_command
-from pbm import db, games, inbound
+from pbm import db, games, inbound, sweep
 from pbm.config import get_settings, reset_settings
-from pbm.deadlines import sweep
 from tests.services import create_database, drop_database
 
 pytestmark = pytest.mark.postgres

@@ -20,7 +20,8 @@ from typing import Any
 import pytest
 
 import engine
-from pbm import unmasking, vote_ledger
+from pbm import vote_ledger
+from pbm.games import unmasking
 from pbm.messages import Channel, MessageContext, MessageKind
 from pbm.render import SMS_MAX_KO_UNITS, render, utf16_units
 from pbm.render.email import SECTIONS

@@ -4,7 +4,7 @@ Whole games are played through ``pbm.games`` as a real table would play them: cr
 invite, join, start, then random legal answers chosen like ``engine.simulate`` (Atlantis
 standing orders included), with table talk (SAY), STATUS requests, an admin pause / resume
 and extension, one seat replaced mid-game, a "tell me everything" player, SMS players, and
-travel in time so that ``pbm.deadlines.sweep.sweep_deadlines`` sends reminders, final warnings and
+travel in time so that ``pbm.sweep.sweep_deadlines`` sends reminders, final warnings and
 plays timeout defaults. Then every ``OutboundMessage`` row of the game before its GAME_OVER
 (subject, text, HTML and SMS body) is scanned against an independent replica of the game
 (the engine fed the stored command log), at the state version(s) the row was written at:
@@ -17,7 +17,7 @@ plays timeout defaults. Then every ``OutboundMessage`` row of the game before it
 4. peeks: "Event cards you know", the starred Event row and "N=Title" list exactly A's peeks;
 5. each row goes to the seat's own player with the seat's own reply address; reply
    tokens, email addresses and phone numbers of other seats never appear;
-6. the unmasking (who played which Vote card, ``pbm.unmasking``) appears in no row before
+6. the unmasking (who played which Vote card, ``pbm.games.unmasking``) appears in no row before
    GAME_OVER, and every email GAME_OVER tells every play;
 7. the vote ledger of a prompt (``pbm.vote_ledger``: "you played ...") lists, for each
    vote, exactly the card(s) the reader's own seat played in it, never another seat's.
@@ -47,8 +47,8 @@ import engine
 from engine.cards import EVENT_CARDS, VOTE_DECK, EventTitle, Loyalty
 from engine.rules import may_order_atlantis
 from engine.simulate import random_command
-from pbm import db, games, render, unmasking
-from pbm.deadlines import sweep
+from pbm import db, games, render, sweep
+from pbm.games import unmasking
 from pbm.models import (
     CommandLog,
     Deadline,

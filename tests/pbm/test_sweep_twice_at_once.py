@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy.engine import Engine
 
 from pbm import db, deadlines, games
-from pbm.deadlines import sweep as deadline_sweep
+from pbm import sweep as deadline_sweep
 from pbm.games.audit import replay_matches
 from pbm.messages import MessageKind
 from pbm.models import CommandLog, Deadline, DeadlineStatus, OutboundMessage

@@ -13,8 +13,9 @@ from email import message_from_bytes, policy
 import pytest
 from sqlalchemy.engine import Engine
 
-from pbm import db, games, render, unmasking
+from pbm import db, games, render
 from pbm.config import get_settings
+from pbm.games import unmasking
 from pbm.models import OutboundMessage, OutboundPart
 from pbm.transports.mail import build_email
 from tests.pbm.conftest import new_game, play_until, rows, state_of

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import pytest
 
 from engine.cards import VOTE_DECK
-from pbm import db, games, inbound, unmasking, vote_ledger
-from pbm.games import audit
+from pbm import db, games, inbound, vote_ledger
+from pbm.games import audit, unmasking
 from tests.workers import helpers as h
 from tests.workers.conftest import Env, apply
 

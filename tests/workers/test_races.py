@@ -255,7 +255,7 @@ def test_two_votes_at_once_close_the_vote_once(stack: Stack) -> None:
 @pytest.mark.slow
 def test_a_reply_and_its_timeout_at_once_play_one_answer(stack: Stack) -> None:
     ids, replies = games_with_a_reply(last=True)
-    from pbm.deadlines.sweep import sweep_deadlines
+    from pbm.sweep import sweep_deadlines
 
     posted = []
     with httpx.Client(timeout=30) as client:
