@@ -7,7 +7,7 @@ plays the engine's default for the seat (``TIMEOUT``, see ``engine/defaults.py``
 the table what and why, ``"pause"`` pauses the game and alerts the admin. The stall guard
 (``is_stalled``) stops ``"default"`` from playing a silent table forever: once every seat
 has timed out since anyone last answered, the game pauses and the admin is alerted.
-The policy and the deadline rows live in ``pbm.deadlines``; their names are re-exported here.
+The policy and the deadline rows live in ``pbm.deadlines``.
 """
 
 from __future__ import annotations
@@ -21,32 +21,7 @@ from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
 from pbm import games
-from pbm.deadlines import (
-    DEFAULT_DECISION_HOURS,
-    FRESH_START_EVENTS,
-    INVITATION,
-    STALL_REASON,
-    TIMEOUT_ORIGIN,
-    SweepReport,
-    TimingPolicy,
-    close_all,
-    in_quiet_hours,
-    is_final_warning,
-    is_stalled,
-    is_valid_zone,
-    next_reminder,
-    open_deadline,
-    open_deadlines,
-    polite_time,
-    reminder_times,
-    reschedule_reminders,
-    resume_deadlines,
-    resume_floor,
-    shift_open_deadlines,
-    silent_seats,
-    sync_decision_deadlines,
-    zone,
-)
+from pbm.deadlines import SweepReport
 from pbm.models import Deadline, DeadlineStatus, Game, GameStatus
 
 log = logging.getLogger(__name__)
@@ -124,11 +99,3 @@ def _guarded(session: Session, report: SweepReport, deadline_id: int, now: datet
     except Exception as exc:  # one bad deadline must not stop the sweep
         log.exception("deadline %s failed", deadline_id)
         report.errors.append(f"deadline {deadline_id}: {exc}")
-
-
-__all__ = ["DEFAULT_DECISION_HOURS", "FRESH_START_EVENTS", "INVITATION", "STALL_REASON",
-           "TIMEOUT_ORIGIN", "SweepReport", "TimingPolicy", "close_all", "in_quiet_hours",
-           "is_final_warning", "is_stalled", "is_valid_zone", "next_reminder", "open_deadline",
-           "open_deadlines", "polite_time", "reminder_times", "reschedule_reminders",
-           "resume_deadlines", "resume_floor", "shift_open_deadlines", "silent_seats",
-           "sweep_deadlines", "sync_decision_deadlines", "zone"]

@@ -136,7 +136,7 @@ class CreateForm:
         return row.time_zone or self.time_zone
 
     def timing(self) -> Any:
-        """The ``pbm.sweep.TimingPolicy`` this form asks for (raises ValueError)."""
+        """The ``pbm.deadlines.TimingPolicy`` this form asks for (raises ValueError)."""
         policy = TimingPolicy(
             invitation_hours=_hours(self.invitation_hours, "invitation"),
             grace_hours=_hours(self.grace_hours, "grace", allow_zero=True),

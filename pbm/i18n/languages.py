@@ -3,8 +3,10 @@
 A language ``<lang>`` is the folder ``<locale dir>/<lang>/`` holding:
 
 - ``LC_MESSAGES/messages.mo`` (and its ``.po``): the catalogue, every sentence we send;
-- ``language.toml``: its :class:`Traits` (how its SMS are counted, the order a short text
-  puts things in, the date patterns, the names a player may type after ``LANG``).
+- ``language.toml``: its :class:`Traits` (how its SMS are counted and ordered, its CLDR
+  locale, its own name and the names a player may type after ``LANG``);
+- optionally ``replies.toml`` (its reply words, ``pbm.replies.reply_words``),
+  ``glossary.toml`` (its game terms) and ``help/`` (its HELP texts).
 
 The locale dirs are ``pbm/locale`` (shipped) and every folder named in the ``LOCALE_PATH``
 environment variable (``os.pathsep``-separated): an operator, or a test, adds a language
