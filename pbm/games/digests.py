@@ -35,7 +35,7 @@ def send_digests(session: Session, now: datetime, report: deadlines.SweepReport 
     """Players who chose "tell me everything" get the public events they have not been
     told yet, batched: at most one digest per hour per game, never in their quiet hours.
 
-    Run by ``deadlines.sweep_deadlines`` (every sweep); each seat in its own savepoint.
+    Run by ``pbm.sweep.sweep_deadlines`` (every sweep); each seat in its own savepoint.
     Returns the ids of the outbox rows written (also in ``report.digests``).
     """
     report = report if report is not None else deadlines.SweepReport()

@@ -16,8 +16,8 @@ import pytest
 from sqlalchemy.engine import Engine
 
 import engine
-from pbm import db, games, player_settings
-from pbm.deadlines import calendar, sweep
+from pbm import db, games, player_settings, sweep
+from pbm.deadlines import calendar
 from pbm.message_payloads import Reply
 from pbm.models import Deadline, DeadlineStatus, OutboundMessage, OutboundPart
 from tests.pbm.conftest import new_game, rows, state_of, submit
