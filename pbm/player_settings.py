@@ -211,6 +211,14 @@ def parse_on_off(word: str, name: str) -> bool:
     raise SettingError(R.ON_OFF_EXAMPLE(cmd=name, example=f"{name} ON"))
 
 
+#: The settings that are ON or OFF: the player's field, and the answer to each.
+_ON_OFF = {
+    "DIGEST": ("tell_everything", R.DIGEST_ON, R.DIGEST_OFF),
+    "TALK": ("sms_live_talk", R.TALK_ON, R.TALK_OFF),
+    "CALENDAR": ("calendar", R.CALENDAR_ON, R.CALENDAR_OFF),
+}
+
+
 def apply(session: Session, player: Player, text: str, now: datetime) -> str:
     """Apply one setting (``"ZONE paris"``, ``"AWAY 3 days"``, ``"SETTINGS"``...) to the
     player; the one short answer. Raises ``SettingError``."""
@@ -255,21 +263,12 @@ def apply(session: Session, player: Player, text: str, now: datetime) -> str:
         session.add(player)
         return {"email": R.VIA_EMAIL, "sms": R.VIA_SMS, "both": R.VIA_BOTH}[channel](
             setting=f"VIA {channel.upper()}")
-    if verb == "DIGEST":
-        player.tell_everything = parse_on_off(arg, "DIGEST")
+    if verb in _ON_OFF:
+        field, said_on, said_off = _ON_OFF[verb]
+        on = parse_on_off(arg, verb)
+        setattr(player, field, on)
         session.add(player)
-        return (R.DIGEST_ON(setting="DIGEST ON") if player.tell_everything
-                else R.DIGEST_OFF(setting="DIGEST OFF"))
-    if verb == "TALK":
-        player.sms_live_talk = parse_on_off(arg, "TALK")
-        session.add(player)
-        return (R.TALK_ON(setting="TALK ON") if player.sms_live_talk
-                else R.TALK_OFF(setting="TALK OFF"))
-    if verb == "CALENDAR":
-        player.calendar = parse_on_off(arg, "CALENDAR")
-        session.add(player)
-        return (R.CALENDAR_ON(setting="CALENDAR ON") if player.calendar
-                else R.CALENDAR_OFF(setting="CALENDAR OFF"))
+        return (said_on if on else said_off)(setting=f"{verb} {'ON' if on else 'OFF'}")
     if verb == "LANG":
         language = language_named(arg)  # a code or a name (language.toml ``names``)
         if language is None:
