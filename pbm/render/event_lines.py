@@ -212,9 +212,9 @@ def _treasure_moved(c: Context) -> Said:
     d, w = c.data, c.words
     if d.get("by") == "SHIFT":
         where, _sep, hold = str(d.get("to", "")).rpartition("_")
-        return "treasure.moved/shift", {"player": w.player(d.get("cabin_boy")),
-                                        "ship": w.ship(where),
-                                        "hold": w.term("teams", hold)}
+        return c.you("treasure.moved/shift", d.get("cabin_boy")), {
+            "player": w.player(d.get("cabin_boy")), "ship": w.ship(where),
+            "hold": w.term("teams", hold)}
     values = {**c.who, "source": w.treasure_place(d.get("source")),
               "to": w.treasure_place(d.get("to"))}
     if d.get("title") == "TREASURE_MAP":

@@ -30,6 +30,7 @@ LINES: dict[str, str] = {
     "treasure.moved/take/you": N_("You took 1 treasure from {source} into {to}."),
     "treasure.moved/shift": N_("Cabin Boy {player} moved 1 treasure on the {ship} into the "
                                "{hold} hold."),
+    "treasure.moved/shift/you": N_("You moved 1 treasure on the {ship} into the {hold} hold."),
     "treasure.moved": N_("1 treasure moved from {source} to {to}."),
     "treasure.tortuga": N_("Tortuga's treasure now lies {british} British, {french} French."),
     "treasure.stormy/ship": N_("Stormy Seas: {amount} treasure from the {ship} returned to "

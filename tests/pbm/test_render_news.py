@@ -163,3 +163,21 @@ def test_table_talk_in_the_news_names_the_speaker_and_quotes_their_words() -> No
         with reading(lang):
             assert event_lines.line(talk, 0, {0: "Anne", 4: "esme"}).text == \
                 "esme: Trust me, mates", lang
+
+
+def test_the_cabin_boy_reads_his_own_shift_in_the_second_person() -> None:
+    """The player who moved the treasure is told "You moved ...", in every language; the
+    others are told who did it."""
+    from pbm.i18n.translate import reading
+    from pbm.render import event_lines
+
+    shift = {"kind": "treasure.moved", "data": {"by": "SHIFT", "cabin_boy": 2, "seat": 2,
+                                                "source": "FD_FRENCH", "to": "FD_BRITISH"}}
+    names = {0: "Anne", 2: "Cleo"}
+    with reading("en"):
+        assert event_lines.line(shift, 2, names).text == \
+            "You moved 1 treasure on the Flying Dutchman into the British hold."
+        assert event_lines.line(shift, 0, names).text.startswith("Cabin Boy Cleo moved")
+    with reading("ko"):
+        assert event_lines.line(shift, 2, names).text.startswith("당신이")
+        assert "Cleo" in event_lines.line(shift, 0, names).text
